@@ -1,0 +1,11 @@
+import { KiB, readJsonObject } from "@/lib/http/body";
+import { json, param } from "@/lib/http/handler";
+import { parseOrThrow } from "@/lib/http/validation";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { changeLifecycle } from "@/lib/records/change-lifecycle";
+import { lifecycleSchema } from "@/lib/records/schemas";
+
+export const POST = withApiKey(async (ctx) => {
+  const input = parseOrThrow(lifecycleSchema, await readJsonObject(ctx.req, 16 * KiB));
+  return json(await changeLifecycle(ctx.db, ctx.auth, param(ctx, "id"), input));
+});

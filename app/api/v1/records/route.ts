@@ -1,0 +1,20 @@
+import { KiB, readJsonObject } from "@/lib/http/body";
+import { json } from "@/lib/http/handler";
+import { parseOrThrow } from "@/lib/http/validation";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency";
+import { createRecord } from "@/lib/records/create-record";
+import { listRecords } from "@/lib/records/list-records";
+import { listRecordsQuerySchema } from "@/lib/records/schemas";
+
+export const POST = withApiKey(async ({ req, auth, db }) => {
+  const key = idempotencyKeyFrom(req);
+  const body = await readJsonObject(req, 256 * KiB);
+  const result = await createRecord(db, auth, body, key);
+  return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
+});
+
+export const GET = withApiKey(async ({ req, auth, db }) => {
+  const query = Object.fromEntries(new URL(req.url).searchParams);
+  return json(await listRecords(db, auth, parseOrThrow(listRecordsQuerySchema, query)));
+});

@@ -1,0 +1,17 @@
+import { STATUS_TEXT } from "@/lib/records/evidence-level-text";
+
+const TONES = {
+  ok: "bg-emerald-100 text-emerald-900 ring-emerald-600",
+  warn: "bg-amber-100 text-amber-900 ring-amber-600",
+  bad: "bg-red-100 text-red-900 ring-red-600",
+  muted: "bg-slate-200 text-slate-800 ring-slate-500",
+} as const;
+
+export function StatusBadge({ status }: { status: string }) {
+  const s = STATUS_TEXT[status] ?? { label: status, tone: "muted" as const };
+  return (
+    <span data-testid="status-badge" className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ring-2 ${TONES[s.tone]}`}>
+      {s.label}
+    </span>
+  );
+}

@@ -1,0 +1,36 @@
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ts } from "./columns";
+
+export const accounts = pgTable("accounts", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  emailConfirmedAt: ts("email_confirmed_at"),
+  role: text("role", { enum: ["customer", "reviewer", "admin"] }).notNull().default("customer"),
+  plan: text("plan", { enum: ["none", "starter", "growth"] }).notNull().default("none"),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    /** SHA-256 (hex) of the whole secret; the secret itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First 12 characters, for display only. */
+    displayPrefix: text("display_prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
+);
+
+export const usageCounters = pgTable("usage_counters", {
+  accountId: text("account_id").notNull().references(() => accounts.id),
+  /** Calendar month in UTC, `YYYY-MM`. */
+  period: text("period").notNull(),
+  metric: text("metric", { enum: ["live_records", "reviewed_verifications"] }).notNull(),
+  count: integer("count").notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.accountId, t.period, t.metric] })]);

@@ -1,0 +1,37 @@
+import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, ts } from "./columns";
+
+/** Transactional outbox: written in the same transaction as the change it announces. */
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("events_account_idx").on(t.accountId, t.createdAt)],
+);
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    endpoint: text("endpoint").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["running", "done"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body").$type<Record<string, unknown>>(),
+    lockedAt: ts("locked_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.environment, t.endpoint, t.key] }),
+    index("idempotency_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,0 +1,61 @@
+import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { createdAt, ts } from "./columns";
+
+export const RECORD_STATUSES = [
+  "pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected",
+] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+export const records = pgTable(
+  "records",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    claimType: text("claim_type").notNull(),
+    subject: text("subject").notNull(),
+    claim: text("claim").notNull(),
+    evidenceLevel: text("evidence_level", {
+      enum: ["participant_attested", "source_verified", "evidence_verified"],
+    }).notNull(),
+    visibility: text("visibility", { enum: ["public", "private"] }).notNull(),
+    /** The part of the evidence that is published and signed. */
+    evidencePublic: jsonb("evidence_public").$type<Record<string, unknown>>().notNull(),
+    /** Evidence kept for reviewers only; never published, never signed. */
+    evidencePrivate: jsonb("evidence_private").$type<Record<string, unknown>>(),
+    status: text("status", { enum: RECORD_STATUSES }).notNull(),
+    reviewReason: text("review_reason"),
+    issuedAt: ts("issued_at"),
+    validFrom: ts("valid_from"),
+    expiresAt: ts("expires_at"),
+    recheckAt: ts("recheck_at"),
+    statusChangedAt: ts("status_changed_at").notNull(),
+    supersededBy: text("superseded_by"),
+    /** Requested validity end, kept while the submission waits for review. */
+    requestedExpiresAt: ts("requested_expires_at"),
+    signingKeyId: text("signing_key_id"),
+    payloadSha256: text("payload_sha256"),
+    signature: text("signature"),
+    signedPayload: jsonb("signed_payload").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("records_account_idx").on(t.accountId, t.environment, t.createdAt),
+    index("records_expiry_idx").on(t.expiresAt),
+  ],
+);
+
+/** Append-only: a database trigger (migration 0001) refuses UPDATE and DELETE. */
+export const recordHistory = pgTable(
+  "record_history",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    recordId: text("record_id").notNull().references(() => records.id),
+    status: text("status", { enum: RECORD_STATUSES }).notNull(),
+    at: ts("at").notNull(),
+    reason: text("reason"),
+    by: text("by").notNull(),
+  },
+  (t) => [index("record_history_record_idx").on(t.recordId, t.seq)],
+);

@@ -1,0 +1,40 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { accounts, apiKeys } from "@/drizzle/schema";
+import type { Db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { API_KEY_RE } from "@/lib/ids";
+import { hashApiKey } from "./api-key-hash";
+import type { AuthContext } from "./types";
+
+const LAST_USED_EVERY_MS = 60_000;
+
+/** Bearer key → account. Missing, malformed, unknown and revoked keys are all 401. */
+export async function authenticateApiKey(db: Db, authorization: string | null): Promise<AuthContext> {
+  if (!authorization) {
+    throw new ApiError("missing_api_key", "Send your API key as 'Authorization: Bearer <key>'.");
+  }
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const secret = m?.[1];
+  if (!secret || !API_KEY_RE.test(secret)) throw invalid();
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt, accountId: accounts.id, plan: accounts.plan, role: accounts.role,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.keyHash, hashApiKey(secret)));
+  if (!row) throw invalid();
+  if (row.revokedAt) throw new ApiError("api_key_revoked", "This API key has been revoked.");
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
+    // At most one write a minute per key; a lost race only repeats the same write.
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_EVERY_MS)))));
+  }
+  return { accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role };
+}
+
+const invalid = () => new ApiError("invalid_api_key", "The API key is not valid.");

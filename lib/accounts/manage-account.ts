@@ -1,0 +1,34 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { accounts, apiKeys } from "@/drizzle/schema";
+import type { Db } from "@/lib/db/client";
+import type { Plan, Role } from "./types";
+
+export async function setPlan(db: Db, accountId: string, plan: Plan) {
+  const r = await db.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  return r.length === 1;
+}
+
+export async function grantRole(db: Db, accountId: string, role: Role) {
+  const r = await db.update(accounts).set({ role }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  return r.length === 1;
+}
+
+export async function confirmEmail(db: Db, accountId: string) {
+  const r = await db
+    .update(accounts)
+    .set({ emailConfirmedAt: new Date() })
+    .where(and(eq(accounts.id, accountId), isNull(accounts.emailConfirmedAt)))
+    .returning({ id: accounts.id });
+  if (r.length === 1) return true;
+  const [exists] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  return Boolean(exists);
+}
+
+export async function revokeApiKey(db: Db, keyId: string) {
+  const r = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return r.length === 1;
+}

@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { usageCounters } from "@/drizzle/schema";
+import type { DbOrTx } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import type { AuthContext, Plan } from "./types";
+
+export type Allowance = { live_records: number; reviewed_verifications: number };
+
+/** Monthly allowances (calendar month, UTC). `PLAN_LIMITS` overrides them (JSON, same shape). */
+export const DEFAULT_ALLOWANCES: Record<Plan, Allowance> = {
+  none: { live_records: 0, reviewed_verifications: 0 },
+  starter: { live_records: 1_000, reviewed_verifications: 50 },
+  growth: { live_records: 25_000, reviewed_verifications: 500 },
+};
+
+const allowanceSchema = z.object({ live_records: z.number().int().min(0), reviewed_verifications: z.number().int().min(0) });
+
+export function allowances(): Record<Plan, Allowance> {
+  const raw = getEnv().PLAN_LIMITS;
+  if (!raw) return DEFAULT_ALLOWANCES;
+  const parsed = z.record(z.enum(["none", "starter", "growth"]), allowanceSchema.partial()).parse(JSON.parse(raw));
+  const out = { ...DEFAULT_ALLOWANCES };
+  for (const [plan, a] of Object.entries(parsed)) out[plan as Plan] = { ...out[plan as Plan], ...a };
+  return out;
+}
+
+export const usagePeriod = (d: Date) => d.toISOString().slice(0, 7);
+
+/** Live work needs a plan. Sandbox never does and is never counted. */
+export function requireActivePlan(auth: AuthContext) {
+  if (auth.environment === "live" && auth.plan === "none") {
+    throw new ApiError("plan_inactive", "This account has no active plan; live records need one. Sandbox keys stay free.");
+  }
+}
+
+/**
+ * Count one unit of live usage, atomically refusing it past the allowance. Runs inside the
+ * issuing transaction, so a failed issue never consumes allowance.
+ */
+export async function meterLiveUsage(tx: DbOrTx, auth: AuthContext, metric: keyof Allowance, at: Date) {
+  if (auth.environment !== "live") return;
+  requireActivePlan(auth);
+  const limit = allowances()[auth.plan][metric];
+  const counted = await tx
+    .insert(usageCounters)
+    .values({ accountId: auth.accountId, period: usagePeriod(at), metric, count: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.accountId, usageCounters.period, usageCounters.metric],
+      set: { count: sql`${usageCounters.count} + 1` },
+      setWhere: sql`${usageCounters.count} < ${limit}`,
+    })
+    .returning({ count: usageCounters.count });
+  if (counted.length === 0 || limit === 0) {
+    throw new ApiError(
+      "plan_limit_reached",
+      `The ${auth.plan} plan's allowance of ${limit} ${metric.replace("_", " ")} this month is used up.`,
+    );
+  }
+}

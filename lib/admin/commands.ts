@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { AccountExists, createAccount } from "@/lib/accounts/create-account";
+import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
+import { confirmEmail, grantRole, revokeApiKey, setPlan } from "@/lib/accounts/manage-account";
+import { PLANS, ROLES } from "@/lib/accounts/types";
+import type { Db } from "@/lib/db/client";
+import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+
+/** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
+export type AdminResult = { ok: true; result: Record<string, unknown> } | { ok: false; error: { code: string; message: string } };
+
+export class AdminUsage extends Error {}
+
+const USAGE = `usage:
+  account create --email E [--plan none|starter|growth] [--role customer|reviewer|admin]
+  account confirm-email --account ID
+  key create --account ID --env sandbox|live
+  key revoke --key KEY_ID
+  plan set --account ID --plan none|starter|growth
+  role grant --account ID --role reviewer|admin
+  signing-key rotate`;
+
+function flags(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith("--")) throw new AdminUsage(`unexpected argument '${a}'\n${USAGE}`);
+    const [k, inline] = a.slice(2).split("=", 2) as [string, string | undefined];
+    const v = inline ?? args[++i];
+    if (v === undefined) throw new AdminUsage(`--${k} needs a value\n${USAGE}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+const need = (f: Record<string, string>, k: string) => {
+  const v = f[k];
+  if (!v) throw new AdminUsage(`--${k} is required\n${USAGE}`);
+  return v;
+};
+const oneOf = <T extends string>(v: string, allowed: readonly T[], what: string): T => {
+  if (!(allowed as readonly string[]).includes(v)) throw new AdminUsage(`${what} must be one of ${allowed.join(", ")}`);
+  return v as T;
+};
+
+export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResult> {
+  try {
+    return { ok: true, result: await dispatch(db, argv) };
+  } catch (e) {
+    if (e instanceof AdminUsage) return { ok: false, error: { code: "usage", message: e.message } };
+    if (e instanceof AccountExists) return { ok: false, error: { code: "account_exists", message: e.message } };
+    if (e instanceof ApiKeyRefused) return { ok: false, error: { code: e.code, message: e.message } };
+    if (e instanceof RotationUnavailable) return { ok: false, error: { code: "rotation_unavailable", message: e.message } };
+    throw e;
+  }
+}
+
+async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>> {
+  const [noun, verb, ...rest] = argv;
+  const f = flags(rest);
+  const notFound = (id: string) => {
+    throw new ApiKeyRefused("account_not_found", `No account ${id}.`);
+  };
+  switch (`${noun} ${verb}`) {
+    case "account create": {
+      const email = need(f, "email");
+      if (!z.email().safeParse(email).success) throw new AdminUsage(`'${email}' is not an email address`);
+      const r = await createAccount(db, {
+        email, plan: f.plan ? oneOf(f.plan, PLANS, "--plan") : undefined, role: f.role ? oneOf(f.role, ROLES, "--role") : undefined,
+      });
+      return { account_id: r.accountId, email: r.email, sandbox_key: r.sandboxKey };
+    }
+    case "account confirm-email": {
+      const id = need(f, "account");
+      if (!(await confirmEmail(db, id))) notFound(id);
+      return { account_id: id, email_confirmed: true };
+    }
+    case "key create": {
+      const r = await createApiKey(db, need(f, "account"), oneOf(need(f, "env"), ["sandbox", "live"] as const, "--env"));
+      return { key: r.key, key_id: r.keyId };
+    }
+    case "key revoke": {
+      const id = need(f, "key");
+      if (!(await revokeApiKey(db, id))) throw new ApiKeyRefused("account_not_found", `No active key ${id}.`);
+      return { key_id: id, revoked: true };
+    }
+    case "plan set": {
+      const id = need(f, "account");
+      const plan = oneOf(need(f, "plan"), PLANS, "--plan");
+      if (!(await setPlan(db, id, plan))) notFound(id);
+      return { account_id: id, plan };
+    }
+    case "role grant": {
+      const id = need(f, "account");
+      const role = oneOf(need(f, "role"), ["reviewer", "admin"] as const, "--role");
+      if (!(await grantRole(db, id, role))) notFound(id);
+      return { account_id: id, role };
+    }
+    case "signing-key rotate":
+      return rotateSigningKey();
+    default:
+      throw new AdminUsage(USAGE);
+  }
+}

@@ -1,0 +1,25 @@
+import type { FieldError } from "@/lib/http/errors";
+import type { RecordCreateInput } from "@/lib/records/schemas";
+
+const SOURCE_FIELDS = ["source_name", "source_url", "checked_at"] as const;
+
+/** Source fields only belong to claim types reviewed against a named source. */
+export function refuseSourceFields(input: RecordCreateInput, claimType: string): FieldError | null {
+  const given = SOURCE_FIELDS.find((f) => input[f] !== undefined);
+  return given
+    ? {
+        code: "field_not_allowed",
+        param: given,
+        message: `'${given}' is not used by claim_type '${claimType}'; a source cannot raise its evidence level.`,
+      }
+    : null;
+}
+
+export function onlyLevels(input: RecordCreateInput, allowed: readonly string[], claimType: string): FieldError | null {
+  if (input.evidence_level === undefined || allowed.includes(input.evidence_level)) return null;
+  return {
+    code: "evidence_level_not_allowed",
+    param: "evidence_level",
+    message: `claim_type '${claimType}' can be issued at ${allowed.join(" or ")} only; the service will not state more than it checked.`,
+  };
+}

@@ -1,0 +1,37 @@
+import type { ClaimModule } from "./types";
+import { onlyLevels } from "./field-rules";
+
+const SKEW_MS = 5 * 60_000;
+
+/**
+ * Any claim type without a connector: the customer names the source they checked
+ * (source_name, source_url, checked_at) and a reviewer confirms it. It issues as
+ * evidence_verified only after that confirmation. Extra `evidence` is kept for the
+ * reviewer and never published.
+ */
+export const manualReview: ClaimModule = {
+  validate(input) {
+    for (const f of ["source_name", "source_url", "checked_at"] as const) {
+      if (input[f] === undefined) {
+        return { code: "missing_evidence", param: f, message: `'${f}' is required for a claim type checked by a reviewer.` };
+      }
+    }
+    if (Date.parse(input.checked_at!) > Date.now() + SKEW_MS) {
+      return { code: "invalid_value", param: "checked_at", message: "'checked_at' lies in the future." };
+    }
+    return onlyLevels(input, ["evidence_verified"], input.claim_type);
+  },
+  async check(input) {
+    return {
+      kind: "review",
+      evidenceLevel: "evidence_verified",
+      reason: `No connector for claim_type '${input.claim_type}': a reviewer confirms it against the named source.`,
+      publicEvidence: {
+        source_name: input.source_name,
+        source_url: input.source_url,
+        checked_at: new Date(input.checked_at!).toISOString(),
+      },
+      privateEvidence: input.evidence && Object.keys(input.evidence).length > 0 ? { submitted: input.evidence } : undefined,
+    };
+  },
+};

@@ -1,0 +1,30 @@
+import type { AuthContext } from "@/lib/accounts/types";
+import type { FieldError } from "@/lib/http/errors";
+import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
+
+/** What a claim check decides. Expected outcomes are data, never exceptions. */
+export type CheckOutcome =
+  | {
+      kind: "issue";
+      evidenceLevel: EvidenceLevel;
+      publicEvidence: Record<string, unknown>;
+      privateEvidence?: Record<string, unknown>;
+      recheckAt?: Date | null;
+    }
+  | {
+      kind: "review";
+      /** The level the record issues at once a reviewer confirms it. */
+      evidenceLevel: EvidenceLevel;
+      reason: string;
+      publicEvidence: Record<string, unknown>;
+      privateEvidence?: Record<string, unknown>;
+    }
+  | { kind: "fail"; error: FieldError };
+
+export type ClaimContext = { auth: AuthContext; now: Date };
+
+export interface ClaimModule {
+  /** Type-specific validation of an already shape-checked request; first problem or null. */
+  validate(input: RecordCreateInput): FieldError | null;
+  check(input: RecordCreateInput, ctx: ClaimContext): Promise<CheckOutcome>;
+}

@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "@/drizzle/schema";
+import { getEnv } from "@/lib/env";
+
+export type Schema = typeof schema;
+/** One data layer, two drivers: both drizzle flavours share this interface. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+type Handle = {
+  db: Db;
+  mode: "pglite" | "postgres";
+  close: () => Promise<void>;
+  /** LISTEN on a channel (pg_notify); used to drop cached answers across processes. */
+  listen: (channel: string, fn: (payload: string) => void) => Promise<void>;
+};
+
+// Next can load a module more than once (route bundles, instrumentation); PGlite allows
+// one instance per data folder, so the handle lives on globalThis.
+const g = globalThis as unknown as { __prsDb?: Promise<Handle> };
+
+function migrationsFolder(): string {
+  const candidates = [path.join(process.cwd(), "drizzle", "migrations")];
+  const found = candidates.find((p) => fs.existsSync(path.join(p, "meta", "_journal.json")));
+  if (!found) throw new Error(`drizzle migrations not found (looked in ${candidates.join(", ")})`);
+  return found;
+}
+
+async function open(): Promise<Handle> {
+  const env = getEnv();
+  if (env.DATABASE_URL) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    const client = postgres(env.DATABASE_URL, { max: env.DB_POOL_SIZE, onnotice: () => {} });
+    const db = drizzle({ client, schema });
+    // Several processes may start at once: one migrates, the others wait on the lock.
+    await client.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(727001)`;
+      await migrate(drizzle({ client: tx as unknown as typeof client, schema }), {
+        migrationsFolder: migrationsFolder(),
+      });
+    });
+    return {
+      db: db as unknown as Db, mode: "postgres", close: () => client.end({ timeout: 5 }),
+      listen: async (channel, fn) => void (await client.listen(channel, (p) => fn(p))),
+    };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const dir = path.join(env.dataDir, "pglite");
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const client = await PGlite.create(dir);
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder: migrationsFolder() });
+  return {
+    db: db as unknown as Db, mode: "pglite", close: () => client.close(),
+    listen: async (channel, fn) => void (await client.listen(channel, fn)),
+  };
+}
+
+export function getHandle(): Promise<Handle> {
+  if (!g.__prsDb) {
+    g.__prsDb = open();
+    g.__prsDb.catch(() => {
+      g.__prsDb = undefined;
+    });
+  }
+  return g.__prsDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getHandle()).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g.__prsDb;
+  g.__prsDb = undefined;
+  if (h) await (await h).close();
+}
+
+export async function pingDb(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`select 1`);
+}

@@ -1,0 +1,53 @@
+import { ApiError } from "./errors";
+
+export const KiB = 1024;
+
+/**
+ * Read a JSON object body with a hard byte limit, never trusting Content-Length alone.
+ * Malformed JSON → 400 invalid_json; anything but an object → 422 invalid_type.
+ */
+export async function readJsonObject(req: Request, limitBytes: number): Promise<Record<string, unknown>> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with 'Content-Type: application/json'.");
+  }
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  const text = await readLimited(req, limitBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ApiError("invalid_type", "The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function tooLarge(limit: number) {
+  return new ApiError("body_too_large", `The request body exceeds ${Math.round(limit / KiB)} KiB.`);
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * One error class, one envelope, one code → (status, type) table. Anything thrown that
+ * is not an ApiError becomes a logged, generic 500 whose message is never echoed.
+ */
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "payment_required"
+  | "rate_limit_error"
+  | "idempotency_error"
+  | "conflict"
+  | "not_found"
+  | "api_error";
+
+const CODES = {
+  invalid_json: [400, "invalid_request_error"],
+  idempotency_key_required: [400, "idempotency_error"],
+  invalid_idempotency_key: [400, "idempotency_error"],
+  unsupported_media_type: [415, "invalid_request_error"],
+  body_too_large: [413, "invalid_request_error"],
+  missing_api_key: [401, "authentication_error"],
+  invalid_api_key: [401, "authentication_error"],
+  api_key_revoked: [401, "authentication_error"],
+  plan_inactive: [402, "payment_required"],
+  plan_limit_reached: [402, "payment_required"],
+  forbidden: [403, "authentication_error"],
+  record_not_found: [404, "not_found"],
+  not_found: [404, "not_found"],
+  method_not_allowed: [405, "invalid_request_error"],
+  idempotency_key_in_use: [409, "idempotency_error"],
+  invalid_transition: [409, "conflict"],
+  idempotency_key_reused: [422, "idempotency_error"],
+  missing_field: [422, "invalid_request_error"],
+  invalid_type: [422, "invalid_request_error"],
+  invalid_value: [422, "invalid_request_error"],
+  invalid_format: [422, "invalid_request_error"],
+  too_long: [422, "invalid_request_error"],
+  too_short: [422, "invalid_request_error"],
+  too_large: [422, "invalid_request_error"],
+  unknown_field: [422, "invalid_request_error"],
+  missing_evidence: [422, "invalid_request_error"],
+  claim_type_not_available: [422, "invalid_request_error"],
+  evidence_level_not_allowed: [422, "invalid_request_error"],
+  invalid_superseding_record: [422, "invalid_request_error"],
+  field_not_allowed: [422, "invalid_request_error"],
+  invalid_query: [422, "invalid_request_error"],
+  internal_error: [500, "api_error"],
+} as const satisfies Record<string, readonly [number, ErrorType]>;
+
+export type ErrorCode = keyof typeof CODES;
+
+export type FieldError = { code: ErrorCode; param?: string; message: string };
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    readonly rows?: { index: number; errors: FieldError[] }[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    [this.status, this.type] = CODES[code];
+  }
+  static fromField(e: FieldError): ApiError {
+    return new ApiError(e.code, e.message, e.param);
+  }
+}
+
+export function errorBody(err: ApiError, requestId: string) {
+  return {
+    error: {
+      type: err.type,
+      code: err.code,
+      message: err.message,
+      ...(err.param !== undefined && { param: err.param }),
+      ...(err.rows !== undefined && { rows: err.rows }),
+      request_id: requestId,
+    },
+  };
+}
+
+export const ERROR_CODES = CODES;

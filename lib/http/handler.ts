@@ -1,0 +1,58 @@
+import { newRequestId } from "@/lib/ids";
+import { ApiError, errorBody } from "./errors";
+
+export type RouteParams = Record<string, string | string[] | undefined>;
+export type RouteContext = { params: Promise<RouteParams> };
+export type ApiCtx = { req: Request; requestId: string; params: RouteParams };
+export type ApiHandler<C extends ApiCtx = ApiCtx> = (ctx: C) => Promise<Response>;
+
+export const PUBLIC_CORS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type",
+  "Access-Control-Expose-Headers": "Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After",
+  "Access-Control-Max-Age": "600",
+};
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/**
+ * The outer step every handler runs in: a request id on every answer, optional public
+ * CORS, and the single place where errors become the envelope. Unknown errors are logged
+ * and answered with a generic 500 — their message never reaches the client.
+ */
+export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
+  return async (req: Request, route?: RouteContext): Promise<Response> => {
+    const requestId = newRequestId();
+    let res: Response;
+    try {
+      const params = route ? await route.params : {};
+      res = await handler({ req, requestId, params });
+    } catch (err) {
+      if (err instanceof ApiError) {
+        res = json(errorBody(err, requestId), err.status, err.headers);
+      } else {
+        console.error(`[${requestId}] unhandled error`, err);
+        const e = new ApiError("internal_error", "An internal error occurred. It has been logged.");
+        res = json(errorBody(e, requestId), 500);
+      }
+    }
+    res.headers.set("Request-Id", requestId);
+    if (opts.cors) for (const [k, v] of Object.entries(PUBLIC_CORS)) res.headers.set(k, v);
+    return res;
+  };
+}
+
+/** Preflight answer for public endpoints. */
+export const corsPreflight = () =>
+  new Response(null, { status: 204, headers: PUBLIC_CORS });
+
+export function param(ctx: ApiCtx, name: string): string {
+  const v = ctx.params[name];
+  return typeof v === "string" ? v : "";
+}

@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import { ApiError, type FieldError } from "./errors";
+
+/** `evidence.lei`, `records[3].claim` — the path as a client would write it. */
+export function paramPath(path: readonly PropertyKey[], prefix = ""): string {
+  let out = prefix;
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/** Turn zod issues into stable field errors, most useful first. */
+export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of error.issues) {
+    const at = paramPath(issue.path, prefix);
+    switch (issue.code) {
+      case "unrecognized_keys":
+        for (const k of issue.keys) {
+          const param = at ? `${at}.${k}` : k;
+          out.push({ code: "unknown_field", param, message: `Unknown field '${param}'.` });
+        }
+        break;
+      case "invalid_type": {
+        const missing = (issue as { input?: unknown }).input === undefined;
+        out.push(
+          missing
+            ? { code: "missing_field", param: at, message: `'${at}' is required.` }
+            : { code: "invalid_type", param: at, message: `'${at}' must be of type ${issue.expected}.` },
+        );
+        break;
+      }
+      case "too_big":
+        out.push({
+          code: issue.origin === "string" || issue.origin === "array" ? "too_long" : "too_large",
+          param: at,
+          message: `'${at}' ${issue.message.replace(/^Too big: expected \S+ to /, "must ")}`,
+        });
+        break;
+      case "too_small":
+        out.push({
+          code: issue.origin === "string" && issue.minimum === 1 ? "missing_field" : "too_short",
+          param: at,
+          message:
+            issue.origin === "string" && issue.minimum === 1
+              ? `'${at}' must not be empty.`
+              : `'${at}' ${issue.message.replace(/^Too small: expected \S+ to /, "must ")}`,
+        });
+        break;
+      case "invalid_value":
+        out.push({
+          code: "invalid_value",
+          param: at,
+          message: `'${at}' must be one of: ${issue.values.map(String).join(", ")}.`,
+        });
+        break;
+      case "invalid_format":
+        out.push({ code: "invalid_format", param: at, message: `'${at}' is not a valid ${issue.format}.` });
+        break;
+      default:
+        out.push({ code: "invalid_value", param: at, message: `'${at}': ${issue.message}` });
+    }
+  }
+  return out;
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix = ""): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const [first] = fieldErrors(r.error, prefix);
+  throw ApiError.fromField(first ?? { code: "invalid_value", message: "Invalid request." });
+}

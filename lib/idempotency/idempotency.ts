@@ -1,0 +1,77 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import { idempotencyKeys } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { Db, DbOrTx } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+
+/** A running request that has not finished in this time is presumed dead and may be taken over. */
+const LEASE_MS = 60_000;
+const KEY_RE = /^[\x21-\x7E]{1,255}$/;
+
+export type IdempotencyScope = { accountId: string; environment: AuthContext["environment"]; endpoint: string; key: string };
+export type Begun = { kind: "new" } | { kind: "replay"; status: number; body: Record<string, unknown> };
+
+export function idempotencyKeyFrom(req: Request): string {
+  const key = req.headers.get("idempotency-key");
+  if (key === null || key === "") {
+    throw new ApiError("idempotency_key_required", "Send an 'Idempotency-Key' header (1-255 printable characters).");
+  }
+  if (!KEY_RE.test(key)) {
+    throw new ApiError("invalid_idempotency_key", "'Idempotency-Key' must be 1-255 printable ASCII characters without spaces.");
+  }
+  return key;
+}
+
+const where = (s: IdempotencyScope) =>
+  and(
+    eq(idempotencyKeys.accountId, s.accountId),
+    eq(idempotencyKeys.environment, s.environment),
+    eq(idempotencyKeys.endpoint, s.endpoint),
+    eq(idempotencyKeys.key, s.key),
+  );
+
+/**
+ * Claim the key before doing the work. The primary key makes concurrent duplicates
+ * collide here, so exactly one of them runs; the others see 409 or the finished result.
+ */
+export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHash: string): Promise<Begun> {
+  const now = new Date();
+  const inserted = await db
+    .insert(idempotencyKeys)
+    .values({ ...scope, requestHash, state: "running", lockedAt: now })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length === 1) return { kind: "new" };
+
+  const [row] = await db.select().from(idempotencyKeys).where(where(scope));
+  if (!row) return beginIdempotent(db, scope, requestHash); // released meanwhile: try again
+  if (row.requestHash !== requestHash) {
+    throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request body.");
+  }
+  if (row.state === "done") return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody ?? {} };
+  if (now.getTime() - row.lockedAt.getTime() < LEASE_MS) {
+    throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
+  }
+  const taken = await db
+    .update(idempotencyKeys)
+    .set({ lockedAt: now })
+    .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.lockedAt, row.lockedAt)))
+    .returning({ key: idempotencyKeys.key });
+  if (taken.length === 1) return { kind: "new" };
+  throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
+}
+
+/** Store the answer in the same transaction as the change it reports. */
+export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, status: number, body: Record<string, unknown>) {
+  await tx.update(idempotencyKeys).set({ state: "done", responseStatus: status, responseBody: body }).where(where(scope));
+}
+
+/** The work failed with an error: forget the key so a corrected retry can use it. */
+export async function releaseIdempotent(db: Db, scope: IdempotencyScope) {
+  await db.delete(idempotencyKeys).where(and(where(scope), eq(idempotencyKeys.state, "running")));
+}
+
+/** Keys are kept at least 24 h; older ones are purged by the background sweep. */
+export async function purgeIdempotencyKeys(db: Db, olderThanMs = 48 * 3600_000) {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`));
+}

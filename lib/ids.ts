@@ -1,0 +1,28 @@
+import { randomBytes, randomInt } from "node:crypto";
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `n` characters of Crockford base32: each random byte's low 5 bits pick one (32 divides 256, so no bias). */
+function crockford(n: number): string {
+  const bytes = randomBytes(n);
+  let out = "";
+  for (let i = 0; i < n; i++) out += CROCKFORD[bytes[i]! & 31];
+  return out;
+}
+
+function base62(n: number): string {
+  let out = "";
+  for (let i = 0; i < n; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+export const RECORD_ID_RE = /^PRS-[0-9A-HJKMNP-TV-Z]{20}$/;
+
+export const newRecordId = () => `PRS-${crockford(20)}`;
+export const newAccountId = () => `acct_${crockford(20).toLowerCase()}`;
+export const newApiKeyId = () => `key_${crockford(20).toLowerCase()}`;
+export const newEventId = () => `evt_${crockford(24).toLowerCase()}`;
+export const newRequestId = () => `req_${crockford(20).toLowerCase()}`;
+export const newApiKeySecret = (env: "sandbox" | "live") => `prs_${env}_${base62(32)}`;
+export const API_KEY_RE = /^prs_(sandbox|live)_[0-9A-Za-z]{32}$/;

@@ -1,0 +1,65 @@
+import { and, eq } from "drizzle-orm";
+import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { Db, Tx } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { writeEvent } from "@/lib/outbox/write-event";
+import { effectiveStatus } from "./effective-status";
+import { getHistory, getRecordOrThrow } from "./get-record";
+import { notifyStatusChanged } from "./notify-status";
+import type { LifecycleInput, LifecycleOperation } from "./schemas";
+import { serializeRecord } from "./serialize-record";
+import { invalidateStatus } from "./status-cache";
+
+/** CONTRACT, Lifecycle: the only allowed moves. Everything else is 409 invalid_transition. */
+export const TRANSITIONS: Partial<Record<RecordStatus, Partial<Record<LifecycleOperation, RecordStatus>>>> = {
+  active: { suspend: "suspended", revoke: "revoked", expire: "expired", supersede: "superseded" },
+  suspended: { reinstate: "active", revoke: "revoked", expire: "expired", supersede: "superseded" },
+};
+
+export async function changeLifecycle(db: Db, auth: AuthContext, id: string, input: LifecycleInput) {
+  const record = await db.transaction(async (tx) => {
+    const row = await getRecordOrThrow(tx, auth, id, { forUpdate: true });
+    const now = new Date();
+    const current = effectiveStatus(row, now.getTime()).status;
+    const next = TRANSITIONS[current]?.[input.operation];
+    if (!next) {
+      throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${input.operation}'.`, "operation");
+    }
+    if (input.operation === "supersede") await checkSuccessor(tx, auth, row, input.superseded_by);
+    else if (input.superseded_by !== undefined) {
+      throw new ApiError("field_not_allowed", "'superseded_by' is only used with the supersede operation.", "superseded_by");
+    }
+    const by = `owner:${auth.keyId}`;
+    await tx
+      .update(records)
+      .set({ status: next, statusChangedAt: now, supersededBy: input.superseded_by ?? row.supersededBy })
+      .where(eq(records.id, row.id));
+    await tx.insert(recordHistory).values({ recordId: row.id, status: next, at: now, reason: input.reason, by });
+    const updated = { ...row, status: next, statusChangedAt: now, supersededBy: input.superseded_by ?? row.supersededBy };
+    const body = serializeRecord(updated, await getHistory(tx, row.id), now.getTime());
+    await writeEvent(tx, {
+      accountId: auth.accountId, environment: auth.environment, at: now, type: "record.status_changed",
+      data: { record: body, previous_status: current, operation: input.operation },
+    });
+    await notifyStatusChanged(tx, [row.id]);
+    return body;
+  });
+  invalidateStatus(id);
+  return record;
+}
+
+async function checkSuccessor(tx: Tx, auth: AuthContext, row: { id: string; claimType: string }, successorId?: string) {
+  if (!successorId) {
+    throw new ApiError("missing_field", "'superseded_by' is required for the supersede operation.", "superseded_by");
+  }
+  const refuse = (why: string) => new ApiError("invalid_superseding_record", why, "superseded_by");
+  if (successorId === row.id) throw refuse("A record cannot supersede itself.");
+  const [s] = await tx
+    .select()
+    .from(records)
+    .where(and(eq(records.id, successorId), eq(records.accountId, auth.accountId), eq(records.environment, auth.environment)));
+  if (!s) throw refuse(`No record ${successorId} in this account and environment.`);
+  if (s.claimType !== row.claimType) throw refuse("The superseding record must have the same claim_type.");
+  if (effectiveStatus(s).status !== "active") throw refuse("The superseding record must be active.");
+}

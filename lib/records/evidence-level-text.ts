@@ -1,0 +1,24 @@
+/** Plain-words explanations shown on certificates: what each level did and did not check. */
+export const EVIDENCE_LEVEL_TEXT: Record<string, { title: string; explain: string }> = {
+  participant_attested: {
+    title: "Participant attested",
+    explain:
+      "The issuer of this record stated this themselves. Proof Records recorded and signed the statement, but did not check it against any source.",
+  },
+  source_verified: {
+    title: "Source verified",
+    explain: "Proof Records checked this automatically against the named source at the time of issue.",
+  },
+  evidence_verified: {
+    title: "Evidence verified",
+    explain: "A Proof Records reviewer confirmed this against the evidence and source named below.",
+  },
+};
+
+export const STATUS_TEXT: Record<string, { label: string; tone: "ok" | "warn" | "bad" | "muted"; explain: string }> = {
+  active: { label: "Active", tone: "ok", explain: "This record is in force." },
+  suspended: { label: "Suspended", tone: "warn", explain: "This record is suspended and must not be relied on until it is reinstated." },
+  revoked: { label: "Revoked", tone: "bad", explain: "This record has been revoked and must not be relied on." },
+  expired: { label: "Expired", tone: "muted", explain: "This record's validity period has ended; it must not be relied on." },
+  superseded: { label: "Superseded", tone: "muted", explain: "This record has been replaced by a newer one." },
+};

@@ -1,0 +1,33 @@
+import { and, asc, eq } from "drizzle-orm";
+import { recordHistory, records } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { DbOrTx } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { RECORD_ID_RE } from "@/lib/ids";
+
+export const recordNotFound = (id: string) =>
+  new ApiError("record_not_found", `No record ${id.slice(0, 40)} for this API key.`, "id");
+
+/** Tenancy lives in the WHERE clause: another account's (or environment's) record is 404. */
+export async function getRecordOrThrow(db: DbOrTx, auth: AuthContext, id: string, opts: { forUpdate?: boolean } = {}) {
+  if (!RECORD_ID_RE.test(id)) throw recordNotFound(id);
+  const q = db
+    .select()
+    .from(records)
+    .where(and(eq(records.id, id), eq(records.accountId, auth.accountId), eq(records.environment, auth.environment)));
+  const [row] = opts.forUpdate ? await q.for("update") : await q;
+  if (!row) throw recordNotFound(id);
+  return row;
+}
+
+export async function getHistory(db: DbOrTx, id: string) {
+  return db.select().from(recordHistory).where(eq(recordHistory.recordId, id)).orderBy(asc(recordHistory.seq));
+}
+
+/** Public lookups by id (certificate, status, signature): any account, issued records only. */
+export async function getPublicRecord(db: DbOrTx, id: string) {
+  if (!RECORD_ID_RE.test(id)) return null;
+  const [row] = await db.select().from(records).where(eq(records.id, id));
+  if (!row || row.status === "pending_review" || row.status === "rejected") return null;
+  return row;
+}

@@ -1,0 +1,34 @@
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { records } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { Db } from "@/lib/db/client";
+import { getHistory } from "./get-record";
+import type { listRecordsQuerySchema } from "./schemas";
+import { serializeRecord } from "./serialize-record";
+
+/** Newest first, cursor-paginated (`starting_after` = last id of the previous page). */
+export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof listRecordsQuerySchema>) {
+  const conds: (SQL | undefined)[] = [eq(records.accountId, auth.accountId), eq(records.environment, auth.environment)];
+  if (q.status) conds.push(eq(records.status, q.status));
+  if (q.claim_type) conds.push(eq(records.claimType, q.claim_type));
+  if (q.starting_after) {
+    const [cursor] = await db
+      .select({ createdAt: records.createdAt, id: records.id })
+      .from(records)
+      .where(and(eq(records.id, q.starting_after), eq(records.accountId, auth.accountId)));
+    if (cursor) {
+      conds.push(or(lt(records.createdAt, cursor.createdAt), and(eq(records.createdAt, cursor.createdAt), lt(records.id, cursor.id))));
+    }
+  }
+  const rows = await db
+    .select()
+    .from(records)
+    .where(and(...conds))
+    .orderBy(desc(records.createdAt), desc(records.id))
+    .limit(q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const data = [];
+  for (const r of page) data.push(serializeRecord(r, await getHistory(db, r.id)));
+  return { object: "list" as const, data, has_more: rows.length > q.limit };
+}

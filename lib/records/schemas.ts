@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+export const EVIDENCE_LEVELS = ["participant_attested", "source_verified", "evidence_verified"] as const;
+export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
+export const LIFECYCLE_OPERATIONS = ["suspend", "reinstate", "revoke", "expire", "supersede"] as const;
+export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
+
+/** No control characters in one-line or free-text fields (tabs and newlines allowed in claims). */
+const noControl = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+const timestamp = z.iso.datetime({ offset: true });
+
+export const recordIdSchema = z.string().regex(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/);
+
+export const recordCreateSchema = z
+  .strictObject({
+    subject: z.string().min(1).max(300).regex(noControl).describe("Who or what the claim is about."),
+    claim_type: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z][a-z0-9_]{1,63}$/)
+      .describe("A claim type from the spec's table, or any other snake_case type (reviewed by a person)."),
+    claim: z.string().min(1).max(2000).regex(noControl).describe("Free-text statement of the claim."),
+    evidence_level: z.enum(EVIDENCE_LEVELS).optional(),
+    visibility: z.enum(["public", "private"]).optional().describe("Defaults to private."),
+    evidence: z.record(z.string(), z.unknown()).optional().describe("Claim-type specific; at most 32 KiB."),
+    source_name: z.string().min(1).max(200).regex(noControl).optional(),
+    source_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+    checked_at: timestamp.optional(),
+    expires_at: timestamp.optional().describe("End of validity; default one year after issue, at most five years."),
+  })
+  .meta({ id: "RecordCreate" });
+export type RecordCreateInput = z.infer<typeof recordCreateSchema>;
+
+export const lifecycleSchema = z
+  .strictObject({
+    operation: z.enum(LIFECYCLE_OPERATIONS),
+    reason: z.string().trim().min(3).max(500).regex(noControl),
+    superseded_by: recordIdSchema.optional(),
+  })
+  .meta({ id: "LifecycleRequest" });
+export type LifecycleInput = z.infer<typeof lifecycleSchema>;
+
+export const listRecordsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  starting_after: recordIdSchema.optional(),
+  status: z.enum(["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"]).optional(),
+  claim_type: z.string().max(64).optional(),
+});

@@ -1,0 +1,37 @@
+import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
+import { getEnv } from "@/lib/env";
+import { getHandle } from "@/lib/db/client";
+import { purgeIdempotencyKeys } from "@/lib/idempotency/idempotency";
+import { expireDueRecords } from "@/lib/records/expire-records";
+import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
+import { keyring } from "@/lib/signing/keys";
+
+const g = globalThis as unknown as { __prsBooted?: boolean };
+
+/** Runs once per server process before it answers: migrate, load keys, start the sweeps. */
+export async function boot() {
+  if (g.__prsBooted) return;
+  g.__prsBooted = true;
+  const env = getEnv();
+  // Announce the process before opening the embedded database, so the admin CLI waits
+  // for this server instead of opening the same data folder itself.
+  runtime.__prsRuntime = writeRuntimeFile();
+  const handle = await getHandle(); // opens the database and applies migrations
+  const keys = keyring(); // generates the first signing key in the embedded default
+  await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
+  console.log(
+    `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite)` : ""}; ` +
+      `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
+  );
+  const sweep = async () => {
+    try {
+      const n = await expireDueRecords(handle.db);
+      if (n > 0) console.log(`[prs] expired ${n} record(s)`);
+      await purgeIdempotencyKeys(handle.db);
+    } catch (e) {
+      console.error("[prs] sweep failed", e);
+    }
+  };
+  setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
+  void sweep();
+}

@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import * as ed from "@noble/ed25519";
+import { z } from "zod";
+import { getEnv } from "@/lib/env";
+
+// noble needs a synchronous SHA-512; node's native one is the fastest well-kept choice.
+ed.hashes.sha512 = (msg: Uint8Array) => new Uint8Array(createHash("sha512").update(msg).digest());
+
+export const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
+export const fromB64url = (s: string) => new Uint8Array(Buffer.from(s, "base64url"));
+
+const privateJwk = z.object({
+  kty: z.literal("OKP"),
+  crv: z.literal("Ed25519"),
+  d: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  x: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
+  kid: z.string().min(1).max(100),
+  created_at: z.string().optional(),
+});
+type PrivateJwk = z.infer<typeof privateJwk>;
+
+export type SigningKey = { kid: string; secret: Uint8Array; publicKey: Uint8Array; x: string };
+type Keyring = { keys: SigningKey[]; active: SigningKey; byKid: Map<string, SigningKey>; mtimeMs: number };
+
+const g = globalThis as unknown as { __prsKeyring?: Keyring; __prsKeyringCheckedAt?: number };
+
+const keysFile = () => path.join(getEnv().dataDir, "signing-keys.json");
+
+function toKey(j: PrivateJwk): SigningKey {
+  const secret = fromB64url(j.d);
+  const publicKey = ed.getPublicKey(secret);
+  const x = b64url(publicKey);
+  if (j.x && j.x !== x) throw new Error(`signing key ${j.kid}: x does not match d`);
+  return { kid: j.kid, secret, publicKey, x };
+}
+
+function newJwk(): PrivateJwk {
+  const secret = randomBytes(32);
+  const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+  const kid = `prs-${day}-${randomBytes(4).toString("hex")}`;
+  return {
+    kty: "OKP", crv: "Ed25519", kid, d: b64url(secret), x: b64url(ed.getPublicKey(secret)),
+    created_at: new Date().toISOString(),
+  };
+}
+
+function writeKeysFile(jwks: PrivateJwk[]) {
+  const file = keysFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(jwks, null, 2) + "\n", { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+}
+
+function readKeysFile(): { jwks: PrivateJwk[]; mtimeMs: number } {
+  const file = keysFile();
+  if (!fs.existsSync(file)) writeKeysFile([newJwk()]);
+  const parsed = z.array(privateJwk).min(1).parse(JSON.parse(fs.readFileSync(file, "utf8")));
+  return { jwks: parsed, mtimeMs: fs.statSync(file).mtimeMs };
+}
+
+function build(jwks: PrivateJwk[], mtimeMs: number): Keyring {
+  const keys = jwks.map(toKey);
+  const byKid = new Map(keys.map((k) => [k.kid, k]));
+  if (byKid.size !== keys.length) throw new Error("signing keys: duplicate kid");
+  // The last key is the active one; earlier ones stay published so old signatures verify.
+  return { keys, active: keys[keys.length - 1]!, byKid, mtimeMs };
+}
+
+function load(): Keyring {
+  const fromEnv = getEnv().SIGNING_KEYS;
+  if (fromEnv) return build(z.array(privateJwk).min(1).parse(JSON.parse(fromEnv)), 0);
+  const { jwks, mtimeMs } = readKeysFile();
+  return build(jwks, mtimeMs);
+}
+
+/** The keyring, reloaded when another process (the admin CLI) rotated the keys file. */
+export function keyring(): Keyring {
+  const now = Date.now();
+  if (g.__prsKeyring && !getEnv().SIGNING_KEYS && now - (g.__prsKeyringCheckedAt ?? 0) > 1000) {
+    g.__prsKeyringCheckedAt = now;
+    try {
+      if (fs.statSync(keysFile()).mtimeMs !== g.__prsKeyring.mtimeMs) g.__prsKeyring = undefined;
+    } catch {
+      g.__prsKeyring = undefined;
+    }
+  }
+  g.__prsKeyring ??= load();
+  return g.__prsKeyring;
+}
+
+export class RotationUnavailable extends Error {}
+
+/** Add a new active key; retired keys stay published. */
+export function rotateSigningKey(): { kid: string } {
+  if (getEnv().SIGNING_KEYS) {
+    throw new RotationUnavailable(
+      "Signing keys come from SIGNING_KEYS: append a new private JWK to the array (the last one is active) and restart.",
+    );
+  }
+  const { jwks } = readKeysFile();
+  const next = newJwk();
+  writeKeysFile([...jwks, next]);
+  g.__prsKeyring = undefined;
+  return { kid: next.kid };
+}
+
+export function publicJwks() {
+  return {
+    keys: keyring().keys.map((k) => ({ kty: "OKP", crv: "Ed25519", x: k.x, kid: k.kid, use: "sig", alg: "EdDSA" })),
+  };
+}
+
+export function signBytes(message: Uint8Array, k: SigningKey = keyring().active): { kid: string; signature: string } {
+  return { kid: k.kid, signature: b64url(ed.sign(message, k.secret)) };
+}
+
+export function verifyBytes(kid: string, message: Uint8Array, signature: string): boolean {
+  const k = keyring().byKid.get(kid);
+  if (!k) return false;
+  try {
+    return ed.verify(fromB64url(signature), message, k.publicKey);
+  } catch {
+    return false;
+  }
+}
