@@ -16,6 +16,7 @@ const envSchema = z.object({
   SIGNING_KEYS: z.string().optional(),
   EXPIRY_SWEEP_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
   DEFAULT_RECORD_VALIDITY_DAYS: intFrom(365, 1, 3650),
+  MIN_VALIDITY_SECONDS: intFrom(60, 1, 86_400),
   STATUS_CACHE_SECONDS: intFrom(60, 0, 60),
   PLAN_LIMITS: z.string().optional(),
   DB_POOL_SIZE: intFrom(10, 1, 100),

@@ -17,10 +17,16 @@ export const DEFAULT_ALLOWANCES: Record<Plan, Allowance> = {
 
 const allowanceSchema = z.object({ live_records: z.number().int().min(0), reviewed_verifications: z.number().int().min(0) });
 
+let cached: Record<Plan, Allowance> | undefined;
+
 export function allowances(): Record<Plan, Allowance> {
+  return (cached ??= readAllowances());
+}
+
+function readAllowances(): Record<Plan, Allowance> {
   const raw = getEnv().PLAN_LIMITS;
   if (!raw) return DEFAULT_ALLOWANCES;
-  const parsed = z.record(z.enum(["none", "starter", "growth"]), allowanceSchema.partial()).parse(JSON.parse(raw));
+  const parsed = z.partialRecord(z.enum(["none", "starter", "growth"]), allowanceSchema.partial()).parse(JSON.parse(raw));
   const out = { ...DEFAULT_ALLOWANCES };
   for (const [plan, a] of Object.entries(parsed)) out[plan as Plan] = { ...out[plan as Plan], ...a };
   return out;

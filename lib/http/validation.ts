@@ -11,8 +11,17 @@ export function paramPath(path: readonly PropertyKey[], prefix = ""): string {
   return out;
 }
 
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = input;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object" || !Object.prototype.hasOwnProperty.call(cur, p)) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p];
+  }
+  return cur;
+}
+
 /** Turn zod issues into stable field errors, most useful first. */
-export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
+export function fieldErrors(error: z.ZodError, input: unknown, prefix = ""): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const at = paramPath(issue.path, prefix);
@@ -24,7 +33,7 @@ export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
         }
         break;
       case "invalid_type": {
-        const missing = (issue as { input?: unknown }).input === undefined;
+        const missing = valueAt(input, issue.path) === undefined;
         out.push(
           missing
             ? { code: "missing_field", param: at, message: `'${at}' is required.` }
@@ -69,6 +78,6 @@ export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix = ""): z.output<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const [first] = fieldErrors(r.error, prefix);
+  const [first] = fieldErrors(r.error, input, prefix);
   throw ApiError.fromField(first ?? { code: "invalid_value", message: "Invalid request." });
 }

@@ -29,8 +29,9 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
   }
   if (input.expires_at !== undefined) {
     const at = Date.parse(input.expires_at);
-    if (at <= Date.now() + 60_000 || at > Date.now() + MAX_VALIDITY_MS) {
-      throw new ApiError("invalid_value", "'expires_at' must lie between one minute and five years from now.", p("expires_at"));
+    const min = getEnv().MIN_VALIDITY_SECONDS;
+    if (at <= Date.now() + min * 1000 || at > Date.now() + MAX_VALIDITY_MS) {
+      throw new ApiError("invalid_value", `'expires_at' must lie between ${min} seconds and five years from now.`, p("expires_at"));
     }
   }
   const problem = claimModuleFor(input.claim_type).validate(input);

@@ -9,7 +9,10 @@ export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
 const noControl = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
 const timestamp = z.iso.datetime({ offset: true });
 
-export const recordIdSchema = z.string().regex(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/);
+export const recordIdSchema = z
+  .string()
+  .regex(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/)
+  .meta({ id: "RecordId", description: "A record's verification id: 'PRS-' and 20 characters of Crockford base32." });
 
 export const recordCreateSchema = z
   .strictObject({
@@ -34,16 +37,19 @@ export type RecordCreateInput = z.infer<typeof recordCreateSchema>;
 
 export const lifecycleSchema = z
   .strictObject({
-    operation: z.enum(LIFECYCLE_OPERATIONS),
-    reason: z.string().trim().min(3).max(500).regex(noControl),
-    superseded_by: recordIdSchema.optional(),
+    operation: z.enum(LIFECYCLE_OPERATIONS).describe("The transition to apply; see the lifecycle table."),
+    reason: z.string().trim().min(3).max(500).regex(noControl).describe("Why, 3-500 characters; kept in the record's history."),
+    superseded_by: recordIdSchema.optional().describe("Required with 'supersede' (an active record of the same account, environment and claim_type); not allowed otherwise."),
   })
   .meta({ id: "LifecycleRequest" });
 export type LifecycleInput = z.infer<typeof lifecycleSchema>;
 
 export const listRecordsQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  starting_after: recordIdSchema.optional(),
-  status: z.enum(["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"]).optional(),
-  claim_type: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size, 1-100."),
+  starting_after: recordIdSchema.optional().describe("Cursor: the last verification_id of the previous page."),
+  status: z
+    .enum(["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"])
+    .optional()
+    .describe("Only records in this stored status."),
+  claim_type: z.string().max(64).optional().describe("Only records of this claim type."),
 });

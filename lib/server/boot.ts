@@ -1,4 +1,5 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
+import { allowances } from "@/lib/accounts/plans";
 import { getEnv } from "@/lib/env";
 import { getHandle } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/idempotency";
@@ -18,6 +19,7 @@ export async function boot() {
   runtime.__prsRuntime = writeRuntimeFile();
   const handle = await getHandle(); // opens the database and applies migrations
   const keys = keyring(); // generates the first signing key in the embedded default
+  allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
   console.log(
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite)` : ""}; ` +

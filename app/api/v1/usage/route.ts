@@ -1,0 +1,5 @@
+import { getUsage } from "@/lib/accounts/get-usage";
+import { json } from "@/lib/http/handler";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const GET = withApiKey(async ({ auth, db }) => json(await getUsage(db, auth)));

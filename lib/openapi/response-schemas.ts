@@ -1,0 +1,307 @@
+import { z } from "zod";
+import { RECORD_STATUSES } from "@/drizzle/schema";
+import type { getUsage } from "@/lib/accounts/get-usage";
+import { ERROR_CODES, type ErrorCode, type ErrorType, type errorBody } from "@/lib/http/errors";
+import { EVIDENCE_LEVELS, recordIdSchema } from "@/lib/records/schemas";
+import type { RecordObject } from "@/lib/records/serialize-record";
+import type { statusFields } from "@/lib/records/signed-status";
+import type { verifyRecordSignature } from "@/lib/records/verify-record-signature";
+import type { publicJwks } from "@/lib/signing/keys";
+
+/**
+ * What the API answers, as zod schemas. They exist for the OpenAPI document (and tests);
+ * the handlers build their answers in code (serializeRecord, statusFields, ...). The type
+ * checks at the bottom of this file keep the field sets of both in step.
+ *
+ * Objects are strict (`additionalProperties: false`) unless an answer may grow
+ * type-specific fields (signed status, signed payload).
+ */
+
+// ---- shared pieces ---------------------------------------------------------------------
+
+export const timestampSchema = z.iso
+  .datetime()
+  .meta({ id: "Timestamp", description: "RFC 3339 timestamp, UTC with milliseconds.", examples: ["2026-01-31T12:00:00.000Z"] });
+
+const nullableTimestamp = timestampSchema.nullable();
+
+export const recordStatusSchema = z.enum(RECORD_STATUSES).meta({
+  id: "RecordStatus",
+  description:
+    "pending_review (awaiting a reviewer, not issued), active, suspended, revoked, expired, superseded, or rejected (terminal, never issued).",
+});
+
+export const evidenceLevelSchema = z.enum(EVIDENCE_LEVELS).meta({
+  id: "EvidenceLevel",
+  description: "How far the claim was checked.",
+});
+
+export const environmentSchema = z.enum(["sandbox", "live"]).meta({
+  id: "Environment",
+  description: "Comes from the API key. Sandbox records are free, private and never verified.",
+});
+
+const urlOrNull = (what: string) => z.url().nullable().describe(`${what}; null until the record is issued.`);
+const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/);
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/).describe("Hex SHA-256 of the RFC 8785 canonical JSON of the signed payload.");
+
+// ---- record ----------------------------------------------------------------------------
+
+export const historyEntrySchema = z
+  .strictObject({
+    status: recordStatusSchema,
+    at: timestampSchema,
+    reason: z.string().nullable(),
+    by: z.string().describe("Kind of actor, never an internal id: owner, reviewer, admin or system."),
+  })
+  .meta({ id: "LifecycleHistoryEntry" });
+
+export const recordLifecycleSchema = z
+  .strictObject({
+    status: recordStatusSchema,
+    issued_at: nullableTimestamp,
+    valid_from: nullableTimestamp,
+    expires_at: nullableTimestamp,
+    recheck_at: nullableTimestamp,
+    status_changed_at: timestampSchema,
+    history: z.array(historyEntrySchema).describe("Every transition, oldest first. Immutable."),
+  })
+  .meta({ id: "RecordLifecycle" });
+
+export const recordIntegritySchema = z
+  .strictObject({
+    algorithm: z.literal("Ed25519"),
+    canonicalization: z.literal("RFC8785"),
+    signing_key_id: z.string().describe("kid of the key in /.well-known/jwks.json that signed the record."),
+    payload_sha256: sha256Hex,
+    signature: base64url.describe("Ed25519 signature over the canonical signed payload, base64url without padding."),
+  })
+  .meta({ id: "RecordIntegrity" });
+
+export const recordSchema = z
+  .strictObject({
+    object: z.literal("record"),
+    verification_id: recordIdSchema,
+    status: recordStatusSchema,
+    environment: environmentSchema,
+    verified: z.boolean().describe("True only for live, active records at source_verified or evidence_verified."),
+    claim_type: z.string(),
+    subject: z.string(),
+    claim: z.string(),
+    evidence_level: evidenceLevelSchema,
+    visibility: z.enum(["public", "private"]),
+    evidence: z.record(z.string(), z.unknown()).describe("The public part of the evidence."),
+    certificate_url: urlOrNull("Public certificate page"),
+    qr_url: urlOrNull("QR code (SVG; ?format=png for PNG)"),
+    signature_url: urlOrNull("Public signature check"),
+    status_url: urlOrNull("Public signed status"),
+    review: z
+      .strictObject({ reason: z.string().nullable() })
+      .nullable()
+      .describe("Present for pending_review and rejected submissions: why a reviewer is needed, or why it was rejected."),
+    superseded_by: recordIdSchema.nullable(),
+    lifecycle: recordLifecycleSchema,
+    integrity: recordIntegritySchema.nullable().describe("Null until the record is issued."),
+    created_at: timestampSchema,
+  })
+  .meta({ id: "Record", description: "A record as its owner sees it." });
+
+export const recordListSchema = z
+  .strictObject({
+    object: z.literal("list"),
+    data: z.array(recordSchema),
+    has_more: z.boolean().describe("More records follow; pass the last verification_id as starting_after."),
+  })
+  .meta({ id: "RecordList", description: "Newest first, cursor-paginated." });
+
+// ---- public answers --------------------------------------------------------------------
+
+export const signedStatusSchema = z
+  .looseObject({
+    verification_id: recordIdSchema,
+    status: recordStatusSchema,
+    environment: environmentSchema,
+    verified: z.boolean(),
+    claim_type: z.string(),
+    subject: z.string(),
+    evidence_level: evidenceLevelSchema,
+    issued_at: timestampSchema,
+    expires_at: nullableTimestamp,
+    status_changed_at: timestampSchema,
+    as_of: timestampSchema.describe("When this answer was signed."),
+    certificate_url: z.url(),
+    signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),
+    status_signature: base64url.describe(
+      "Ed25519 over the RFC 8785 canonical JSON of this object without status_signature; base64url without padding.",
+    ),
+  })
+  .meta({
+    id: "SignedStatus",
+    description:
+      "Signed, public status. To verify: drop status_signature, canonicalize the rest (RFC 8785) and check it with the JWKS key whose kid equals signing_key_id. Claim types may add fields; they are covered by the signature.",
+  });
+
+export const signedPayloadSchema = z
+  .looseObject({
+    id: recordIdSchema,
+    environment: environmentSchema,
+    subject: z.string(),
+    claim_type: z.string(),
+    claim: z.string(),
+    evidence_level: evidenceLevelSchema,
+    evidence: z.record(z.string(), z.unknown()),
+    issued_at: timestampSchema,
+    valid_from: timestampSchema,
+    expires_at: nullableTimestamp,
+    issuer: z.url().describe("Base URL of the issuing service."),
+  })
+  .meta({ id: "SignedPayload", description: "Exactly what the record signature covers, as stored at issue." });
+
+export const signatureCheckSchema = z
+  .strictObject({
+    verification_id: recordIdSchema,
+    valid: z.boolean().describe("The payload hash and the Ed25519 signature both check out against the published key."),
+    algorithm: z.literal("Ed25519"),
+    canonicalization: z.literal("RFC8785"),
+    signing_key_id: z.string(),
+    payload_sha256: sha256Hex,
+    signature: base64url,
+    signed_payload: signedPayloadSchema,
+    checked_at: timestampSchema,
+  })
+  .meta({ id: "SignatureCheck", description: "Result of re-verifying a record's stored signature." });
+
+const jwkSchema = z
+  .strictObject({
+    kty: z.literal("OKP"),
+    crv: z.literal("Ed25519"),
+    x: base64url.describe("The 32-byte public key, base64url."),
+    kid: z.string(),
+    use: z.literal("sig"),
+    alg: z.literal("EdDSA"),
+  })
+  .meta({ id: "Jwk" });
+
+export const jwksSchema = z
+  .strictObject({ keys: z.array(jwkSchema) })
+  .meta({ id: "Jwks", description: "Published Ed25519 signing keys; retired keys stay listed so old signatures verify." });
+
+// ---- account ---------------------------------------------------------------------------
+
+const meter = z.strictObject({
+  used: z.number().int().min(0),
+  allowance: z.number().int().min(0),
+});
+
+export const usageSchema = z
+  .strictObject({
+    object: z.literal("usage"),
+    period: z.string().regex(/^\d{4}-\d{2}$/).describe("Calendar month (UTC), YYYY-MM."),
+    plan: z.enum(["none", "starter", "growth"]),
+    live_records: meter,
+    reviewed_verifications: meter,
+  })
+  .meta({ id: "Usage", description: "This month's live usage against the plan. Sandbox work is never counted." });
+
+// ---- errors ----------------------------------------------------------------------------
+
+/** Every error `type` of the contract, in its order. */
+export const ERROR_TYPES = [
+  "invalid_request_error",
+  "authentication_error",
+  "payment_required",
+  "rate_limit_error",
+  "idempotency_error",
+  "conflict",
+  "not_found",
+  "api_error",
+] as const satisfies readonly ErrorType[];
+
+export const errorCodeSchema = z
+  .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
+  .meta({ id: "ErrorCode", description: "Stable, machine-readable reason." });
+
+export const fieldErrorSchema = z
+  .strictObject({
+    code: errorCodeSchema,
+    param: z.string().optional(),
+    message: z.string(),
+  })
+  .meta({ id: "FieldError" });
+
+export const errorSchema = z
+  .strictObject({
+    error: z.strictObject({
+      type: z.enum(ERROR_TYPES),
+      code: errorCodeSchema,
+      message: z.string().describe("For humans; may change."),
+      param: z.string().optional().describe("The offending field, e.g. 'evidence.lei' or 'records[3].claim'."),
+      rows: z
+        .array(z.strictObject({ index: z.number().int().min(0), errors: z.array(fieldErrorSchema) }))
+        .optional()
+        .describe("Row-level errors of a batch."),
+      request_id: z.string().describe("Same as the Request-Id header."),
+    }),
+  })
+  .meta({ id: "Error", description: "The one error envelope." });
+
+// ---- health ----------------------------------------------------------------------------
+
+export const healthSchema = z
+  .strictObject({
+    status: z.enum(["ok", "unavailable"]),
+    database: z.enum(["ok", "unreachable"]),
+  })
+  .meta({ id: "Health" });
+
+export const livenessSchema = z.strictObject({ status: z.literal("ok") }).meta({ id: "Liveness" });
+
+/** Every response schema with an id, for the OpenAPI components. */
+export const RESPONSE_SCHEMAS = [
+  timestampSchema,
+  recordStatusSchema,
+  evidenceLevelSchema,
+  environmentSchema,
+  historyEntrySchema,
+  recordLifecycleSchema,
+  recordIntegritySchema,
+  recordSchema,
+  recordListSchema,
+  signedStatusSchema,
+  signedPayloadSchema,
+  signatureCheckSchema,
+  jwkSchema,
+  jwksSchema,
+  usageSchema,
+  errorCodeSchema,
+  fieldErrorSchema,
+  errorSchema,
+  healthSchema,
+  livenessSchema,
+] as const;
+
+// ---- compile-time checks: the schemas name exactly the fields the code produces ----------
+
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+type Assert<T extends true> = T;
+type Out<S extends z.ZodType> = NonNullable<z.output<S>>;
+
+export type _ResponseSchemaChecks = [
+  Assert<SameKeys<RecordObject, Out<typeof recordSchema>>>,
+  Assert<SameKeys<RecordObject["lifecycle"], Out<typeof recordLifecycleSchema>>>,
+  Assert<SameKeys<RecordObject["lifecycle"]["history"][number], Out<typeof historyEntrySchema>>>,
+  Assert<SameKeys<NonNullable<RecordObject["integrity"]>, Out<typeof recordIntegritySchema>>>,
+  Assert<SameKeys<NonNullable<RecordObject["review"]>, Out<typeof recordSchema.shape.review>>>,
+  Assert<
+    SameKeys<
+      ReturnType<typeof statusFields> & { signing_key_id: string; status_signature: string },
+      typeof signedStatusSchema.shape
+    >
+  >,
+  Assert<SameKeys<NonNullable<Awaited<ReturnType<typeof verifyRecordSignature>>>, Out<typeof signatureCheckSchema>>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof getUsage>>, Out<typeof usageSchema>>>,
+  Assert<SameKeys<ReturnType<typeof publicJwks>["keys"][number], Out<typeof jwkSchema>>>,
+  Assert<SameKeys<ReturnType<typeof errorBody>["error"], Out<typeof errorSchema>["error"]>>,
+  // every ErrorType of lib/http/errors.ts is listed
+  Assert<[Exclude<ErrorType, (typeof ERROR_TYPES)[number]>] extends [never] ? true : false>,
+];

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl, call, companyStatus, newAccount } from "../helpers";
+
+async function rawBytes(method: string, path: string, key: string, bytes: Uint8Array) {
+  const res = await fetch(baseUrl() + path, {
+    method, body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}`, "Idempotency-Key": "k-bytes" },
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
+}
+
+const generic = (over: Record<string, unknown> = {}) => ({
+  subject: "Acme", claim_type: "press_coverage", claim: "Covered.",
+  source_name: "Src", source_url: "https://example.org/x", checked_at: "2026-11-01T00:00:00Z", ...over,
+});
+
+type Case = {
+  name: string;
+  body?: unknown;
+  raw?: string;
+  bytes?: number[];
+  headers?: Record<string, string>;
+  path?: string;
+  method?: string;
+  status: number;
+  code: string;
+  param?: string;
+};
+
+const big = "x".repeat(257 * 1024);
+
+/** Each malformed request with the exact answer it must get. Nothing in this table may write anything. */
+const CASES: Case[] = [
+  { name: "malformed JSON", raw: '{"subject": "A",', status: 400, code: "invalid_json" },
+  { name: "empty body", raw: "", status: 400, code: "invalid_json" },
+  { name: "JSON array body", raw: "[]", status: 422, code: "invalid_type" },
+  { name: "JSON string body", raw: '"hello"', status: 422, code: "invalid_type" },
+  { name: "null body", raw: "null", status: 422, code: "invalid_type" },
+  { name: "invalid UTF-8", bytes: [0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d], status: 400, code: "invalid_json" },
+  { name: "wrong content type", raw: "subject=A", headers: { "Content-Type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type" },
+  { name: "body over 256 KiB", body: companyStatus({ claim: big }), status: 413, code: "body_too_large" },
+  { name: "missing subject", body: companyStatus({ subject: undefined }), status: 422, code: "missing_field", param: "subject" },
+  { name: "missing claim_type", body: companyStatus({ claim_type: undefined }), status: 422, code: "missing_field", param: "claim_type" },
+  { name: "missing claim", body: companyStatus({ claim: undefined }), status: 422, code: "missing_field", param: "claim" },
+  { name: "empty subject", body: companyStatus({ subject: "" }), status: 422, code: "missing_field", param: "subject" },
+  { name: "subject is a number", body: companyStatus({ subject: 42 }), status: 422, code: "invalid_type", param: "subject" },
+  { name: "claim is an object", body: companyStatus({ claim: { a: 1 } }), status: 422, code: "invalid_type", param: "claim" },
+  { name: "subject over 300 chars", body: companyStatus({ subject: "s".repeat(301) }), status: 422, code: "too_long", param: "subject" },
+  { name: "claim over 2000 chars", body: companyStatus({ claim: "c".repeat(2001) }), status: 422, code: "too_long", param: "claim" },
+  { name: "control character in subject", body: companyStatus({ subject: "Acme\u0007" }), status: 422, code: "invalid_format", param: "subject" },
+  { name: "unknown top-level field", body: companyStatus({ amount: 5 }), status: 422, code: "unknown_field", param: "amount" },
+  { name: "unknown evidence field on company_status", body: companyStatus({ evidence: { lei: "x" } }), status: 422, code: "unknown_field", param: "evidence.lei" },
+  { name: "evidence is an array", body: companyStatus({ evidence: [1] }), status: 422, code: "invalid_type", param: "evidence" },
+  { name: "bad claim_type format", body: companyStatus({ claim_type: "Company Status" }), status: 422, code: "invalid_format", param: "claim_type" },
+  { name: "claim type without a connector yet", body: companyStatus({ claim_type: "company_identity" }), status: 422, code: "claim_type_not_available", param: "claim_type" },
+  { name: "evm_transaction not available yet", body: companyStatus({ claim_type: "evm_transaction" }), status: 422, code: "claim_type_not_available", param: "claim_type" },
+  { name: "unknown evidence_level", body: companyStatus({ evidence_level: "gold" }), status: 422, code: "invalid_value", param: "evidence_level" },
+  { name: "company_status claiming source_verified", body: companyStatus({ evidence_level: "source_verified" }), status: 422, code: "evidence_level_not_allowed", param: "evidence_level" },
+  { name: "company_status with a source", body: companyStatus({ source_name: "Register" }), status: 422, code: "field_not_allowed", param: "source_name" },
+  { name: "bad visibility", body: companyStatus({ visibility: "secret" }), status: 422, code: "invalid_value", param: "visibility" },
+  { name: "generic claim without source_url", body: generic({ source_url: undefined }), status: 422, code: "missing_evidence", param: "source_url" },
+  { name: "generic claim with ftp source_url", body: generic({ source_url: "ftp://example.org/x" }), status: 422, code: "invalid_format", param: "source_url" },
+  { name: "generic claim with a non-date checked_at", body: generic({ checked_at: "yesterday" }), status: 422, code: "invalid_format", param: "checked_at" },
+  { name: "generic claim checked in the future", body: generic({ checked_at: "2099-01-01T00:00:00Z" }), status: 422, code: "invalid_value", param: "checked_at" },
+  { name: "evidence over 32 KiB", body: generic({ evidence: { blob: "e".repeat(33 * 1024) } }), status: 422, code: "too_large", param: "evidence" },
+  { name: "expires_at in the past", body: companyStatus({ expires_at: "2020-01-01T00:00:00Z" }), status: 422, code: "invalid_value", param: "expires_at" },
+  { name: "expires_at beyond five years", body: companyStatus({ expires_at: "2099-01-01T00:00:00Z" }), status: 422, code: "invalid_value", param: "expires_at" },
+  { name: "__proto__ smuggling", raw: '{"subject":"A","claim_type":"company_status","claim":"c","__proto__":{"admin":true}}', status: 422, code: "unknown_field", param: "__proto__" },
+  { name: "GET a malformed record id", method: "GET", path: "/api/v1/records/not-an-id", status: 404, code: "record_not_found" },
+  { name: "GET an unknown record id", method: "GET", path: "/api/v1/records/PRS-00000000000000000000", status: 404, code: "record_not_found" },
+  { name: "list with limit 0", method: "GET", path: "/api/v1/records?limit=0", status: 422, code: "too_short", param: "limit" },
+  { name: "list with an unknown filter", method: "GET", path: "/api/v1/records?colour=red", status: 422, code: "unknown_field", param: "colour" },
+  { name: "list with a bad status", method: "GET", path: "/api/v1/records?status=lost", status: 422, code: "invalid_value", param: "status" },
+  { name: "lifecycle: unknown operation", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "delete", reason: "because" }, status: 422, code: "invalid_value", param: "operation" },
+  { name: "lifecycle: reason too short", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "suspend", reason: "no" }, status: 422, code: "too_short", param: "reason" },
+  { name: "lifecycle: reason missing", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "suspend" }, status: 422, code: "missing_field", param: "reason" },
+  { name: "lifecycle: bad superseded_by", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "supersede", reason: "newer", superseded_by: "PRS-1" }, status: 422, code: "invalid_format", param: "superseded_by" },
+  { name: "lifecycle: malformed JSON", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", raw: "{oops", status: 400, code: "invalid_json" },
+  { name: "lifecycle on an unknown record", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "suspend", reason: "test" }, status: 404, code: "record_not_found" },
+];
+
+describe("bad input never yields 500 and never writes", () => {
+  it(`has at least 25 cases (${CASES.length})`, () => expect(CASES.length).toBeGreaterThanOrEqual(25));
+
+  it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const { sandboxKey } = await newAccount("bad");
+    const method = c.method ?? "POST";
+    const path = c.path ?? "/api/v1/records";
+    const headers = { ...(c.raw !== undefined ? { "Content-Type": "application/json" } : {}), ...c.headers };
+    const body = c.raw ?? c.body;
+    const r = c.bytes
+      ? await rawBytes(method, path, sandboxKey, new Uint8Array(c.bytes))
+      : await call(method, path, { key: sandboxKey, body, headers });
+    expect(r.status, r.text).toBe(c.status);
+    expect(r.body.error.code, r.text).toBe(c.code);
+    if (c.param) expect(r.body.error.param).toBe(c.param);
+    expect(r.body.error.request_id).toBe(r.headers.get("request-id"));
+    expect(typeof r.body.error.message).toBe("string");
+    const list = await call("GET", "/api/v1/records", { key: sandboxKey });
+    expect(list.body.data).toEqual([]);
+  });
+});

@@ -1,0 +1,142 @@
+import canonicalize from "canonicalize";
+import { createHash } from "node:crypto";
+import { createLocalJWKSet } from "jose";
+import { describe, expect, it } from "vitest";
+import { baseUrl, call, companyStatus, issue, newAccount } from "../helpers";
+
+/**
+ * Check a bare Ed25519 signature (base64url) over the RFC 8785 form of `payload`, using
+ * only independent code: jose imports the key from the published JWKS, canonicalize
+ * encodes, WebCrypto verifies. Nothing of the service's own signing code is involved.
+ */
+async function verifyWithJwks(payload: unknown, signature: string, kid: string): Promise<boolean> {
+  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
+  const key = (await jwks({ alg: "EdDSA", kid })) as CryptoKey;
+  const bytes = new TextEncoder().encode(canonicalize(payload)!);
+  return crypto.subtle.verify("Ed25519", key, Buffer.from(signature, "base64url"), bytes);
+}
+
+describe("records: happy path", () => {
+  it("issues a company_status record with every URL, lifecycle and integrity field", async () => {
+    const { sandboxKey } = await newAccount();
+    const r = await call("POST", "/api/v1/records", { key: sandboxKey, body: companyStatus() });
+    expect(r.status).toBe(201);
+    const rec = r.body;
+    expect(rec.verification_id).toMatch(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/);
+    expect(rec).toMatchObject({
+      object: "record", status: "active", environment: "sandbox", verified: false,
+      claim_type: "company_status", evidence_level: "participant_attested", visibility: "public",
+      certificate_url: `${baseUrl()}/r/${rec.verification_id}`,
+      qr_url: `${baseUrl()}/r/${rec.verification_id}/qr`,
+      signature_url: `${baseUrl()}/api/v1/records/${rec.verification_id}/signature`,
+      status_url: `${baseUrl()}/api/v1/records/${rec.verification_id}/status`,
+      integrity: { algorithm: "Ed25519", canonicalization: "RFC8785" },
+    });
+    expect(rec.lifecycle.history).toEqual([{ status: "active", at: rec.lifecycle.issued_at, reason: "Issued.", by: "owner" }]);
+    expect(rec.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(r.headers.get("request-id")).toMatch(/^req_/);
+    expect(r.headers.get("access-control-allow-origin")).toBeNull();
+
+    const got = await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey });
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(rec);
+  });
+
+  it("defaults visibility to private and validity to one year", async () => {
+    const { sandboxKey } = await newAccount();
+    const rec = await issue(sandboxKey, { visibility: undefined });
+    expect(rec.visibility).toBe("private");
+    const days = (Date.parse(rec.lifecycle.expires_at) - Date.parse(rec.lifecycle.issued_at)) / 86_400_000;
+    expect(days).toBe(365);
+  });
+
+  it("sends a claim type without a connector to review: 202, no URLs, not public", async () => {
+    const { sandboxKey } = await newAccount();
+    const r = await call("POST", "/api/v1/records", {
+      key: sandboxKey,
+      body: {
+        subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Covered by the Financial Times.",
+        source_name: "Financial Times", source_url: "https://www.ft.com/content/abc", checked_at: "2026-11-20T10:00:00Z",
+        evidence: { note: "page 3" },
+      },
+    });
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({
+      status: "pending_review", verified: false, certificate_url: null, qr_url: null, signature_url: null, status_url: null,
+      integrity: null, evidence: { source_name: "Financial Times", source_url: "https://www.ft.com/content/abc", checked_at: "2026-11-20T10:00:00.000Z" },
+    });
+    expect(r.body.evidence.note).toBeUndefined();
+    const id = r.body.verification_id;
+    expect((await call("GET", `/api/v1/records/${id}/status`)).status).toBe(404);
+    expect((await call("GET", `/r/${id}`)).status).toBe(404);
+    expect((await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body.status).toBe("pending_review");
+  });
+
+  it("lists the account's records newest first with cursor pagination and filters", async () => {
+    const { sandboxKey } = await newAccount();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await issue(sandboxKey, { subject: `Company ${i}` })).verification_id);
+    const p1 = await call("GET", "/api/v1/records?limit=2", { key: sandboxKey });
+    expect(p1.status).toBe(200);
+    expect(p1.body.data.map((r: any) => r.verification_id)).toEqual([ids[2], ids[1]]);
+    expect(p1.body.has_more).toBe(true);
+    const p2 = await call("GET", `/api/v1/records?limit=2&starting_after=${ids[1]}`, { key: sandboxKey });
+    expect(p2.body.data.map((r: any) => r.verification_id)).toEqual([ids[0]]);
+    expect(p2.body.has_more).toBe(false);
+    const none = await call("GET", "/api/v1/records?status=revoked", { key: sandboxKey });
+    expect(none.body.data).toEqual([]);
+  });
+});
+
+describe("signatures, checked with independent libraries", () => {
+  it("publishes Ed25519 keys in the JWKS format of the contract", async () => {
+    const r = await call("GET", "/.well-known/jwks.json");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.body.keys.length).toBeGreaterThan(0);
+    for (const k of r.body.keys) {
+      expect(Object.keys(k).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x"]);
+      expect(k).toMatchObject({ kty: "OKP", crv: "Ed25519", use: "sig", alg: "EdDSA" });
+    }
+  });
+
+  it("signs the status answer so jose + canonicalize verify it, and a tampered answer fails", async () => {
+    const { sandboxKey } = await newAccount();
+    const rec = await issue(sandboxKey);
+    const r = await call("GET", `/api/v1/records/${rec.verification_id}/status`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    const cc = r.headers.get("cache-control")!;
+    const maxAge = Number(/s-maxage=(\d+)/.exec(cc)?.[1]);
+    expect(cc).toMatch(/^public/);
+    expect(maxAge).toBeLessThanOrEqual(60);
+    const { status_signature, ...rest } = r.body;
+    expect(rest).toMatchObject({
+      verification_id: rec.verification_id, status: "active", environment: "sandbox", verified: false,
+      claim_type: "company_status", subject: rec.subject, evidence_level: "participant_attested",
+      issued_at: rec.lifecycle.issued_at, expires_at: rec.lifecycle.expires_at, certificate_url: rec.certificate_url,
+    });
+
+    expect(await verifyWithJwks(rest, status_signature, rest.signing_key_id)).toBe(true);
+    expect(await verifyWithJwks({ ...rest, status: "revoked" }, status_signature, rest.signing_key_id)).toBe(false);
+  });
+
+  it("signs the record payload; /signature re-verifies it and jose agrees", async () => {
+    const { sandboxKey } = await newAccount();
+    const rec = await issue(sandboxKey, { claim: "Line one.\nLine two with ünïcode €." });
+    const r = await call("GET", `/api/v1/records/${rec.verification_id}/signature`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.body).toMatchObject({ verification_id: rec.verification_id, valid: true, algorithm: "Ed25519", signing_key_id: rec.integrity.signing_key_id });
+    const payload = r.body.signed_payload;
+    expect(payload).toEqual({
+      id: rec.verification_id, environment: "sandbox", subject: rec.subject, claim_type: "company_status", claim: rec.claim,
+      evidence_level: "participant_attested", evidence: {}, issued_at: rec.lifecycle.issued_at, valid_from: rec.lifecycle.valid_from,
+      expires_at: rec.lifecycle.expires_at, issuer: baseUrl(),
+    });
+    const canonical = canonicalize(payload)!;
+    expect(createHash("sha256").update(canonical).digest("hex")).toBe(rec.integrity.payload_sha256);
+    expect(await verifyWithJwks(payload, rec.integrity.signature, rec.integrity.signing_key_id)).toBe(true);
+    expect(await verifyWithJwks({ ...payload, subject: "Someone else" }, rec.integrity.signature, rec.integrity.signing_key_id)).toBe(false);
+  });
+});

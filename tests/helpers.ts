@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+
+export const baseUrl = () => inject("baseUrl");
+
+export type Res<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+/** One HTTP call to the started server. `body` objects are sent as JSON; strings as they are. */
+export async function call<T = any>(
+  method: string,
+  p: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string>; idem?: string | null } = {},
+): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  if (opts.idem !== null && method === "POST" && /\/api\/v1\/records(\/batch)?$/.test(p)) {
+    headers["Idempotency-Key"] ??= opts.idem ?? randomUUID();
+  }
+  const res = await fetch(baseUrl() + p, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** Operator commands through the running server's admin endpoint (what the CLI does). */
+export async function admin(...argv: string[]): Promise<any> {
+  const rt = JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "server.json"), "utf8"));
+  const res = await fetch(`${baseUrl()}/api/internal/admin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
+    body: JSON.stringify({ argv }),
+  });
+  const out = await res.json();
+  if (!out.ok) throw new Error(`admin ${argv.join(" ")}: ${JSON.stringify(out.error)}`);
+  return out.result;
+}
+
+export const uniqueEmail = (tag = "t") => `${tag}-${randomUUID().slice(0, 8)}@example.test`;
+
+export async function newAccount(tag = "t") {
+  const r = await admin("account", "create", "--email", uniqueEmail(tag));
+  return { accountId: r.account_id as string, sandboxKey: r.sandbox_key as string };
+}
+
+/** An account with a confirmed email, a plan and a live key. */
+export async function newLiveAccount(plan: "starter" | "growth" = "growth") {
+  const a = await newAccount("live");
+  await admin("account", "confirm-email", "--account", a.accountId);
+  await admin("plan", "set", "--account", a.accountId, "--plan", plan);
+  const k = await admin("key", "create", "--account", a.accountId, "--env", "live");
+  return { ...a, liveKey: k.key as string };
+}
+
+export const companyStatus = (over: Record<string, unknown> = {}) => ({
+  subject: "Acme Trading Ltd",
+  claim_type: "company_status",
+  claim: "Acme Trading Ltd is an active company.",
+  visibility: "public",
+  ...over,
+});
+
+export async function issue(key: string, over: Record<string, unknown> = {}) {
+  const r = await call("POST", "/api/v1/records", { key, body: companyStatus(over) });
+  if (r.status !== 201) throw new Error(`issue failed: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
