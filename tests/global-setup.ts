@@ -29,6 +29,21 @@ export const freePort = () =>
 
 let server: ChildProcess | undefined;
 
+async function waitReady(baseUrl: string, dataDir: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server!.exitCode !== null) throw new Error(`server exited early; see ${dataDir}/server.log`);
+    try {
+      const r = await fetch(`${baseUrl}/api/health`);
+      if (r.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready; see ${dataDir}/server.log`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "..");
   const port = await freePort();
@@ -52,17 +67,12 @@ export default async function setup(project: TestProject) {
   });
   server.stdout!.pipe(log);
   server.stderr!.pipe(log);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited early; see ${dataDir}/server.log`);
-    try {
-      const r = await fetch(`${baseUrl}/api/health`);
-      if (r.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not become ready; see ${dataDir}/server.log`);
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await waitReady(baseUrl, dataDir);
+  } catch (e) {
+    server.kill("SIGKILL");
+    process.stderr.write(fs.readFileSync(path.join(dataDir, "server.log"), "utf8").slice(0, 4000));
+    throw e;
   }
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);

@@ -36,15 +36,18 @@ async function open(): Promise<Handle> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    // Several processes may start at once: one migrates, the others wait on the lock. A
+    // one-connection client keeps the session-level advisory lock on the migrating session.
+    const migrator = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      await migrator`select pg_advisory_lock(727001)`;
+      await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: migrationsFolder() });
+      await migrator`select pg_advisory_unlock(727001)`;
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
     const client = postgres(env.DATABASE_URL, { max: env.DB_POOL_SIZE, onnotice: () => {} });
     const db = drizzle({ client, schema });
-    // Several processes may start at once: one migrates, the others wait on the lock.
-    await client.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(727001)`;
-      await migrate(drizzle({ client: tx as unknown as typeof client, schema }), {
-        migrationsFolder: migrationsFolder(),
-      });
-    });
     return {
       db: db as unknown as Db, mode: "postgres", close: () => client.end({ timeout: 5 }),
       listen: async (channel, fn) => void (await client.listen(channel, (p) => fn(p))),

@@ -1,0 +1,410 @@
+import { z } from "zod";
+import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
+import { lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
+import { RESPONSE_SCHEMAS } from "./response-schemas";
+
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the zod schemas the handlers
+ * validate with (requests) and the response schemas (answers). OpenAPI 3.1 schema objects
+ * are JSON Schema 2020-12, which is what zod emits.
+ */
+
+export type JsonSchema = { [key: string]: unknown };
+type Operation = { [key: string]: unknown; responses: Record<string, unknown> };
+type PathItem = Partial<Record<"get" | "post" | "patch" | "delete", Operation>>;
+
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, PathItem>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, JsonSchema>;
+    parameters: Record<string, JsonSchema>;
+    headers: Record<string, JsonSchema>;
+  };
+};
+
+const schemaRef = (id: string) => `#/components/schemas/${id}`;
+const ref = (id: string) => ({ $ref: schemaRef(id) });
+
+function idOf(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error("openapi: a component schema has no .meta({ id })");
+  return id;
+}
+
+/**
+ * One zod registry conversion: every schema becomes a component and every nested schema
+ * with an id becomes a `$ref` to its component. Requests are converted as the input type
+ * (what a client sends: defaults make fields optional), responses as the output type.
+ */
+function componentsFrom(schemas: readonly z.ZodType[], io: "input" | "output", extra: Record<string, z.ZodType> = {}) {
+  const registry = z.registry<{ id?: string }>();
+  for (const s of schemas) registry.add(s, { id: idOf(s) });
+  for (const [id, s] of Object.entries(extra)) registry.add(s, { id });
+  const { schemas: out } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: schemaRef, unrepresentable: "throw" });
+  if ("__shared" in out) {
+    // A nested schema has a global id but is not in this registry: zod would point into a
+    // "__shared" document that does not exist here.
+    throw new Error(`openapi: schemas with an id missing from the ${io} components: ${Object.keys(out.__shared?.$defs ?? {}).join(", ")}`);
+  }
+  const result: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(out)) {
+    // Each entry is emitted as a standalone document; inside components it is a plain schema.
+    const { $schema: _s, $id: _i, ...rest } = schema as JsonSchema;
+    result[id] = rest;
+  }
+  return result;
+}
+
+function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const set of sets) {
+    for (const [id, schema] of Object.entries(set)) {
+      const seen = out[id];
+      if (seen && JSON.stringify(seen) !== JSON.stringify(schema)) {
+        throw new Error(`openapi: component ${id} differs between request and response use`);
+      }
+      out[id] = schema;
+    }
+  }
+  return out;
+}
+
+// ---- responses -------------------------------------------------------------------------
+
+const REQUEST_ID = { $ref: "#/components/headers/Request-Id" };
+const CORS = { $ref: "#/components/headers/Access-Control-Allow-Origin" };
+
+type ResponseOpts = { headers?: Record<string, unknown>; requestId?: boolean };
+
+function jsonResponse(description: string, schema: JsonSchema, opts: ResponseOpts = {}) {
+  return {
+    description,
+    headers: { ...(opts.requestId === false ? {} : { "Request-Id": REQUEST_ID }), ...opts.headers },
+    content: { "application/json": { schema } },
+  };
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "Missing, malformed, unknown or revoked API key",
+  402: "Payment required: no active plan, or the plan's monthly allowance is used up",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict",
+  413: "Request body too large",
+  415: "Body is not JSON (send Content-Type: application/json)",
+  422: "Invalid input; `param` names the field",
+  500: "Internal error; it is logged and its details are never echoed",
+};
+
+/** Error responses grouped by the status the error table assigns to each code. */
+function errorResponses(codes: readonly ErrorCode[], opts: ResponseOpts = {}) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set<ErrorCode>([...codes, "internal_error"])) {
+    const status = ERROR_CODES[code][0];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const text = STATUS_TEXT[status] ?? "Error";
+    out[String(status)] = jsonResponse(`${text}. error.code: ${list.map((c) => `\`${c}\``).join(", ")}.`, ref("Error"), opts);
+  }
+  return out;
+}
+
+const AUTH_CODES = ["missing_api_key", "invalid_api_key", "api_key_revoked"] as const satisfies readonly ErrorCode[];
+/** What parseOrThrow (lib/http/validation.ts) can answer for a zod schema. */
+const VALIDATION_CODES = [
+  "missing_field", "invalid_type", "invalid_value", "invalid_format", "too_long", "too_short", "too_large", "unknown_field",
+] as const satisfies readonly ErrorCode[];
+/** readJsonObject (lib/http/body.ts): media type, size, JSON syntax; a non-object body is invalid_type. */
+const BODY_CODES = ["unsupported_media_type", "body_too_large", "invalid_json", "invalid_type"] as const satisfies readonly ErrorCode[];
+
+// ---- the document ----------------------------------------------------------------------
+
+const bearer = [{ bearerAuth: [] as string[] }];
+const publicAccess: never[] = [];
+
+export function buildOpenApi(baseUrl: string): OpenApiDocument {
+  const requestComponents = componentsFrom([recordCreateSchema, lifecycleSchema, recordIdSchema], "input", {
+    ListRecordsQuery: listRecordsQuerySchema,
+  });
+  const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
+
+  // Query parameters are the properties of listRecordsQuerySchema, as a client sends them.
+  const listQuery = requestComponents.ListRecordsQuery as { properties: Record<string, JsonSchema>; required?: string[] };
+  delete requestComponents.ListRecordsQuery;
+  const listParameters = Object.entries(listQuery.properties).map(([name, prop]) => {
+    const { description, ...schema } = prop;
+    return { name, in: "query", required: listQuery.required?.includes(name) ?? false, description, schema };
+  });
+
+  const schemas = mergeComponents(requestComponents, responseComponents);
+  const recordIdParam = { $ref: "#/components/parameters/RecordId" };
+  const publicHeaders = { "Access-Control-Allow-Origin": CORS };
+
+  const paths: Record<string, PathItem> = {
+    "/api/v1/records": {
+      post: {
+        operationId: "createRecord",
+        tags: ["Records"],
+        summary: "Create a record",
+        description:
+          "Issues a record (201), or accepts it for human review (202, status pending_review, URLs and integrity null until issued). " +
+          "Requires an Idempotency-Key: the same key with the same body returns the original answer with HTTP 200 and " +
+          "`Idempotent-Replayed: true`; with a different body it is 422 `idempotency_key_reused`; while the first request " +
+          "runs it is 409 `idempotency_key_in_use`. Unknown fields are rejected. Body at most 256 KiB, evidence at most 32 KiB.",
+        security: bearer,
+        parameters: [{ $ref: "#/components/parameters/Idempotency-Key" }],
+        requestBody: { required: true, content: { "application/json": { schema: ref("RecordCreate") } } },
+        responses: {
+          "200": jsonResponse("Idempotent replay: the original answer (of a 201 or a 202).", ref("Record"), {
+            headers: { "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } },
+          }),
+          "201": jsonResponse("Issued.", ref("Record")),
+          "202": jsonResponse("Accepted for review: status pending_review; the same id is issued once a reviewer confirms.", ref("Record")),
+          ...errorResponses([
+            "idempotency_key_required", "invalid_idempotency_key", ...BODY_CODES, ...AUTH_CODES,
+            "plan_inactive", "plan_limit_reached", "idempotency_key_in_use", "idempotency_key_reused",
+            ...VALIDATION_CODES, "missing_evidence", "claim_type_not_available", "evidence_level_not_allowed", "field_not_allowed",
+          ]),
+        },
+      },
+      get: {
+        operationId: "listRecords",
+        tags: ["Records"],
+        summary: "List records",
+        description:
+          "The key's account and environment only, newest first. Cursor pagination: pass the last verification_id as " +
+          "`starting_after` while `has_more` is true. Unknown query parameters are rejected with 422.",
+        security: bearer,
+        parameters: listParameters,
+        responses: {
+          "200": jsonResponse("A page of records.", ref("RecordList")),
+          ...errorResponses([...AUTH_CODES, ...VALIDATION_CODES]),
+        },
+      },
+    },
+    "/api/v1/records/{id}": {
+      get: {
+        operationId: "getRecord",
+        tags: ["Records"],
+        summary: "Retrieve a record",
+        description: "The owner's view of a record, including pending and rejected submissions. Another account's or environment's record is 404.",
+        security: bearer,
+        parameters: [recordIdParam],
+        responses: {
+          "200": jsonResponse("The record.", ref("Record")),
+          ...errorResponses([...AUTH_CODES, "record_not_found"]),
+        },
+      },
+    },
+    "/api/v1/records/{id}/signature": {
+      get: {
+        operationId: "checkRecordSignature",
+        tags: ["Public"],
+        summary: "Re-verify a record's signature",
+        description:
+          "Public, no key. Re-checks the stored Ed25519 signature and payload hash against the published key. " +
+          "An invalid signature is an answer (`valid: false`), not an error. Records not issued are 404.",
+        security: publicAccess,
+        parameters: [recordIdParam],
+        responses: {
+          "200": jsonResponse("The check.", ref("SignatureCheck"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-store" } } },
+          }),
+          ...errorResponses(["record_not_found"], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/api/v1/records/{id}/status": {
+      get: {
+        operationId: "getRecordStatus",
+        tags: ["Public"],
+        summary: "Signed status",
+        description:
+          "Public, no key, free and never metered. The answer is signed (see SignedStatus for the recipe) and may be served " +
+          "again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.",
+        security: publicAccess,
+        parameters: [recordIdParam],
+        responses: {
+          "200": jsonResponse("The signed status.", ref("SignedStatus"), {
+            headers: {
+              ...publicHeaders,
+              "Cache-Control": {
+                description: "public, max-age=N, s-maxage=N with N at most 60: how long this signed answer may be reused.",
+                schema: { type: "string" },
+              },
+            },
+          }),
+          ...errorResponses(["record_not_found"], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/api/v1/records/{id}/lifecycle": {
+      post: {
+        operationId: "changeRecordLifecycle",
+        tags: ["Records"],
+        summary: "Suspend, reinstate, revoke, expire or supersede a record",
+        description:
+          "Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | " +
+          "revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. " +
+          "Every move is appended to the record's history and announced as record.status_changed. Body at most 16 KiB.",
+        security: bearer,
+        parameters: [recordIdParam],
+        requestBody: { required: true, content: { "application/json": { schema: ref("LifecycleRequest") } } },
+        responses: {
+          "200": jsonResponse("The updated record.", ref("Record")),
+          ...errorResponses([
+            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition",
+            ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record",
+          ]),
+        },
+      },
+    },
+    "/api/v1/usage": {
+      get: {
+        operationId: "getUsage",
+        tags: ["Account"],
+        summary: "This month's usage",
+        description: "Live records issued and reviewed verifications this calendar month (UTC) against the plan's allowance.",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("Usage.", ref("Usage")),
+          ...errorResponses([...AUTH_CODES]),
+        },
+      },
+    },
+    "/api/v1/openapi.json": {
+      get: {
+        operationId: "getOpenApi",
+        tags: ["Meta"],
+        summary: "This document",
+        description: "The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("An OpenAPI 3.1 document.", { type: "object", description: "https://spec.openapis.org/oas/v3.1.0" }, {
+            headers: publicHeaders,
+          }),
+          ...errorResponses([], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/.well-known/jwks.json": {
+      get: {
+        operationId: "getJwks",
+        tags: ["Public"],
+        summary: "Published signing keys",
+        description:
+          "Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in " +
+          "`signing_key_id`. Retired keys stay published.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("The key set.", ref("Jwks"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "public, max-age=300" } } },
+          }),
+          ...errorResponses([], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/api/health": {
+      get: {
+        operationId: "getHealth",
+        tags: ["Meta"],
+        summary: "Readiness",
+        description: "Ready when the database answers.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("Ready.", ref("Health")),
+          "503": jsonResponse("The database is unreachable.", ref("Health")),
+          ...errorResponses([]),
+        },
+      },
+    },
+    "/api/health/live": {
+      get: {
+        operationId: "getLiveness",
+        tags: ["Meta"],
+        summary: "Liveness",
+        description: "The process answers. No database access, no Request-Id.",
+        security: publicAccess,
+        responses: { "200": jsonResponse("Alive.", ref("Liveness"), { requestId: false }) },
+      },
+    },
+  };
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Proof Record Service API",
+      version: "1.0.0",
+      description:
+        "Issues signed, verifiable records (certificates) stating a claim about a subject, and answers their public, " +
+        "signed status. JSON over HTTPS, snake_case fields, RFC 3339 UTC timestamps. Every answer carries a Request-Id " +
+        "header; every error has the same envelope (see Error). Signatures are Ed25519, base64url without padding, over " +
+        "RFC 8785 canonical JSON; keys are published at /.well-known/jwks.json.",
+    },
+    servers: [{ url: baseUrl }],
+    tags: [
+      { name: "Records", description: "Issue and manage records (API key)." },
+      { name: "Public", description: "Keyless, CORS-enabled endpoints anyone can call." },
+      { name: "Account", description: "The account behind the API key." },
+      { name: "Meta", description: "Service description and health." },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "prs_sandbox_… | prs_live_…",
+          description:
+            "Send `Authorization: Bearer <API key>`. Keys are `prs_sandbox_` or `prs_live_` followed by 32 base62 " +
+            "characters, and the key decides the environment of everything it creates and sees. Sandbox keys are free " +
+            "and their records are never verified; live keys need a confirmed email and an active plan. A key is shown " +
+            "once; never put it in browser code, URLs or repositories.",
+        },
+      },
+      parameters: {
+        "Idempotency-Key": {
+          name: "Idempotency-Key",
+          in: "header",
+          required: true,
+          description:
+            "Unique key for this creation, 1-255 printable ASCII characters without spaces. Scoped to account, " +
+            "environment and endpoint; kept at least 24 h.",
+          schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
+        },
+        RecordId: {
+          name: "id",
+          in: "path",
+          required: true,
+          description: "The record's verification_id.",
+          schema: ref("RecordId"),
+        },
+      },
+      headers: {
+        "Request-Id": {
+          description: "Identifies this request; quote it when reporting a problem. Errors repeat it as error.request_id.",
+          schema: { type: "string", pattern: "^req_[0-9a-z]{20}$" },
+        },
+        "Idempotent-Replayed": {
+          description: "Present on a replayed answer: the response is the stored result of the first request with this key.",
+          required: true,
+          schema: { type: "string", const: "true" },
+        },
+        "Access-Control-Allow-Origin": {
+          description: "Public endpoints may be called from any origin.",
+          schema: { type: "string", const: "*" },
+        },
+      },
+    },
+  };
+}
+

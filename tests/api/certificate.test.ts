@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl, call, issue, newAccount, newLiveAccount } from "../helpers";
+
+describe("certificate page and QR code", () => {
+  it("renders subject, claim, evidence level in plain words, status, validity, history and how to verify", async () => {
+    const { sandboxKey } = await newAccount();
+    const rec = await issue(sandboxKey, { subject: "Globex <Corp> & Co" });
+    const r = await call("GET", `/r/${rec.verification_id}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/text\/html/);
+    const html = r.text;
+    expect(html).toContain("Globex &lt;Corp&gt; &amp; Co"); // escaped, never raw
+    expect(html).toContain(rec.claim);
+    expect(html).toContain("company_status");
+    expect(html).toContain("did not check it against any source");
+    expect(html).toContain('data-testid="status-badge"');
+    expect(html).toContain(rec.integrity.signing_key_id);
+    expect(html).toContain(rec.integrity.signature);
+    expect(html).toContain("/.well-known/jwks.json");
+    expect(html).toContain("Sandbox — not verified");
+    expect(html).toMatch(/<meta name="robots" content="noindex, nofollow"/);
+    expect(html).toContain("<svg"); // inline QR
+  });
+
+  it("lets a public live record be indexed, and makes a revoked one unmistakable", async () => {
+    const acct = await newLiveAccount();
+    const rec = await issue(acct.liveKey, { visibility: "public" });
+    const page = await call("GET", `/r/${rec.verification_id}`);
+    expect(page.text).not.toContain('name="robots"');
+    expect(page.text).not.toContain('data-testid="status-alert"');
+    await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: acct.liveKey, body: { operation: "revoke", reason: "Company dissolved" } });
+    const revoked = await call("GET", `/r/${rec.verification_id}`);
+    expect(revoked.text).toContain('data-testid="status-alert"');
+    expect(revoked.text).toContain("REVOKED");
+    expect(revoked.text).toContain("Company dissolved");
+  });
+
+  it("keeps private live records out of search engines", async () => {
+    const acct = await newLiveAccount();
+    const rec = await issue(acct.liveKey, { visibility: "private" });
+    const page = await call("GET", `/r/${rec.verification_id}`);
+    expect(page.text).toMatch(/<meta name="robots" content="noindex, nofollow"/);
+  });
+
+  it("serves the QR code as SVG and PNG encoding the certificate URL", async () => {
+    const { sandboxKey } = await newAccount();
+    const rec = await issue(sandboxKey);
+    const svg = await call("GET", `/r/${rec.verification_id}/qr`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    expect(svg.text).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    const png = await fetch(`${baseUrl()}/r/${rec.verification_id}/qr?format=png`);
+    expect(png.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await png.arrayBuffer());
+    expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect((await call("GET", "/r/PRS-00000000000000000000/qr")).status).toBe(404);
+    expect((await call("GET", "/r/PRS-00000000000000000000")).status).toBe(404);
+  });
+});

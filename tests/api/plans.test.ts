@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { admin, call, companyStatus, issue, newAccount, newLiveAccount } from "../helpers";
+
+// The test server runs with PLAN_LIMITS={"starter":{"live_records":3}}.
+const usage = async (key: string) => (await call("GET", "/api/v1/usage", { key })).body;
+
+describe("plans and metering", () => {
+  it("refuses live keys without a confirmed email or without a plan", async () => {
+    const a = await newAccount();
+    await expect(admin("key", "create", "--account", a.accountId, "--env", "live")).rejects.toThrow(/email_not_confirmed/);
+    await admin("account", "confirm-email", "--account", a.accountId);
+    await expect(admin("key", "create", "--account", a.accountId, "--env", "live")).rejects.toThrow(/plan_inactive/);
+    await admin("plan", "set", "--account", a.accountId, "--plan", "starter");
+    const k = await admin("key", "create", "--account", a.accountId, "--env", "live");
+    expect(k.key).toMatch(/^prs_live_[0-9A-Za-z]{32}$/);
+  });
+
+  it("counts live issuance against the monthly allowance and answers 402 past it, writing nothing", async () => {
+    const acct = await newLiveAccount("starter");
+    expect(await usage(acct.liveKey)).toMatchObject({ plan: "starter", live_records: { used: 0, allowance: 3 } });
+    for (let i = 0; i < 3; i++) {
+      const rec = await issue(acct.liveKey, { subject: `Live ${i}` });
+      expect(rec.environment).toBe("live");
+    }
+    const over = await call("POST", "/api/v1/records", { key: acct.liveKey, body: companyStatus({ subject: "One too many" }) });
+    expect(over.status).toBe(402);
+    expect(over.body.error).toMatchObject({ type: "payment_required", code: "plan_limit_reached" });
+    expect((await usage(acct.liveKey)).live_records.used).toBe(3);
+    const list = await call("GET", "/api/v1/records", { key: acct.liveKey });
+    expect(list.body.data).toHaveLength(3);
+  });
+
+  it("never counts sandbox work, status reads or replays", async () => {
+    const acct = await newLiveAccount("starter");
+    for (let i = 0; i < 5; i++) await issue(acct.sandboxKey, { subject: `Sandbox ${i}` });
+    const live = await call("POST", "/api/v1/records", { key: acct.liveKey, body: companyStatus(), idem: "live-once" });
+    expect(live.status).toBe(201);
+    const replay = await call("POST", "/api/v1/records", { key: acct.liveKey, body: companyStatus(), idem: "live-once" });
+    expect(replay.status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await call("GET", `/api/v1/records/${live.body.verification_id}/status`)).status).toBe(200);
+    }
+    expect((await usage(acct.liveKey)).live_records.used).toBe(1);
+    expect((await usage(acct.sandboxKey)).live_records.used).toBe(1);
+  });
+
+  it("answers 402 plan_inactive for live work once the plan is removed; sandbox goes on", async () => {
+    const acct = await newLiveAccount("growth");
+    await admin("plan", "set", "--account", acct.accountId, "--plan", "none");
+    const r = await call("POST", "/api/v1/records", { key: acct.liveKey, body: companyStatus() });
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe("plan_inactive");
+    expect((await call("POST", "/api/v1/records", { key: acct.sandboxKey, body: companyStatus() })).status).toBe(201);
+  });
+
+  it("marks only live, active, checked records as verified; participant_attested never is", async () => {
+    const acct = await newLiveAccount();
+    const rec = await issue(acct.liveKey);
+    expect(rec).toMatchObject({ environment: "live", evidence_level: "participant_attested", verified: false });
+    const page = await call("GET", `/r/${rec.verification_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("Sandbox — not verified");
+    expect(page.text).toContain("Not verified");
+  });
+});

@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import canonicalize from "canonicalize";
+import * as jose from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// In-process: the data layer itself, on a private PGlite folder (or DATABASE_URL's PostgreSQL).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
+process.env.DATA_DIR = dir;
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { beginIdempotent, completeIdempotent } = await import("@/lib/idempotency/idempotency");
+const { idempotencyKeys, recordHistory } = await import("@/drizzle/schema");
+const { createRecord } = await import("@/lib/records/create-record");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { sql, eq } = await import("drizzle-orm");
+
+let db: Awaited<ReturnType<typeof getDb>>;
+beforeAll(async () => {
+  db = await getDb();
+});
+afterAll(async () => {
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function account() {
+  const a = await createAccount(db, { email: `u-${randomBytes(4).toString("hex")}@example.test` });
+  return authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+}
+
+describe("idempotency keys", () => {
+  it("answers 409 while the first request runs, and lets a later one take over a dead lease", async () => {
+    const auth = await account();
+    const scope = { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: "k1" };
+    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
+    await expect(beginIdempotent(db, scope, "h1")).rejects.toMatchObject({ status: 409, code: "idempotency_key_in_use" });
+    await expect(beginIdempotent(db, scope, "h2")).rejects.toMatchObject({ status: 422, code: "idempotency_key_reused" });
+    // The first holder died two minutes ago: its lease has run out.
+    await db.update(idempotencyKeys).set({ lockedAt: new Date(Date.now() - 120_000) }).where(eq(idempotencyKeys.key, "k1"));
+    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
+    await completeIdempotent(db, scope, 201, { ok: true });
+    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, body: { ok: true } });
+  });
+});
+
+describe("lifecycle history", () => {
+  it("is append-only in the database itself", async () => {
+    const auth = await account();
+    const r = await createRecord(db, auth, { subject: "S", claim_type: "company_status", claim: "C" }, "k-hist");
+    const id = r.body.verification_id as string;
+    await expect(db.update(recordHistory).set({ reason: "rewritten" }).where(eq(recordHistory.recordId, id))).rejects.toThrow();
+    await expect(db.delete(recordHistory).where(eq(recordHistory.recordId, id))).rejects.toThrow();
+    const rows = await db.select().from(recordHistory).where(eq(recordHistory.recordId, id));
+    expect(rows.map((h) => h.reason)).toEqual(["Issued."]);
+  });
+
+  it("leaves nothing behind when the issuing transaction fails", async () => {
+    const auth = await account();
+    const before = await db.execute(sql`select count(*)::int as n from records`);
+    // A live key with no plan: the plan check runs inside the pipeline and must roll everything back.
+    await expect(
+      createRecord(db, { ...auth, environment: "live", plan: "none" }, { subject: "S", claim_type: "company_status", claim: "C" }, "k-fail"),
+    ).rejects.toMatchObject({ code: "plan_inactive" });
+    const after = await db.execute(sql`select count(*)::int as n from records`);
+    expect(rowsOf(after)[0].n).toBe(rowsOf(before)[0].n);
+    const keys = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "k-fail"));
+    expect(keys).toEqual([]);
+  });
+});
+
+const rowsOf = (r: unknown): any[] => (Array.isArray(r) ? r : (r as { rows: any[] }).rows);
+
+describe("signing keys from SIGNING_KEYS", () => {
+  it("signs with the last key, publishes all, and refuses to rotate", async () => {
+    const k1 = await jose.exportJWK((await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })).privateKey);
+    const k2 = await jose.exportJWK((await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })).privateKey);
+    process.env.SIGNING_KEYS = JSON.stringify([{ ...k1, kid: "old" }, { ...k2, kid: "new" }]);
+    const { vi } = await import("vitest");
+    vi.resetModules();
+    const env = await import("@/lib/env");
+    (globalThis as any).__prsKeyring = undefined;
+    void env;
+    const keys = await import("@/lib/signing/keys");
+    const canonical = await import("@/lib/signing/canonical");
+    try {
+      expect(keys.publicJwks().keys.map((k) => k.kid)).toEqual(["old", "new"]);
+      const value = { b: 1, a: "é", c: [3, { z: null, y: 1e21 }] };
+      const s = canonical.signJson(value);
+      expect(s.kid).toBe("new");
+      const pub = await jose.importJWK({ kty: "OKP", crv: "Ed25519", x: k2.x }, "EdDSA");
+      const ok = await crypto.subtle.verify("Ed25519", pub as CryptoKey, Buffer.from(s.signature, "base64url"), new TextEncoder().encode(canonicalize(value)!));
+      expect(ok).toBe(true);
+      expect(() => keys.rotateSigningKey()).toThrow(/SIGNING_KEYS/);
+    } finally {
+      delete process.env.SIGNING_KEYS;
+      (globalThis as any).__prsKeyring = undefined;
+    }
+  });
+});
