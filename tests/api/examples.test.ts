@@ -1,0 +1,416 @@
+import canonicalize from "canonicalize";
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { createLocalJWKSet } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, type Res } from "../helpers";
+
+/**
+ * The request/response examples of docs/api.md, taken from this run against the started
+ * server. Every exchange is asserted on, so the documentation cannot show an answer the
+ * service no longer gives. With PRS_WRITE_EXAMPLES=1 each exchange is also written to
+ * docs/examples/<name>.json (then `node scripts/build-api-docs.mjs` renders docs/api.md);
+ * without it, nothing is written.
+ */
+
+const WRITE = process.env.PRS_WRITE_EXAMPLES === "1";
+const OUT_DIR = path.resolve(import.meta.dirname, "..", "..", "docs", "examples");
+const DOC_BASE = "https://proof.example";
+const SHOWN_RESPONSE_HEADERS = ["content-type", "cache-control", "idempotent-replayed", "access-control-allow-origin", "request-id"];
+const RECORD_ID = /^PRS-[0-9A-HJKMNP-TV-Z]{20}$/;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+type ExchangeOpts = { key?: string; body?: unknown; idem?: string | null };
+type Recorded = {
+  request: { method: string; path: string; headers: Record<string, string>; body?: unknown };
+  response: { status: number; headers: Record<string, string>; body: unknown; omitted_keys?: string[] };
+};
+
+/** Every API key handed out in this file, so a recorded example can be checked for leaks. */
+const secrets = new Set<string>();
+
+const hideKey = (authorization: string) => authorization.replace(/\b(prs_(?:sandbox|live)_)[0-9A-Za-z]+/, "$1…");
+
+/** Replace the test server's address in every string so the examples read like production. */
+function rebase<T>(value: T): T {
+  const base = baseUrl();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return v.split(base).join(DOC_BASE);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+function record(name: string, ex: Recorded) {
+  if (!WRITE) return;
+  const text = JSON.stringify(rebase(ex), null, 2) + "\n";
+  for (const s of secrets) if (text.includes(s)) throw new Error(`example ${name} would publish an API key`);
+  if (text.includes(baseUrl())) throw new Error(`example ${name} still names the test server`);
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(OUT_DIR, `${name}.json`), text);
+}
+
+/**
+ * One documented call: sent exactly as recorded (the headers are built here, not by the
+ * helper), answered by the real server, recorded under `name` (when writing is on).
+ */
+async function exchange<T = any>(
+  name: string,
+  method: string,
+  p: string,
+  opts: ExchangeOpts & { omitKeys?: (body: T) => { shown: unknown; omitted: string[] } } = {},
+): Promise<Res<T>> {
+  const headers: Record<string, string> = {};
+  if (opts.key) {
+    secrets.add(opts.key);
+    headers.Authorization = `Bearer ${opts.key}`;
+  }
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  if (method === "POST" && /\/api\/v1\/records$/.test(p) && opts.idem !== null) headers["Idempotency-Key"] = opts.idem ?? randomUUID();
+  const res = await call<T>(method, p, { body: opts.body, headers, idem: null });
+
+  const shownRequestHeaders = Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, k === "Authorization" ? hideKey(v) : v]),
+  );
+  const shownResponseHeaders: Record<string, string> = {};
+  for (const h of SHOWN_RESPONSE_HEADERS) {
+    const v = res.headers.get(h);
+    if (v !== null) shownResponseHeaders[h] = v;
+  }
+  const omitted = opts.omitKeys?.(res.body);
+  record(name, {
+    request: { method, path: p, headers: shownRequestHeaders, ...(opts.body !== undefined && { body: opts.body }) },
+    response: {
+      status: res.status,
+      headers: shownResponseHeaders,
+      body: omitted ? omitted.shown : (res.body ?? res.text),
+      ...(omitted && { omitted_keys: omitted.omitted }),
+    },
+  });
+  return res;
+}
+
+/** Independent check of a status answer: jose reads the JWKS, canonicalize encodes, WebCrypto verifies. */
+async function statusSignatureValid(answer: Record<string, unknown>): Promise<boolean> {
+  const { status_signature, ...rest } = answer;
+  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
+  const key = (await jwks({ alg: "EdDSA", kid: String(rest.signing_key_id) })) as CryptoKey;
+  const bytes = new TextEncoder().encode(canonicalize(rest)!);
+  return crypto.subtle.verify("Ed25519", key, Buffer.from(String(status_signature), "base64url"), bytes);
+}
+
+function expectError(res: Res, status: number, type: string, code: string, param?: string) {
+  expect(res.status).toBe(status);
+  expect(res.body.error).toMatchObject({ type, code, ...(param !== undefined && { param }) });
+  expect(res.body.error.message).toEqual(expect.any(String));
+  expect(res.body.error.request_id).toBe(res.headers.get("request-id"));
+  expect(res.body.error.request_id).toMatch(/^req_[0-9a-z]{20}$/);
+}
+
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString().slice(0, 13) + ":00:00Z";
+
+describe("documented examples (docs/api.md)", () => {
+  let sandboxKey = "";
+  let live: Awaited<ReturnType<typeof newLiveAccount>>;
+  let created: any;
+  let successorId = "";
+
+  const createBody = companyStatus({
+    subject: "Acme Trading Ltd",
+    claim: "Acme Trading Ltd is an active company registered in England and Wales.",
+    visibility: "public",
+  });
+  const createKey = randomUUID();
+
+  beforeAll(async () => {
+    ({ sandboxKey } = await newAccount("docs"));
+    secrets.add(sandboxKey);
+    live = await newLiveAccount("growth");
+    secrets.add(live.sandboxKey).add(live.liveKey);
+  });
+
+  // ---- POST /api/v1/records -------------------------------------------------------------
+
+  it("create_record: 201 issues a company_status record", async () => {
+    const r = await exchange("create_record", "POST", "/api/v1/records", { key: sandboxKey, body: createBody, idem: createKey });
+    expect(r.status).toBe(201);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.headers.get("request-id")).toMatch(/^req_/);
+    expect(r.headers.get("access-control-allow-origin")).toBeNull();
+    expect(r.headers.get("idempotent-replayed")).toBeNull();
+    const rec = r.body;
+    expect(rec.verification_id).toMatch(RECORD_ID);
+    expect(rec).toMatchObject({
+      object: "record", status: "active", environment: "sandbox", verified: false, claim_type: "company_status",
+      subject: createBody.subject, claim: createBody.claim, evidence_level: "participant_attested", visibility: "public",
+      evidence: {}, review: null, superseded_by: null,
+      certificate_url: `${baseUrl()}/r/${rec.verification_id}`,
+      qr_url: `${baseUrl()}/r/${rec.verification_id}/qr`,
+      signature_url: `${baseUrl()}/api/v1/records/${rec.verification_id}/signature`,
+      status_url: `${baseUrl()}/api/v1/records/${rec.verification_id}/status`,
+      integrity: { algorithm: "Ed25519", canonicalization: "RFC8785" },
+    });
+    expect(rec.integrity.payload_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(rec.integrity.signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    expect(rec.created_at).toMatch(TIMESTAMP);
+    expect(rec.lifecycle).toMatchObject({ status: "active", issued_at: rec.created_at, valid_from: rec.created_at, recheck_at: null });
+    expect((Date.parse(rec.lifecycle.expires_at) - Date.parse(rec.lifecycle.issued_at)) / 86_400_000).toBe(365);
+    expect(rec.lifecycle.history).toEqual([{ status: "active", at: rec.created_at, reason: "Issued.", by: "owner" }]);
+    created = rec;
+  });
+
+  it("create_record_replay: same key and body → 200 with Idempotent-Replayed, the original answer", async () => {
+    const r = await exchange("create_record_replay", "POST", "/api/v1/records", { key: sandboxKey, body: createBody, idem: createKey });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("idempotent-replayed")).toBe("true");
+    expect(r.body).toEqual(created);
+    const list = await call("GET", "/api/v1/records", { key: sandboxKey });
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it("error_idempotency_key_reused: same key, different body → 422", async () => {
+    const r = await exchange("error_idempotency_key_reused", "POST", "/api/v1/records", {
+      key: sandboxKey, body: { ...createBody, subject: "Acme Holdings Ltd" }, idem: createKey,
+    });
+    expectError(r, 422, "idempotency_error", "idempotency_key_reused");
+  });
+
+  it("create_record_pending_review: a claim type without a connector → 202 pending_review", async () => {
+    const checkedAt = hoursAgo(30);
+    const body = {
+      subject: "Acme Trading Ltd",
+      claim_type: "press_coverage",
+      claim: "Acme Trading Ltd was featured in the Financial Times.",
+      source_name: "Financial Times",
+      source_url: "https://www.ft.com/content/acme-trading",
+      checked_at: checkedAt,
+      evidence: { note: "Print edition, page 3." },
+      visibility: "public",
+    };
+    const r = await exchange("create_record_pending_review", "POST", "/api/v1/records", { key: sandboxKey, body });
+    expect(r.status).toBe(202);
+    expect(r.body.verification_id).toMatch(RECORD_ID);
+    expect(r.body).toMatchObject({
+      object: "record", status: "pending_review", environment: "sandbox", verified: false, claim_type: "press_coverage",
+      evidence_level: "evidence_verified", certificate_url: null, qr_url: null, signature_url: null, status_url: null,
+      integrity: null, superseded_by: null,
+      evidence: { source_name: "Financial Times", source_url: body.source_url, checked_at: checkedAt.replace("Z", ".000Z") },
+      lifecycle: { status: "pending_review", issued_at: null, valid_from: null, expires_at: null },
+    });
+    expect(r.body.review.reason).toContain("reviewer");
+    expect(r.body.evidence.note).toBeUndefined();
+    expect((await call("GET", `/api/v1/records/${r.body.verification_id}/status`)).status).toBe(404);
+  });
+
+  it("create_record_live: a live key issues a live record (metered)", async () => {
+    const r = await exchange("create_record_live", "POST", "/api/v1/records", {
+      key: live.liveKey,
+      body: { subject: "Globex GmbH", claim_type: "company_status", claim: "Globex GmbH is an active company registered in Germany." },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ environment: "live", status: "active", visibility: "private", verified: false, evidence_level: "participant_attested" });
+  });
+
+  // ---- errors of POST /api/v1/records ------------------------------------------------------
+
+  it("error_unknown_field: an unknown body field → 422 unknown_field", async () => {
+    const r = await exchange("error_unknown_field", "POST", "/api/v1/records", {
+      key: sandboxKey, body: { ...createBody, colour: "blue" },
+    });
+    expectError(r, 422, "invalid_request_error", "unknown_field", "colour");
+  });
+
+  it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
+    const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
+      key: sandboxKey,
+      body: { subject: "Acme Trading Ltd", claim_type: "company_identity", claim: "Acme Trading Ltd holds this LEI.", evidence: { lei: "5493001KJTIIGC8Y1R12" } },
+    });
+    expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
+  });
+
+  it("error_idempotency_key_required: no Idempotency-Key → 400", async () => {
+    const r = await exchange("error_idempotency_key_required", "POST", "/api/v1/records", { key: sandboxKey, body: createBody, idem: null });
+    expectError(r, 400, "idempotency_error", "idempotency_key_required");
+  });
+
+  it("error_missing_api_key: no Authorization header → 401", async () => {
+    const r = await exchange("error_missing_api_key", "POST", "/api/v1/records", { body: createBody });
+    expectError(r, 401, "authentication_error", "missing_api_key");
+    expect(r.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("error_plan_inactive: live key of an account without a plan → 402", async () => {
+    const acct = await newLiveAccount("growth");
+    secrets.add(acct.sandboxKey).add(acct.liveKey);
+    await admin("plan", "set", "--account", acct.accountId, "--plan", "none");
+    const r = await exchange("error_plan_inactive", "POST", "/api/v1/records", { key: acct.liveKey, body: createBody });
+    expectError(r, 402, "payment_required", "plan_inactive");
+    expect((await call("GET", "/api/v1/records", { key: acct.liveKey })).body.data).toEqual([]);
+  });
+
+  // ---- reading records -------------------------------------------------------------------
+
+  it("get_record: GET /api/v1/records/:id returns the owner's view", async () => {
+    const r = await exchange("get_record", "GET", `/api/v1/records/${created.verification_id}`, { key: sandboxKey });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(created);
+  });
+
+  it("error_record_not_found: another id → 404", async () => {
+    const r = await exchange("error_record_not_found", "GET", "/api/v1/records/PRS-0000000000000000000Z", { key: sandboxKey });
+    expectError(r, 404, "not_found", "record_not_found", "id");
+  });
+
+  it("list_records: newest first, cursor-paginated", async () => {
+    const r = await exchange("list_records", "GET", "/api/v1/records?limit=1", { key: sandboxKey });
+    expect(r.status).toBe(200);
+    expect(r.body.object).toBe("list");
+    expect(r.body.data).toHaveLength(1);
+    expect(r.body.data[0]).toMatchObject({ object: "record", claim_type: "press_coverage", status: "pending_review" });
+    expect(r.body.has_more).toBe(true);
+    const next = await call("GET", `/api/v1/records?limit=1&starting_after=${r.body.data[0].verification_id}`, { key: sandboxKey });
+    expect(next.body.data.map((x: any) => x.verification_id)).toEqual([created.verification_id]);
+    expect(next.body.has_more).toBe(false);
+  });
+
+  // ---- public: status and signature ------------------------------------------------------
+
+  it("get_status: signed, public, cacheable at most 60 s; the signature verifies with jose + canonicalize", async () => {
+    const r = await exchange("get_status", "GET", `/api/v1/records/${created.verification_id}/status`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    const cc = r.headers.get("cache-control")!;
+    expect(cc).toMatch(/^public, max-age=\d+, s-maxage=\d+$/);
+    expect(Number(/s-maxage=(\d+)/.exec(cc)![1])).toBeLessThanOrEqual(60);
+    expect(r.body).toMatchObject({
+      verification_id: created.verification_id, status: "active", environment: "sandbox", verified: false,
+      claim_type: "company_status", subject: created.subject, evidence_level: "participant_attested",
+      issued_at: created.lifecycle.issued_at, expires_at: created.lifecycle.expires_at,
+      status_changed_at: created.lifecycle.status_changed_at, certificate_url: created.certificate_url,
+      signing_key_id: created.integrity.signing_key_id,
+    });
+    expect(r.body.as_of).toMatch(TIMESTAMP);
+    expect(await statusSignatureValid(r.body)).toBe(true);
+    expect(await statusSignatureValid({ ...r.body, status: "revoked" })).toBe(false);
+  });
+
+  it("get_signature: the stored record signature re-verified against the published key", async () => {
+    const r = await exchange("get_signature", "GET", `/api/v1/records/${created.verification_id}/signature`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.body).toMatchObject({
+      verification_id: created.verification_id, valid: true, algorithm: "Ed25519",
+      signing_key_id: created.integrity.signing_key_id, payload_sha256: created.integrity.payload_sha256,
+    });
+    expect(r.body.signed_payload).toEqual({
+      id: created.verification_id, environment: "sandbox", subject: created.subject, claim_type: "company_status",
+      claim: created.claim, evidence_level: "participant_attested", evidence: {}, issued_at: created.lifecycle.issued_at,
+      valid_from: created.lifecycle.valid_from, expires_at: created.lifecycle.expires_at, issuer: baseUrl(),
+    });
+    expect(createHash("sha256").update(canonicalize(r.body.signed_payload)!).digest("hex")).toBe(created.integrity.payload_sha256);
+  });
+
+  // ---- lifecycle -------------------------------------------------------------------------
+
+  it("lifecycle_suspend: active → suspended", async () => {
+    const r = await exchange("lifecycle_suspend", "POST", `/api/v1/records/${created.verification_id}/lifecycle`, {
+      key: sandboxKey, body: { operation: "suspend", reason: "Registry filing overdue; under internal review." },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ verification_id: created.verification_id, status: "suspended", lifecycle: { status: "suspended" } });
+    expect(r.body.lifecycle.history).toHaveLength(2);
+    expect(r.body.lifecycle.history[1]).toMatchObject({ status: "suspended", reason: "Registry filing overdue; under internal review.", by: "owner" });
+    expect((await call("GET", `/api/v1/records/${created.verification_id}/status`)).body.status).toBe("suspended");
+  });
+
+  it("lifecycle_reinstate: suspended → active", async () => {
+    const r = await exchange("lifecycle_reinstate", "POST", `/api/v1/records/${created.verification_id}/lifecycle`, {
+      key: sandboxKey, body: { operation: "reinstate", reason: "Filing received; review closed." },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe("active");
+    expect(r.body.lifecycle.history.map((h: any) => h.status)).toEqual(["active", "suspended", "active"]);
+    expect((await call("GET", `/api/v1/records/${created.verification_id}/status`)).body.status).toBe("active");
+  });
+
+  it("lifecycle_supersede: active → superseded by a newer record", async () => {
+    const successor = await call("POST", "/api/v1/records", {
+      key: sandboxKey,
+      body: { ...createBody, claim: "Acme Trading Ltd is an active company registered in England and Wales (confirmed 2026)." },
+    });
+    expect(successor.status).toBe(201);
+    successorId = successor.body.verification_id;
+    const r = await exchange("lifecycle_supersede", "POST", `/api/v1/records/${created.verification_id}/lifecycle`, {
+      key: sandboxKey, body: { operation: "supersede", reason: "Replaced by the 2026 confirmation.", superseded_by: successorId },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "superseded", superseded_by: successorId });
+    expect(r.body.lifecycle.history.map((h: any) => h.status)).toEqual(["active", "suspended", "active", "superseded"]);
+  });
+
+  it("error_invalid_transition: a superseded record cannot be reinstated → 409", async () => {
+    const before = (await call("GET", `/api/v1/records/${created.verification_id}`, { key: sandboxKey })).body;
+    const r = await exchange("error_invalid_transition", "POST", `/api/v1/records/${created.verification_id}/lifecycle`, {
+      key: sandboxKey, body: { operation: "reinstate", reason: "Undo the replacement." },
+    });
+    expectError(r, 409, "conflict", "invalid_transition", "operation");
+    expect((await call("GET", `/api/v1/records/${created.verification_id}`, { key: sandboxKey })).body).toEqual(before);
+  });
+
+  // ---- account ---------------------------------------------------------------------------
+
+  it("usage: this month's live usage against the plan", async () => {
+    const r = await exchange("usage", "GET", "/api/v1/usage", { key: live.liveKey });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      object: "usage", period: new Date().toISOString().slice(0, 7), plan: "growth",
+      live_records: { used: 1, allowance: 25_000 }, reviewed_verifications: { used: 0, allowance: 500 },
+    });
+  });
+
+  // ---- keys, health, OpenAPI -------------------------------------------------------------
+
+  it("jwks: published Ed25519 keys", async () => {
+    const r = await exchange("jwks", "GET", "/.well-known/jwks.json");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(r.body.keys.length).toBeGreaterThan(0);
+    for (const k of r.body.keys) expect(k).toEqual({ kty: "OKP", crv: "Ed25519", x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), use: "sig", alg: "EdDSA" });
+    expect(r.body.keys.map((k: any) => k.kid)).toContain(created.integrity.signing_key_id);
+  });
+
+  it("health: readiness", async () => {
+    const r = await exchange("health", "GET", "/api/health");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: "ok", database: "ok" });
+    expect(r.headers.get("request-id")).toMatch(/^req_/);
+  });
+
+  it("health_live: liveness", async () => {
+    const r = await exchange("health_live", "GET", "/api/health/live");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: "ok" });
+  });
+
+  it("openapi: the OpenAPI 3.1 document (abridged in the docs)", async () => {
+    const r = await exchange<any>("openapi", "GET", "/api/v1/openapi.json", {
+      omitKeys: (doc) => {
+        const { openapi, info, servers, ...rest } = doc;
+        return { shown: { openapi, info, servers }, omitted: Object.keys(rest) };
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.body.openapi).toBe("3.1.0");
+    expect(r.body.servers).toEqual([{ url: baseUrl() }]);
+    for (const p of ["/api/v1/records", "/api/v1/records/{id}", "/api/v1/records/{id}/status", "/api/v1/records/{id}/signature",
+      "/api/v1/records/{id}/lifecycle", "/api/v1/usage", "/api/v1/openapi.json", "/.well-known/jwks.json", "/api/health", "/api/health/live"]) {
+      expect(Object.keys(r.body.paths)).toContain(p);
+    }
+  });
+});
