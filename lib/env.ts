@@ -20,6 +20,13 @@ const envSchema = z.object({
   STATUS_CACHE_SECONDS: intFrom(60, 0, 60),
   PLAN_LIMITS: z.string().optional(),
   DB_POOL_SIZE: intFrom(10, 1, 100),
+  /** Resolvers for TXT checks, comma-separated host[:port]; unset = the system's. */
+  DNS_SERVERS: z.string().optional(),
+  DNS_TIMEOUT_MS: intFrom(3000, 50, 30_000),
+  DOMAIN_RECHECK_INTERVAL_MS: intFrom(86_400_000, 100, 30 * 86_400_000),
+  /** JSON object network → JSON-RPC URL, e.g. {"ethereum":"https://…"}; enables EIP-1271/6492 checks. */
+  EVM_RPC_URLS: z.string().optional(),
+  RPC_TIMEOUT_MS: intFrom(5000, 50, 60_000),
 });
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };

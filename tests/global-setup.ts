@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startDnsServer } from "./dns-server";
 
 /**
  * Starts the real built server (`next start`) on a free loopback port with a fresh data
@@ -14,6 +15,7 @@ declare module "vitest" {
     baseUrl: string;
     dataDir: string;
     serverEnv: Record<string, string>;
+    dnsZoneFile: string;
   }
 }
 
@@ -28,6 +30,7 @@ export const freePort = () =>
   });
 
 let server: ChildProcess | undefined;
+let dns: { port: number; close: () => Promise<void> } | undefined;
 
 async function waitReady(baseUrl: string, dataDir: string) {
   const deadline = Date.now() + 60_000;
@@ -49,6 +52,8 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-test-"));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const dnsZoneFile = path.join(dataDir, "dns-zone.json");
+  dns = await startDnsServer(dnsZoneFile);
   const serverEnv: Record<string, string> = {
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -57,6 +62,9 @@ export default async function setup(project: TestProject) {
     MIN_VALIDITY_SECONDS: "1",
     PLAN_LIMITS: JSON.stringify({ starter: { live_records: 3 } }),
     NEXT_TELEMETRY_DISABLED: "1",
+    DNS_SERVERS: `127.0.0.1:${dns.port}`,
+    DNS_TIMEOUT_MS: "250",
+    DOMAIN_RECHECK_INTERVAL_MS: "1500",
   };
   if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
   const log = fs.createWriteStream(path.join(dataDir, "server.log"));
@@ -77,10 +85,12 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);
   project.provide("serverEnv", serverEnv);
+  project.provide("dnsZoneFile", dnsZoneFile);
   return async () => {
     server?.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 300));
     if (server && server.exitCode === null) server.kill("SIGKILL");
+    await dns?.close();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

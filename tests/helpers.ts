@@ -78,3 +78,14 @@ export async function issue(key: string, over: Record<string, unknown> = {}) {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Edit the loopback DNS server's zone (see tests/dns-server.ts). */
+export function setDns(name: string, entry: string[] | "drop" | "servfail" | null) {
+  const file = inject("dnsZoneFile");
+  const zone = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (entry === null) delete zone[name.toLowerCase()];
+  else zone[name.toLowerCase()] = entry;
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(zone));
+  fs.renameSync(tmp, file);
+}

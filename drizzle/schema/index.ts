@@ -1,3 +1,4 @@
 export * from "./accounts";
 export * from "./records";
 export * from "./events";
+export * from "./challenges";

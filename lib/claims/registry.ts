@@ -1,16 +1,20 @@
 import { ApiError } from "@/lib/http/errors";
 import { companyStatus } from "./company-status";
+import { domainOwnership } from "./domain-ownership";
+import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
 import type { ClaimModule } from "./types";
 
 /** Claim types with a module. A new claim type is one file plus one line here. */
 const MODULES: Record<string, ClaimModule> = {
   company_status: companyStatus,
+  domain_ownership: domainOwnership,
+  wallet_ownership: walletOwnership,
 };
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
 export const NOT_YET_AVAILABLE = [
-  "agent_authorization", "company_identity", "evm_transaction", "domain_ownership", "wallet_ownership",
+  "agent_authorization", "company_identity", "evm_transaction",
   "verified_listing", "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
 

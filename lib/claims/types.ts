@@ -1,4 +1,5 @@
 import type { AuthContext } from "@/lib/accounts/types";
+import type { Db, Tx } from "@/lib/db/client";
 import type { FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 
@@ -10,6 +11,7 @@ export type CheckOutcome =
       publicEvidence: Record<string, unknown>;
       privateEvidence?: Record<string, unknown>;
       recheckAt?: Date | null;
+      commit?: CommitHook;
     }
   | {
       kind: "review";
@@ -18,10 +20,14 @@ export type CheckOutcome =
       reason: string;
       publicEvidence: Record<string, unknown>;
       privateEvidence?: Record<string, unknown>;
+      commit?: CommitHook;
     }
   | { kind: "fail"; error: FieldError };
 
-export type ClaimContext = { auth: AuthContext; now: Date };
+/** Runs inside the issuing transaction (e.g. to use up a challenge); an error rolls it back. */
+export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null>;
+
+export type ClaimContext = { auth: AuthContext; now: Date; db: Db };
 
 export interface ClaimModule {
   /** Type-specific validation of an already shape-checked request; first problem or null. */

@@ -1,14 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
+import { records, type RecordStatus } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { writeEvent } from "@/lib/outbox/write-event";
 import { effectiveStatus } from "./effective-status";
-import { getHistory, getRecordOrThrow } from "./get-record";
-import { notifyStatusChanged } from "./notify-status";
+import { applyTransition } from "./apply-transition";
+import { getRecordOrThrow } from "./get-record";
 import type { LifecycleInput, LifecycleOperation } from "./schemas";
-import { serializeRecord } from "./serialize-record";
 import { invalidateStatus } from "./status-cache";
 
 /** CONTRACT, Lifecycle: the only allowed moves. Everything else is 409 invalid_transition. */
@@ -30,19 +28,9 @@ export async function changeLifecycle(db: Db, auth: AuthContext, id: string, inp
     else if (input.superseded_by !== undefined) {
       throw new ApiError("field_not_allowed", "'superseded_by' is only used with the supersede operation.", "superseded_by");
     }
-    const by = `owner:${auth.keyId}`;
-    await tx
-      .update(records)
-      .set({ status: next, statusChangedAt: now, supersededBy: input.superseded_by ?? row.supersededBy })
-      .where(eq(records.id, row.id));
-    await tx.insert(recordHistory).values({ recordId: row.id, status: next, at: now, reason: input.reason, by });
-    const updated = { ...row, status: next, statusChangedAt: now, supersededBy: input.superseded_by ?? row.supersededBy };
-    const body = serializeRecord(updated, await getHistory(tx, row.id), now.getTime());
-    await writeEvent(tx, {
-      accountId: auth.accountId, environment: auth.environment, at: now, type: "record.status_changed",
-      data: { record: body, previous_status: current, operation: input.operation },
+    const body = await applyTransition(tx, row, {
+      next, at: now, reason: input.reason, by: `owner:${auth.keyId}`, operation: input.operation, supersededBy: input.superseded_by,
     });
-    await notifyStatusChanged(tx, [row.id]);
     return body;
   });
   invalidateStatus(id);

@@ -51,12 +51,14 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
   try {
     requireActivePlan(auth);
     const now = new Date();
-    const outcome = await claimModuleFor(input.claim_type).check(input, { auth, now });
+    const outcome = await claimModuleFor(input.claim_type).check(input, { auth, now, db });
     if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
     return await db.transaction(async (tx) => {
       if (outcome.kind === "issue") await meterLiveUsage(tx, auth, "live_records", now);
       const row = buildRow(auth, input, outcome, now);
       await tx.insert(records).values(row);
+      const refused = outcome.commit ? await outcome.commit(tx, row.id) : null;
+      if (refused) throw ApiError.fromField(refused);
       const entry = {
         recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
         reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",

@@ -1,10 +1,7 @@
 import { and, inArray, lte, sql } from "drizzle-orm";
-import { recordHistory, records } from "@/drizzle/schema";
+import { records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
-import { writeEvent } from "@/lib/outbox/write-event";
-import { getHistory } from "./get-record";
-import { notifyStatusChanged } from "./notify-status";
-import { serializeRecord } from "./serialize-record";
+import { applyTransition } from "./apply-transition";
 import { invalidateStatus } from "./status-cache";
 
 /**
@@ -22,16 +19,10 @@ export async function expireDueRecords(db: Db, batchSize = 200): Promise<number>
         .limit(batchSize)
         .for("update", { skipLocked: true });
       for (const row of due) {
-        const at = row.expiresAt!;
-        await tx.update(records).set({ status: "expired", statusChangedAt: at }).where(sql`${records.id} = ${row.id}`);
-        await tx.insert(recordHistory).values({ recordId: row.id, status: "expired", at, reason: "Validity period ended.", by: "system:expiry" });
-        const body = serializeRecord({ ...row, status: "expired", statusChangedAt: at }, await getHistory(tx, row.id));
-        await writeEvent(tx, {
-          accountId: row.accountId, environment: row.environment, at: new Date(), type: "record.status_changed",
-          data: { record: body, previous_status: row.status, operation: "expire" },
+        await applyTransition(tx, row, {
+          next: "expired", at: row.expiresAt!, reason: "Validity period ended.", by: "system:expiry", operation: "expire",
         });
       }
-      await notifyStatusChanged(tx, due.map((r) => r.id));
       return due.map((r) => r.id);
     });
     invalidateStatus(ids);

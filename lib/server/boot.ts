@@ -4,6 +4,7 @@ import { getEnv } from "@/lib/env";
 import { getHandle } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/idempotency";
 import { expireDueRecords } from "@/lib/records/expire-records";
+import { recheckDomainRecords } from "@/lib/records/recheck-domains";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 
@@ -25,13 +26,20 @@ export async function boot() {
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite)` : ""}; ` +
       `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
   );
+  let sweeping = false;
   const sweep = async () => {
+    if (sweeping) return; // a slow round (DNS timeouts) must not overlap the next
+    sweeping = true;
     try {
       const n = await expireDueRecords(handle.db);
       if (n > 0) console.log(`[prs] expired ${n} record(s)`);
+      const r = await recheckDomainRecords(handle.db);
+      if (r.suspended > 0) console.log(`[prs] suspended ${r.suspended} domain record(s) whose TXT record is gone`);
       await purgeIdempotencyKeys(handle.db);
     } catch (e) {
       console.error("[prs] sweep failed", e);
+    } finally {
+      sweeping = false;
     }
   };
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
+import { ProofScope } from "@/components/proof-scope";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
 import { effectiveStatus } from "@/lib/records/effective-status";
@@ -88,6 +89,8 @@ export default async function CertificatePage({ params }: Props) {
           </dl>
         )}
       </section>
+
+      <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} />
 
       <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
         <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { walletChallenges } from "@/drizzle/schema";
+import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import type { Tx } from "@/lib/db/client";
+import { fieldErrors } from "@/lib/http/validation";
+import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
+import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
+import { onlyLevels, refuseSourceFields } from "./field-rules";
+import type { ClaimModule } from "./types";
+
+export const walletEvidence = z
+  .strictObject({ challenge_id: z.string().regex(/^wch_[A-Za-z0-9]{20}$/), signature: z.string().min(1).max(4000) })
+  .meta({ id: "WalletOwnershipEvidence" });
+
+/**
+ * wallet_ownership: control of the key behind an address at signing time, shown by a
+ * signature over the challenge message. It says nothing about who holds the key.
+ */
+export const walletOwnership: ClaimModule = {
+  validate(input) {
+    const ev = walletEvidence.safeParse(input.evidence ?? {});
+    if (!ev.success) return fieldErrors(ev.error, input.evidence ?? {}, "evidence")[0]!;
+    return refuseSourceFields(input, "wallet_ownership") ?? onlyLevels(input, ["source_verified"], "wallet_ownership");
+  },
+  async check(input, { auth, now, db }) {
+    const { challenge_id, signature } = input.evidence as z.infer<typeof walletEvidence>;
+    const loaded = await loadChallenge(db, walletChallenges, auth, challenge_id, now);
+    if ("error" in loaded) return { kind: "fail", error: loaded.error! };
+    const ch = loaded.row;
+    if (ch.claimType !== "wallet_ownership") {
+      return { kind: "fail", error: { code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}.` } };
+    }
+    const network = ch.network as WalletNetwork;
+    const addr = normalizeAddress(ch.address, network);
+    if ("error" in addr) return { kind: "fail", error: addr.error };
+    if (!sameAddress(input.subject.trim(), ch.address, addr.family)) {
+      return { kind: "fail", error: { code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` } };
+    }
+    const result = await verifyWalletSignature(addr, network, ch.message, signature);
+    const evidence = { challenge_id, address: ch.address, network, message: ch.message, signature, checked_at: now.toISOString() };
+    const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId);
+    switch (result.kind) {
+      case "valid":
+        return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, signature_scheme: result.scheme }, commit };
+      case "unreachable":
+        return { kind: "review", evidenceLevel: "source_verified", reason: result.reason, publicEvidence: evidence, commit };
+      case "malformed":
+        return { kind: "fail", error: { code: "invalid_signature", param: "evidence.signature", message: result.message } };
+      case "mismatch":
+        return {
+          kind: "fail",
+          error: { code: "signature_mismatch", param: "evidence.signature", message: `The signature was not made by the key behind ${ch.address} over the challenge message.` },
+        };
+    }
+  },
+};

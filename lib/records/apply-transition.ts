@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
+import type { Tx } from "@/lib/db/client";
+import { writeEvent } from "@/lib/outbox/write-event";
+import { getHistory } from "./get-record";
+import { notifyStatusChanged } from "./notify-status";
+import { serializeRecord, type RecordRow } from "./serialize-record";
+
+/**
+ * Move a locked record to `next` inside `tx`: the row, an immutable history entry, the
+ * `record.status_changed` outbox event and the cross-process cache notification. Callers
+ * check the move is allowed and drop their local status cache after commit.
+ */
+export async function applyTransition(
+  tx: Tx,
+  row: RecordRow,
+  t: { next: RecordStatus; at: Date; reason: string; by: string; operation: string; supersededBy?: string },
+) {
+  const supersededBy = t.supersededBy ?? row.supersededBy;
+  await tx.update(records).set({ status: t.next, statusChangedAt: t.at, supersededBy }).where(eq(records.id, row.id));
+  await tx.insert(recordHistory).values({ recordId: row.id, status: t.next, at: t.at, reason: t.reason, by: t.by });
+  const body = serializeRecord({ ...row, status: t.next, statusChangedAt: t.at, supersededBy }, await getHistory(tx, row.id));
+  await writeEvent(tx, {
+    accountId: row.accountId, environment: row.environment, at: new Date(), type: "record.status_changed",
+    data: { record: body, previous_status: row.status, operation: t.operation },
+  });
+  await notifyStatusChanged(tx, [row.id]);
+  return body;
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { call, newAccount, setDns, sleep } from "../helpers";
+
+const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
+
+async function challenge(key: string, domain: string) {
+  const r = await call("POST", "/api/v1/domain-challenges", { key, body: { domain } });
+  expect(r.status, r.text).toBe(201);
+  return r.body;
+}
+const prove = (key: string, subject: string, challengeId: string, over: Record<string, unknown> = {}) =>
+  call("POST", "/api/v1/records", {
+    key, body: { subject, claim_type: "domain_ownership", claim: `Controls DNS for ${subject}.`, evidence: { challenge_id: challengeId }, visibility: "public", ...over },
+  });
+
+describe("domain challenges", () => {
+  it("returns the TXT record to publish, normalising the domain", async () => {
+    const { sandboxKey } = await newAccount();
+    const c = await challenge(sandboxKey, "  Shop.EXAMPLE.com. ");
+    expect(c).toMatchObject({ object: "domain_challenge", domain: "shop.example.com", txt_name: "_prs-challenge.shop.example.com" });
+    expect(c.id).toMatch(/^dch_[A-Za-z0-9]{20}$/);
+    expect(c.txt_value).toBe(`prs-verification=${c.token}`);
+    const ttl = Date.parse(c.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(3590_000);
+    expect(ttl).toBeLessThanOrEqual(3600_000);
+    const idn = await challenge(sandboxKey, "Bücher.de");
+    expect(idn.domain).toBe("xn--bcher-kva.de");
+  });
+
+  it.each([
+    ["localhost"], ["com"], ["co.uk"], ["127.0.0.1"], ["[::1]"], ["https://example.com"], ["example.com/path"],
+    ["example.com:8080"], ["exa mple.com"], ["-bad.com"], ["a..b.com"], ["printer.local"], ["user@example.com"],
+  ])("refuses %s with 422 invalid_domain", async (domain) => {
+    const { sandboxKey } = await newAccount();
+    const r = await call("POST", "/api/v1/domain-challenges", { key: sandboxKey, body: { domain } });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({ code: "invalid_domain", param: "domain" });
+  });
+
+  it("validates the body like every endpoint", async () => {
+    const { sandboxKey } = await newAccount();
+    expect((await call("POST", "/api/v1/domain-challenges", { key: sandboxKey, body: {} })).body.error.code).toBe("missing_field");
+    expect((await call("POST", "/api/v1/domain-challenges", { key: sandboxKey, body: { domain: "a.com", x: 1 } })).body.error.code).toBe("unknown_field");
+    expect((await call("POST", "/api/v1/domain-challenges", { body: { domain: "a.com" } })).status).toBe(401);
+  });
+});
+
+describe("domain_ownership records", () => {
+  it("issues source_verified when the TXT record is published, and shows how to re-check it", async () => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(sandboxKey, domain);
+    setDns(c.txt_name, ["unrelated=1", c.txt_value]);
+    const r = await prove(sandboxKey, domain, c.id);
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({
+      claim_type: "domain_ownership", subject: domain, evidence_level: "source_verified", status: "active",
+      evidence: { challenge_id: c.id, domain, txt_name: c.txt_name, txt_value: c.txt_value },
+    });
+    expect(r.body.lifecycle.recheck_at).not.toBeNull();
+    const page = await call("GET", `/r/${r.body.verification_id}`);
+    expect(page.text).toContain("What was proved");
+    expect(page.text).toContain(`dig +short TXT ${c.txt_name}`);
+    expect(page.text).toContain("What this record does not prove");
+    const sig = await call("GET", `/api/v1/records/${r.body.verification_id}/signature`);
+    expect(sig.body.signed_payload.evidence.txt_value).toBe(c.txt_value);
+    // Single use: the same challenge cannot prove again.
+    const again = await prove(sandboxKey, domain, c.id);
+    expect(again.status).toBe(422);
+    expect(again.body.error).toMatchObject({ code: "challenge_used", param: "evidence.challenge_id" });
+  });
+
+  it("answers 422 dns_record_not_found while the record is missing or wrong, and the challenge stays usable", async () => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.org`;
+    const c = await challenge(sandboxKey, domain);
+    const missing = await prove(sandboxKey, domain, c.id);
+    expect(missing.status).toBe(422);
+    expect(missing.body.error).toMatchObject({ code: "dns_record_not_found" });
+    expect(missing.body.error.message).toContain(c.txt_name);
+    setDns(c.txt_name, ["prs-verification=somebody-elses-token"]);
+    const wrong = await prove(sandboxKey, domain, c.id);
+    expect(wrong.body.error.code).toBe("dns_record_not_found");
+    expect((await call("GET", "/api/v1/records", { key: sandboxKey })).body.data).toEqual([]);
+    setDns(c.txt_name, [c.txt_value]);
+    expect((await prove(sandboxKey, domain, c.id)).status).toBe(201);
+  });
+
+  it("goes to pending_review (202) when the resolver does not answer or fails", async () => {
+    const { sandboxKey } = await newAccount();
+    for (const failure of ["drop", "servfail"] as const) {
+      const domain = `${uniq()}.example.net`;
+      const c = await challenge(sandboxKey, domain);
+      setDns(c.txt_name, failure);
+      const r = await prove(sandboxKey, domain, c.id);
+      expect(r.status, r.text).toBe(202);
+      expect(r.body).toMatchObject({ status: "pending_review", certificate_url: null, verified: false });
+      expect(r.body.review.reason).toMatch(/DNS resolver did not answer/);
+    }
+  });
+
+  it("refuses another account's challenge, a mismatched subject and extra evidence", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(a.sandboxKey, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const foreign = await prove(b.sandboxKey, domain, c.id);
+    expect(foreign.body.error).toMatchObject({ code: "challenge_not_found", param: "evidence.challenge_id" });
+    const other = await prove(a.sandboxKey, `other-${domain}`, c.id);
+    expect(other.body.error).toMatchObject({ code: "subject_mismatch", param: "subject" });
+    const extra = await prove(a.sandboxKey, domain, c.id, { evidence: { challenge_id: c.id, txt: "x" } });
+    expect(extra.body.error).toMatchObject({ code: "unknown_field", param: "evidence.txt" });
+    const noEvidence = await prove(a.sandboxKey, domain, c.id, { evidence: undefined });
+    expect(noEvidence.body.error).toMatchObject({ code: "missing_field", param: "evidence.challenge_id" });
+    const attested = await prove(a.sandboxKey, domain, c.id, { evidence_level: "participant_attested" });
+    expect(attested.body.error.code).toBe("evidence_level_not_allowed");
+    expect((await prove(a.sandboxKey, domain, c.id)).status).toBe(201);
+  });
+
+  it("suspends the record when a periodic re-check finds the TXT record gone", async () => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(sandboxKey, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const rec = (await prove(sandboxKey, domain, c.id)).body;
+    await sleep(2200); // one re-check interval (1.5 s in tests) with the record still there
+    expect((await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status).toBe("active");
+    setDns(c.txt_name, null);
+    let status = "active";
+    for (let i = 0; i < 30 && status === "active"; i++) {
+      await sleep(250);
+      status = (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status;
+    }
+    expect(status).toBe("suspended");
+    const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
+    expect(got.lifecycle.history.at(-1)).toMatchObject({ status: "suspended", by: "system" });
+    expect(got.lifecycle.history.at(-1).reason).toContain(c.txt_name);
+  });
+});

@@ -1,0 +1,37 @@
+import fs from "node:fs";
+// dns2 is CommonJS.
+import dns2 from "dns2";
+
+const { Packet } = dns2;
+
+/**
+ * A real DNS server on loopback for the tests. It answers TXT queries from a JSON zone
+ * file the tests edit: `{ "<name>": ["value", …] | "drop" | "servfail" }`. Unknown
+ * names are NXDOMAIN; "drop" never answers (a dead resolver); "servfail" answers SERVFAIL.
+ */
+export async function startDnsServer(zoneFile: string): Promise<{ port: number; close: () => Promise<void> }> {
+  fs.writeFileSync(zoneFile, "{}");
+  const server = (dns2 as any).createServer({
+    udp: true,
+    handle: (request: any, send: (r: any) => void) => {
+      const response = Packet.createResponseFromRequest(request);
+      const [q] = request.questions;
+      const zone = JSON.parse(fs.readFileSync(zoneFile, "utf8")) as Record<string, string[] | "drop" | "servfail">;
+      const entry = zone[String(q.name).toLowerCase()];
+      if (entry === "drop") return;
+      if (entry === "servfail") {
+        response.header.rcode = 2;
+      } else if (!entry) {
+        response.header.rcode = 3; // NXDOMAIN
+      } else if (q.type === Packet.TYPE.TXT) {
+        for (const value of entry) {
+          response.answers.push({ name: q.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data: value });
+        }
+      }
+      send(response);
+    },
+  });
+  await server.listen({ udp: { port: 0, address: "127.0.0.1", type: "udp4" } });
+  const port = server.addresses().udp.port as number;
+  return { port, close: () => server.close() };
+}
