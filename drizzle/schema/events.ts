@@ -26,7 +26,8 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     state: text("state", { enum: ["running", "done"] }).notNull(),
     responseStatus: integer("response_status"),
-    responseBody: jsonb("response_body").$type<Record<string, unknown>>(),
+    /** The answer as sent (JSON text), so a replay is byte-identical to the original. */
+    responseBody: text("response_body"),
     lockedAt: ts("locked_at").notNull(),
     createdAt: createdAt(),
   },

@@ -53,7 +53,6 @@ const CODES = {
   dns_record_not_found: [422, "invalid_request_error"],
   invalid_signature: [422, "invalid_request_error"],
   signature_mismatch: [422, "invalid_request_error"],
-  invalid_query: [422, "invalid_request_error"],
   internal_error: [500, "api_error"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 

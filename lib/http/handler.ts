@@ -56,3 +56,16 @@ export function param(ctx: ApiCtx, name: string): string {
   const v = ctx.params[name];
   return typeof v === "string" ? v : "";
 }
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/**
+ * Handlers for the methods a route does not serve, so they get the error envelope and a
+ * Request-Id instead of Next's bare 405: `export const { PUT, PATCH, DELETE } = otherMethods("GET, POST")`.
+ */
+export function otherMethods(allowed: string) {
+  const h = api(async (ctx) => {
+    throw new ApiError("method_not_allowed", `${ctx.req.method} is not allowed here; use ${allowed}.`, undefined, undefined, { Allow: allowed });
+  });
+  return Object.fromEntries(METHODS.map((m) => [m, h])) as Record<(typeof METHODS)[number], typeof h>;
+}

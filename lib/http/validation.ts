@@ -66,7 +66,12 @@ export function fieldErrors(error: z.ZodError, input: unknown, prefix = ""): Fie
         });
         break;
       case "invalid_format":
-        out.push({ code: "invalid_format", param: at, message: `'${at}' is not a valid ${issue.format}.` });
+        out.push({
+          code: "invalid_format",
+          param: at,
+          // Patterns carry their own explanation (set where the schema is defined).
+          message: issue.format === "regex" ? `'${at}' ${issue.message}` : `'${at}' is not a valid ${issue.format}.`,
+        });
         break;
       default:
         out.push({ code: "invalid_value", param: at, message: `'${at}': ${issue.message}` });

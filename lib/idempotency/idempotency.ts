@@ -48,7 +48,9 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHa
   if (row.requestHash !== requestHash) {
     throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request body.");
   }
-  if (row.state === "done") return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody ?? {} };
+  if (row.state === "done") {
+    return { kind: "replay", status: row.responseStatus ?? 200, body: JSON.parse(row.responseBody ?? "{}") as Record<string, unknown> };
+  }
   if (now.getTime() - row.lockedAt.getTime() < LEASE_MS) {
     throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
   }
@@ -63,7 +65,7 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHa
 
 /** Store the answer in the same transaction as the change it reports. */
 export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, status: number, body: Record<string, unknown>) {
-  await tx.update(idempotencyKeys).set({ state: "done", responseStatus: status, responseBody: body }).where(where(scope));
+  await tx.update(idempotencyKeys).set({ state: "done", responseStatus: status, responseBody: JSON.stringify(body) }).where(where(scope));
 }
 
 /** The work failed with an error: forget the key so a corrected retry can use it. */

@@ -44,11 +44,13 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
  * validate → idempotency → claim check → sign → store (+ outbox event, one transaction) → respond.
  */
 export async function createRecord(db: Db, auth: AuthContext, raw: Record<string, unknown>, idempotencyKey: string): Promise<CreateResult> {
-  const input = validateRecordInput(raw);
   const scope: IdempotencyScope = { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: idempotencyKey };
+  // The key is looked up before validation: part of validation depends on the clock (expires_at,
+  // checked_at), and a retry of a request that succeeded must replay, not fail.
   const begun = await beginIdempotent(db, scope, sha256Hex(canonicalJson(raw)));
   if (begun.kind === "replay") return { status: 200, body: begun.body, replayed: true };
   try {
+    const input = validateRecordInput(raw);
     requireActivePlan(auth);
     const now = new Date();
     const outcome = await claimModuleFor(input.claim_type).check(input, { auth, now, db });

@@ -8,6 +8,10 @@ import { RECORD_ID_RE } from "@/lib/ids";
 export const recordNotFound = (id: string) =>
   new ApiError("record_not_found", `No record ${id.slice(0, 40)} for this API key.`, "id");
 
+/** Keyless endpoints: no issued record under that id (pending and rejected ones included). */
+export const publicRecordNotFound = (id: string) =>
+  new ApiError("record_not_found", `No issued record ${id.slice(0, 40)}.`, "id");
+
 /** Tenancy lives in the WHERE clause: another account's (or environment's) record is 404. */
 export async function getRecordOrThrow(db: DbOrTx, auth: AuthContext, id: string, opts: { forUpdate?: boolean } = {}) {
   if (!RECORD_ID_RE.test(id)) throw recordNotFound(id);

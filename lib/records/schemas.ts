@@ -7,6 +7,7 @@ export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
 
 /** No control characters in one-line or free-text fields (tabs and newlines allowed in claims). */
 const noControl = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+const NO_CONTROL = "must not contain control characters.";
 const timestamp = z.iso.datetime({ offset: true });
 
 export const recordIdSchema = z
@@ -16,18 +17,18 @@ export const recordIdSchema = z
 
 export const recordCreateSchema = z
   .strictObject({
-    subject: z.string().min(1).max(300).regex(noControl).describe("Who or what the claim is about."),
+    subject: z.string().min(1).max(300).regex(noControl, NO_CONTROL).describe("Who or what the claim is about."),
     claim_type: z
       .string()
       .min(1)
       .max(64)
-      .regex(/^[a-z][a-z0-9_]{1,63}$/)
+      .regex(/^[a-z][a-z0-9_]{1,63}$/, "must be snake_case: a lower-case letter, then letters, digits or underscores.")
       .describe("A claim type from the spec's table, or any other snake_case type (reviewed by a person)."),
-    claim: z.string().min(1).max(2000).regex(noControl).describe("Free-text statement of the claim."),
+    claim: z.string().min(1).max(2000).regex(noControl, NO_CONTROL).describe("Free-text statement of the claim."),
     evidence_level: z.enum(EVIDENCE_LEVELS).optional(),
     visibility: z.enum(["public", "private"]).optional().describe("Defaults to private."),
     evidence: z.record(z.string(), z.unknown()).optional().describe("Claim-type specific; at most 32 KiB."),
-    source_name: z.string().min(1).max(200).regex(noControl).optional(),
+    source_name: z.string().min(1).max(200).regex(noControl, NO_CONTROL).optional(),
     source_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
     checked_at: timestamp.optional(),
     expires_at: timestamp.optional().describe("End of validity; default one year after issue, at most five years."),
@@ -38,7 +39,7 @@ export type RecordCreateInput = z.infer<typeof recordCreateSchema>;
 export const lifecycleSchema = z
   .strictObject({
     operation: z.enum(LIFECYCLE_OPERATIONS).describe("The transition to apply; see the lifecycle table."),
-    reason: z.string().trim().min(3).max(500).regex(noControl).describe("Why, 3-500 characters; kept in the record's history."),
+    reason: z.string().trim().min(3).max(500).regex(noControl, NO_CONTROL).describe("Why, 3-500 characters; kept in the record's history."),
     superseded_by: recordIdSchema.optional().describe("Required with 'supersede' (an active record of the same account, environment and claim_type); not allowed otherwise."),
   })
   .meta({ id: "LifecycleRequest" });

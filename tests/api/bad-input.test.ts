@@ -77,6 +77,13 @@ const CASES: Case[] = [
   { name: "lifecycle: reason missing", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "suspend" }, status: 422, code: "missing_field", param: "reason" },
   { name: "lifecycle: bad superseded_by", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "supersede", reason: "newer", superseded_by: "PRS-1" }, status: 422, code: "invalid_format", param: "superseded_by" },
   { name: "lifecycle: malformed JSON", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", raw: "{oops", status: 400, code: "invalid_json" },
+  { name: "list with an unknown cursor", method: "GET", path: "/api/v1/records?starting_after=PRS-00000000000000000000", status: 422, code: "invalid_value", param: "starting_after" },
+  { name: "unknown API path", method: "GET", path: "/api/v1/nope", status: 404, code: "not_found" },
+  { name: "POST to an unknown API path", path: "/api/v1/nope", body: {}, status: 404, code: "not_found" },
+  { name: "POST to a record id path", path: "/api/v1/records/batchz", body: {}, status: 405, code: "method_not_allowed" },
+  { name: "DELETE on the records collection", method: "DELETE", path: "/api/v1/records", status: 405, code: "method_not_allowed" },
+  { name: "PUT on the status endpoint", method: "PUT", path: "/api/v1/records/PRS-00000000000000000000/status", body: {}, status: 405, code: "method_not_allowed" },
+  { name: "claim_type with upper case explains snake_case", body: companyStatus({ claim_type: "Award" }), status: 422, code: "invalid_format", param: "claim_type" },
   { name: "lifecycle on an unknown record", path: "/api/v1/records/PRS-00000000000000000000/lifecycle", body: { operation: "suspend", reason: "test" }, status: 404, code: "record_not_found" },
 ];
 
@@ -97,6 +104,8 @@ describe("bad input never yields 500 and never writes", () => {
     if (c.param) expect(r.body.error.param).toBe(c.param);
     expect(r.body.error.request_id).toBe(r.headers.get("request-id"));
     expect(typeof r.body.error.message).toBe("string");
+    expect(r.body.error.message).not.toMatch(/regex/);
+    if (c.status === 405) expect(r.headers.get("allow")).toBeTruthy();
     const list = await call("GET", "/api/v1/records", { key: sandboxKey });
     expect(list.body.data).toEqual([]);
   });

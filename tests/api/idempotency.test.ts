@@ -64,6 +64,19 @@ describe("Idempotency-Key on POST /api/v1/records", () => {
     expect(list.body.data.map((r: any) => r.verification_id)).toEqual([...ids]);
   });
 
+  it("replays a successful create even after its body would no longer validate (clock-dependent fields)", async () => {
+    const { sandboxKey } = await newAccount();
+    const key = randomUUID();
+    const body = companyStatus({ expires_at: new Date(Date.now() + 1500).toISOString() });
+    const first = await post(sandboxKey, body, key);
+    expect(first.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 1600));
+    const again = await post(sandboxKey, body, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text); // byte-identical replay
+  });
+
   it("rejects malformed keys", async () => {
     const { sandboxKey } = await newAccount();
     for (const k of ["has space", "x".repeat(256), "tab\tkey"]) {

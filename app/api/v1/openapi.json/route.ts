@@ -1,5 +1,5 @@
 import { getEnv } from "@/lib/env";
-import { api, corsPreflight, json } from "@/lib/http/handler";
+import { api, corsPreflight, json, otherMethods } from "@/lib/http/handler";
 import { buildOpenApi, type OpenApiDocument } from "@/lib/openapi/build-openapi";
 
 export const dynamic = "force-dynamic";
@@ -16,3 +16,5 @@ export const GET = api(
 );
 
 export const OPTIONS = corsPreflight;
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

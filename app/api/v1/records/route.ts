@@ -1,5 +1,5 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
-import { json } from "@/lib/http/handler";
+import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency";
@@ -18,3 +18,5 @@ export const GET = withApiKey(async ({ req, auth, db }) => {
   const query = Object.fromEntries(new URL(req.url).searchParams);
   return json(await listRecords(db, auth, parseOrThrow(listRecordsQuerySchema, query)));
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -1,5 +1,5 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
-import { json, param } from "@/lib/http/handler";
+import { json, param, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { changeLifecycle } from "@/lib/records/change-lifecycle";
@@ -9,3 +9,5 @@ export const POST = withApiKey(async (ctx) => {
   const input = parseOrThrow(lifecycleSchema, await readJsonObject(ctx.req, 16 * KiB));
   return json(await changeLifecycle(ctx.db, ctx.auth, param(ctx, "id"), input));
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

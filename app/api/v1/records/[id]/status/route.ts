@@ -1,13 +1,13 @@
-import { corsPreflight, param } from "@/lib/http/handler";
+import { corsPreflight, param, otherMethods } from "@/lib/http/handler";
 import { publicApi } from "@/lib/http/with-api-key";
-import { recordNotFound } from "@/lib/records/get-record";
+import { publicRecordNotFound } from "@/lib/records/get-record";
 import { getSignedStatus } from "@/lib/records/signed-status";
 
 /** Public and free: never metered. Shared caches may keep an answer until it would be re-signed. */
 export const GET = publicApi(async (ctx) => {
   const id = param(ctx, "id");
   const signed = await getSignedStatus(ctx.db, id);
-  if (!signed) throw recordNotFound(id);
+  if (!signed) throw publicRecordNotFound(id);
   return new Response(signed.body, {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
@@ -17,3 +17,5 @@ export const GET = publicApi(async (ctx) => {
 });
 
 export const OPTIONS = corsPreflight;
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
