@@ -1,15 +1,24 @@
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { AuthContext } from "@/lib/accounts/types";
+import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges/challenges";
+import { domainEvidence } from "@/lib/claims/domain-ownership";
+import { walletEvidence } from "@/lib/claims/wallet-ownership";
+import type { Db } from "@/lib/db/client";
 import { ERROR_CODES } from "@/lib/http/errors";
+import { normalizeAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { LIFECYCLE_OPERATIONS, listRecordsQuerySchema, recordCreateSchema } from "@/lib/records/schemas";
 import type { HistoryRow, RecordRow } from "@/lib/records/serialize-record";
 import { buildOpenApi, type JsonSchema, type OpenApiDocument } from "./build-openapi";
-import { errorSchema, recordSchema } from "./response-schemas";
+import { domainChallengeSchema, errorSchema, recordSchema, walletChallengeSchema } from "./response-schemas";
 
 // In-process: nothing here talks to the server the global setup starts. serializeRecord
 // builds URLs from the environment, read lazily on first use.
 process.env.PUBLIC_BASE_URL ??= "https://proof.example";
 
 const BASE = "https://proof.example";
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 const ROUTES: [path: string, method: "get" | "post"][] = [
   ["/api/v1/records", "post"],
@@ -18,6 +27,8 @@ const ROUTES: [path: string, method: "get" | "post"][] = [
   ["/api/v1/records/{id}/signature", "get"],
   ["/api/v1/records/{id}/status", "get"],
   ["/api/v1/records/{id}/lifecycle", "post"],
+  ["/api/v1/domain-challenges", "post"],
+  ["/api/v1/wallet-challenges", "post"],
   ["/api/v1/usage", "get"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
@@ -26,10 +37,14 @@ const ROUTES: [path: string, method: "get" | "post"][] = [
 ];
 
 type Op = {
+  description?: string;
   security?: unknown[];
   parameters?: JsonSchema[];
-  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, JsonSchema> }>;
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema; examples?: Record<string, { value: unknown }> }> };
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, JsonSchema> }
+  >;
 };
 
 let doc: OpenApiDocument;
@@ -136,6 +151,132 @@ describe("buildOpenApi", () => {
     });
   });
 
+  it("describes every route file under app/api (and the JWKS), except the operator's and the catch-all", () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name === "route.ts") files.push(path.relative(path.join(ROOT, "app"), path.dirname(p)));
+      }
+    };
+    walk(path.join(ROOT, "app", "api"));
+    walk(path.join(ROOT, "app", ".well-known"));
+    const routes = files
+      .filter((d) => !d.startsWith("api/internal") && !d.includes("[..."))
+      .map((d) => "/" + d.split(path.sep).map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}")).join("/"));
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    expect(routes.sort()).toEqual(Object.keys(doc.paths).sort());
+  });
+
+  it("documents exactly the methods each route serves; 405 where otherMethods() answers the rest", async () => {
+    const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+    for (const [p, item] of Object.entries(doc.paths)) {
+      const dir = p.slice(1).replace(/\{(\w+)\}/g, "[$1]");
+      const mod = (await import(path.join(ROOT, "app", dir, "route.ts"))) as Record<string, unknown>;
+      const documented = Object.keys(item).map((m) => m.toUpperCase());
+      for (const m of documented) expect(mod[m], `${m} ${p} is documented but not exported`).toBeTypeOf("function");
+      const rest = METHODS.filter((m) => !documented.includes(m));
+      const answered = rest.filter((m) => typeof mod[m] === "function");
+      // A route either answers every other method itself (otherMethods) or leaves them all to Next.
+      expect([0, rest.length], p).toContain(answered.length);
+      for (const m of answered) {
+        const handler = mod[m] as (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+        const res = await handler(new Request(`${BASE}${p}`, { method: m }), { params: Promise.resolve({ id: "PRS-0000000000000000000Z" }) });
+        expect(res.status, `${m} ${p}`).toBe(405);
+        expect(res.headers.get("request-id")).toMatch(/^req_/);
+        expect(res.headers.get("allow")?.split(", ").sort(), `${m} ${p}`).toEqual([...documented].sort());
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+      }
+      for (const [method, o] of Object.entries(item as Record<string, Op>)) {
+        const res405 = o.responses["405"];
+        if (answered.length === 0) {
+          expect(res405, `${method} ${p}`).toBeUndefined();
+          continue;
+        }
+        expect(res405?.description, `${method} ${p}`).toContain("`method_not_allowed`");
+        expect(res405?.headers?.Allow, `${method} ${p}`).toEqual({ $ref: "#/components/headers/Allow" });
+        expect(res405?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
+      }
+    }
+  });
+
+  it.each([
+    ["/api/v1/domain-challenges", domainChallengeRequest, "DomainChallenge", ["invalid_domain"]],
+    ["/api/v1/wallet-challenges", walletChallengeRequest, "WalletChallenge", ["invalid_address", "unsupported_address_type"]],
+  ] as const)("POST %s takes the handler's zod schema, literally", (p, schema, answer, codes) => {
+    const post = op(p, "post");
+    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.requestBody?.required).toBe(true);
+    const bodyRef = post.requestBody!.content["application/json"]!.schema;
+    expect(bodyRef).toEqual({ $ref: `#/components/schemas/${answer}Create` });
+    const body = resolve<{ properties: Record<string, JsonSchema>; additionalProperties: unknown; required?: string[] }>(bodyRef);
+    expect(Object.keys(body.properties).sort()).toEqual(Object.keys(schema.shape).sort());
+    expect(body.additionalProperties).toBe(false);
+    const required = Object.entries(schema.shape).filter(([, s]) => !s.safeParse(undefined).success).map(([k]) => k);
+    expect((body.required ?? []).sort()).toEqual(required.sort());
+    expect(post.responses["201"]!.content!["application/json"]!.schema).toEqual({ $ref: `#/components/schemas/${answer}` });
+    expect(post.responses["201"]!.headers).toHaveProperty("Request-Id");
+    expect(Object.keys(post.responses).sort()).toEqual(["201", "400", "401", "405", "413", "415", "422", "500"]);
+    for (const code of [...codes, "missing_field", "unknown_field"]) expect(post.responses["422"]!.description).toContain(`\`${code}\``);
+    expect(post.responses["401"]!.description).toContain("`missing_api_key`");
+  });
+
+  it("challenge request fields keep their zod limits and enums", () => {
+    const domain = resolve<{ properties: Record<string, JsonSchema> }>(doc.components.schemas.DomainChallengeCreate);
+    expect(domain.properties.domain).toMatchObject({ type: "string", minLength: 1, maxLength: 300 });
+    const wallet = resolve<{ properties: Record<string, JsonSchema> }>(doc.components.schemas.WalletChallengeCreate);
+    expect(wallet.properties.address).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });
+    expect(wallet.properties.network!.enum).toEqual([...WALLET_NETWORKS]);
+    expect(wallet.properties.claim_type!.enum).toEqual([...walletChallengeRequest.shape.claim_type.unwrap().options]);
+  });
+
+  it("challenge answers are the DomainChallenge and WalletChallenge components", () => {
+    for (const [id, schema] of [["DomainChallenge", domainChallengeSchema], ["WalletChallenge", walletChallengeSchema]] as const) {
+      const c = resolve<{ properties: Record<string, JsonSchema>; required: string[]; additionalProperties: unknown }>(doc.components.schemas[id]);
+      expect(Object.keys(c.properties).sort(), id).toEqual(Object.keys(schema.shape).sort());
+      expect(c.required.sort(), id).toEqual(Object.keys(schema.shape).sort());
+      expect(c.additionalProperties, id).toBe(false);
+    }
+    const d = resolve<{ properties: Record<string, JsonSchema> }>(doc.components.schemas.DomainChallenge);
+    expect(d.properties.id).toMatchObject({ type: "string", pattern: "^dch_[A-Za-z0-9]{20}$" });
+    expect(d.properties.object).toMatchObject({ const: "domain_challenge" });
+    const w = resolve<{ properties: Record<string, JsonSchema> }>(doc.components.schemas.WalletChallenge);
+    expect(w.properties.id).toMatchObject({ type: "string", pattern: "^wch_[A-Za-z0-9]{20}$" });
+    expect(resolve(w.properties.network).enum).toEqual([...WALLET_NETWORKS]);
+  });
+
+  it("POST /api/v1/records documents the domain and wallet proofs and their evidence", () => {
+    const post = op("/api/v1/records", "post");
+    for (const word of ["domain_ownership", "wallet_ownership", "DomainOwnershipEvidence", "WalletOwnershipEvidence", "pending_review"]) {
+      expect(post.description, word).toContain(word);
+    }
+    for (const code of ["challenge_not_found", "challenge_expired", "challenge_used", "subject_mismatch", "dns_record_not_found",
+      "invalid_signature", "signature_mismatch"]) {
+      expect(post.responses["422"]!.description, code).toContain(`\`${code}\``);
+    }
+    for (const [id, schema] of [["DomainOwnershipEvidence", domainEvidence], ["WalletOwnershipEvidence", walletEvidence]] as const) {
+      const ev = resolve<{ properties: Record<string, JsonSchema>; required: string[]; additionalProperties: unknown }>(doc.components.schemas[id]);
+      expect(ev, id).toBeDefined();
+      expect(Object.keys(ev.properties).sort(), id).toEqual(Object.keys(schema.shape).sort());
+      expect(ev.required.sort(), id).toEqual(Object.keys(schema.shape).sort());
+      expect(ev.additionalProperties, id).toBe(false);
+    }
+    expect(resolve<{ properties: Record<string, JsonSchema> }>(doc.components.schemas.DomainOwnershipEvidence).properties.challenge_id)
+      .toMatchObject({ pattern: "^dch_[A-Za-z0-9]{20}$" });
+    // The request examples are valid requests.
+    const examples = post.requestBody!.content["application/json"]!.examples!;
+    expect(Object.keys(examples)).toEqual(expect.arrayContaining(["company_status", "domain_ownership", "wallet_ownership"]));
+    for (const [name, { value }] of Object.entries(examples)) {
+      const parsed = recordCreateSchema.safeParse(value);
+      expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    expect(domainEvidence.safeParse((examples.domain_ownership!.value as { evidence: unknown }).evidence).success).toBe(true);
+    const wallet = examples.wallet_ownership!.value as { subject: string; evidence: unknown };
+    expect(walletEvidence.safeParse(wallet.evidence).success).toBe(true);
+    expect(normalizeAddress(wallet.subject, "ethereum")).toMatchObject({ address: wallet.subject, family: "evm" });
+  });
+
   it("every error response is the Error envelope, with the whole code table", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, o] of Object.entries(item as Record<string, Op>)) {
@@ -206,6 +347,22 @@ describe("response schemas", () => {
       const parsed = recordSchema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     }
+  });
+
+  it("DomainChallenge and WalletChallenge are exactly what the create functions return", async () => {
+    const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
+    const inserted: unknown[] = [];
+    const db = { insert: () => ({ values: async (v: unknown) => void inserted.push(v) }) } as unknown as Db;
+    const auth: AuthContext = { accountId: "acct_x", environment: "sandbox", keyId: "key_1", plan: "none", role: "customer" };
+    const d = await createDomainChallenge(db, auth, { domain: "Bücher.example.com" });
+    const dp = domainChallengeSchema.safeParse(d);
+    expect(dp.success, JSON.stringify(dp.error?.issues)).toBe(true);
+    expect(d).toMatchObject({ domain: "xn--bcher-kva.example.com", txt_name: "_prs-challenge.xn--bcher-kva.example.com" });
+    const w = await createWalletChallenge(db, auth, { address: "0x8ba1f109551bd432803012645ac136ddd64dba72", network: "base" });
+    const wp = walletChallengeSchema.safeParse(w);
+    expect(wp.success, JSON.stringify(wp.error?.issues)).toBe(true);
+    expect(w).toMatchObject({ address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "wallet_ownership" });
+    expect(inserted).toHaveLength(2);
   });
 
   it("Error matches errorBody", async () => {

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges/challenges";
+import { domainEvidence } from "@/lib/claims/domain-ownership";
+import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
 import { lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
@@ -95,6 +98,7 @@ const STATUS_TEXT: Record<number, string> = {
   402: "Payment required: no active plan, or the plan's monthly allowance is used up",
   403: "Forbidden",
   404: "Not found",
+  405: "Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header",
   409: "Conflict",
   413: "Request body too large",
   415: "Body is not JSON (send Content-Type: application/json)",
@@ -112,7 +116,9 @@ function errorResponses(codes: readonly ErrorCode[], opts: ResponseOpts = {}) {
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const text = STATUS_TEXT[status] ?? "Error";
-    out[String(status)] = jsonResponse(`${text}. error.code: ${list.map((c) => `\`${c}\``).join(", ")}.`, ref("Error"), opts);
+    // otherMethods() answers without the endpoint's CORS headers, with Allow.
+    const statusOpts = status === 405 ? { ...opts, headers: { Allow: { $ref: "#/components/headers/Allow" } } } : opts;
+    out[String(status)] = jsonResponse(`${text}. error.code: ${list.map((c) => `\`${c}\``).join(", ")}.`, ref("Error"), statusOpts);
   }
   return out;
 }
@@ -124,16 +130,61 @@ const VALIDATION_CODES = [
 ] as const satisfies readonly ErrorCode[];
 /** readJsonObject (lib/http/body.ts): media type, size, JSON syntax; a non-object body is invalid_type. */
 const BODY_CODES = ["unsupported_media_type", "body_too_large", "invalid_json", "invalid_type"] as const satisfies readonly ErrorCode[];
+/**
+ * Routes that export otherMethods() (lib/http/handler.ts) answer the methods they do not
+ * serve with 405 in the envelope; their operations list it. (The health checks and the
+ * JWKS leave unsupported methods to Next, whose bare 405 is not documented.)
+ */
+const OTHER_METHODS = ["method_not_allowed"] as const satisfies readonly ErrorCode[];
+/** What the domain_ownership and wallet_ownership checks can refuse a record with. */
+const PROOF_CODES = [
+  "challenge_not_found", "challenge_expired", "challenge_used", "subject_mismatch",
+  "dns_record_not_found", "invalid_signature", "signature_mismatch",
+] as const satisfies readonly ErrorCode[];
 
 // ---- the document ----------------------------------------------------------------------
+
+/** One request per kind of claim type; the evidence shapes are DomainOwnershipEvidence and WalletOwnershipEvidence. */
+const RECORD_CREATE_EXAMPLES = {
+  company_status: {
+    summary: "Participant-attested company status (201)",
+    value: { subject: "Acme Trading Ltd", claim_type: "company_status", claim: "Acme Trading Ltd is an active company.", visibility: "public" },
+  },
+  domain_ownership: {
+    summary: "Domain control, after publishing the challenge's TXT record (201)",
+    value: {
+      subject: "example.com", claim_type: "domain_ownership", claim: "Acme Trading Ltd controls the DNS of example.com.",
+      evidence: { challenge_id: "dch_4mQ0xVb1sWk9cJ2tRz7a" },
+    },
+  },
+  wallet_ownership: {
+    summary: "Wallet control, with the signature over the challenge's message (201)",
+    value: {
+      subject: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "wallet_ownership",
+      claim: "Acme Trading Ltd controls this Ethereum address.",
+      evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x<65-byte personal_sign signature, hex>" },
+    },
+  },
+  reviewed: {
+    summary: "Any other claim type, confirmed by a reviewer (202)",
+    value: {
+      subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Acme Trading Ltd was featured in the Financial Times.",
+      source_name: "Financial Times", source_url: "https://www.ft.com/content/acme-trading", checked_at: "2026-01-30T09:00:00Z",
+    },
+  },
+};
 
 const bearer = [{ bearerAuth: [] as string[] }];
 const publicAccess: never[] = [];
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
-  const requestComponents = componentsFrom([recordCreateSchema, lifecycleSchema, recordIdSchema], "input", {
-    ListRecordsQuery: listRecordsQuerySchema,
-  });
+  const requestComponents = componentsFrom(
+    [recordCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, domainEvidence, walletEvidence],
+    "input",
+    {
+      ListRecordsQuery: listRecordsQuerySchema,
+    },
+  );
   const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
 
   // Query parameters are the properties of listRecordsQuerySchema, as a client sends them.
@@ -158,10 +209,21 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
           "Issues a record (201), or accepts it for human review (202, status pending_review, URLs and integrity null until issued). " +
           "Requires an Idempotency-Key: the same key with the same body returns the original answer with HTTP 200 and " +
           "`Idempotent-Replayed: true`; with a different body it is 422 `idempotency_key_reused`; while the first request " +
-          "runs it is 409 `idempotency_key_in_use`. Unknown fields are rejected. Body at most 256 KiB, evidence at most 32 KiB.",
+          "runs it is 409 `idempotency_key_in_use`. Unknown fields are rejected. Body at most 256 KiB, evidence at most 32 KiB.\n\n" +
+          "The `evidence` object depends on `claim_type`. `company_status`: none. `domain_ownership`: " +
+          "`{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge " +
+          "(POST /api/v1/domain-challenges) whose TXT record is published; the subject is the domain. `wallet_ownership`: " +
+          "`{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet " +
+          "challenge (POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or " +
+          "BIP-322 simple; solana base58 or base64); the subject is the address. Both issue at source_verified; a challenge is " +
+          "single use and lives one hour; a DNS resolver or EVM RPC that does not answer gives 202 pending_review. Any other " +
+          "claim type takes source_name, source_url and checked_at and goes to review (202).",
         security: bearer,
         parameters: [{ $ref: "#/components/parameters/Idempotency-Key" }],
-        requestBody: { required: true, content: { "application/json": { schema: ref("RecordCreate") } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: ref("RecordCreate"), examples: RECORD_CREATE_EXAMPLES } },
+        },
         responses: {
           "200": jsonResponse("Idempotent replay: the original answer (of a 201 or a 202).", ref("Record"), {
             headers: { "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } },
@@ -172,6 +234,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
             "idempotency_key_required", "invalid_idempotency_key", ...BODY_CODES, ...AUTH_CODES,
             "plan_inactive", "plan_limit_reached", "idempotency_key_in_use", "idempotency_key_reused",
             ...VALIDATION_CODES, "missing_evidence", "claim_type_not_available", "evidence_level_not_allowed", "field_not_allowed",
+            ...PROOF_CODES, ...OTHER_METHODS,
           ]),
         },
       },
@@ -186,7 +249,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
         parameters: listParameters,
         responses: {
           "200": jsonResponse("A page of records.", ref("RecordList")),
-          ...errorResponses([...AUTH_CODES, ...VALIDATION_CODES]),
+          ...errorResponses([...AUTH_CODES, ...VALIDATION_CODES, ...OTHER_METHODS]),
         },
       },
     },
@@ -200,7 +263,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
         parameters: [recordIdParam],
         responses: {
           "200": jsonResponse("The record.", ref("Record")),
-          ...errorResponses([...AUTH_CODES, "record_not_found"]),
+          ...errorResponses([...AUTH_CODES, "record_not_found", ...OTHER_METHODS]),
         },
       },
     },
@@ -218,7 +281,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
           "200": jsonResponse("The check.", ref("SignatureCheck"), {
             headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-store" } } },
           }),
-          ...errorResponses(["record_not_found"], { headers: publicHeaders }),
+          ...errorResponses(["record_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },
@@ -242,7 +305,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
               },
             },
           }),
-          ...errorResponses(["record_not_found"], { headers: publicHeaders }),
+          ...errorResponses(["record_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },
@@ -262,7 +325,52 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
           "200": jsonResponse("The updated record.", ref("Record")),
           ...errorResponses([
             ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition",
-            ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record",
+            ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record", ...OTHER_METHODS,
+          ]),
+        },
+      },
+    },
+    "/api/v1/domain-challenges": {
+      post: {
+        operationId: "createDomainChallenge",
+        tags: ["Challenges"],
+        summary: "Request a domain challenge",
+        description:
+          "Step one of a domain_ownership record. The domain is normalised (trimmed, lower case, trailing dot dropped, IDN " +
+          "to punycode); it must be a bare name (no scheme, path, port or userinfo) under an ICANN public suffix, else 422 " +
+          "`invalid_domain` (`localhost`, `com`, `co.uk`, IP addresses, `.local`). Publish `txt_value` as a TXT record at " +
+          "`txt_name` (`_prs-challenge.<domain>`, value `prs-verification=<token>`) at your DNS provider, then create the " +
+          "record with `evidence.challenge_id` = `id` and `subject` = the domain. The challenge belongs to the key's account " +
+          "and environment, lives one hour and is used once. Body at most 16 KiB.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("DomainChallengeCreate") } } },
+        responses: {
+          "201": jsonResponse("The challenge and the TXT record to publish.", ref("DomainChallenge")),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "invalid_domain", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/wallet-challenges": {
+      post: {
+        operationId: "createWalletChallenge",
+        tags: ["Challenges"],
+        summary: "Request a wallet challenge",
+        description:
+          "Step one of a wallet_ownership record. Networks: ethereum, base, polygon, arbitrum, optimism, bsc (EVM: EIP-55 " +
+          "checksum if mixed case; answered checksummed), bitcoin (mainnet 1…, 3… and bc1q… addresses; taproot bc1p… is " +
+          "422 `unsupported_address_type`) and solana (base58 32-byte key). A bad address is 422 `invalid_address`. Sign " +
+          "`message` exactly as returned (UTF-8) with the key behind the address — EVM personal_sign (EIP-191; smart " +
+          "accounts via EIP-1271/6492 where the service has an RPC for the network), bitcoin BIP-137 or BIP-322 simple, " +
+          "solana signMessage (ed25519) — then create the record with `evidence: {challenge_id, signature}` and `subject` = " +
+          "the address. The challenge belongs to the key's account and environment, lives one hour and is used once. " +
+          "`claim_type` defaults to wallet_ownership (dex_control is reserved: its records are not available yet). Body at " +
+          "most 16 KiB.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("WalletChallengeCreate") } } },
+        responses: {
+          "201": jsonResponse("The challenge and the message to sign.", ref("WalletChallenge")),
+          ...errorResponses([
+            ...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "invalid_address", "unsupported_address_type", ...OTHER_METHODS,
           ]),
         },
       },
@@ -276,7 +384,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
         security: bearer,
         responses: {
           "200": jsonResponse("Usage.", ref("Usage")),
-          ...errorResponses([...AUTH_CODES]),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
         },
       },
     },
@@ -291,7 +399,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
           "200": jsonResponse("An OpenAPI 3.1 document.", { type: "object", description: "https://spec.openapis.org/oas/v3.1.0" }, {
             headers: publicHeaders,
           }),
-          ...errorResponses([], { headers: publicHeaders }),
+          ...errorResponses([...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },
@@ -352,6 +460,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     servers: [{ url: baseUrl }],
     tags: [
       { name: "Records", description: "Issue and manage records (API key)." },
+      { name: "Challenges", description: "Prove control of a domain or a wallet: request a challenge, answer it, then create the record (API key)." },
       { name: "Public", description: "Keyless, CORS-enabled endpoints anyone can call." },
       { name: "Account", description: "The account behind the API key." },
       { name: "Meta", description: "Service description and health." },
@@ -402,6 +511,11 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
         "Access-Control-Allow-Origin": {
           description: "Public endpoints may be called from any origin.",
           schema: { type: "string", const: "*" },
+        },
+        Allow: {
+          description: "The methods this path serves, comma-separated (e.g. `GET, POST`).",
+          required: true,
+          schema: { type: "string" },
         },
       },
     },

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { RECORD_STATUSES } from "@/drizzle/schema";
 import type { getUsage } from "@/lib/accounts/get-usage";
+import type { createDomainChallenge, createWalletChallenge } from "@/lib/challenges/challenges";
+import { domainEvidence } from "@/lib/claims/domain-ownership";
+import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode, type ErrorType, type errorBody } from "@/lib/http/errors";
+import { WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { EVIDENCE_LEVELS, recordIdSchema } from "@/lib/records/schemas";
 import type { RecordObject } from "@/lib/records/serialize-record";
 import type { statusFields } from "@/lib/records/signed-status";
@@ -203,6 +207,40 @@ export const usageSchema = z
   })
   .meta({ id: "Usage", description: "This month's live usage against the plan. Sandbox work is never counted." });
 
+// ---- challenges ------------------------------------------------------------------------
+
+export const domainChallengeSchema = z
+  .strictObject({
+    object: z.literal("domain_challenge"),
+    id: domainEvidence.shape.challenge_id.describe("Send it as evidence.challenge_id of a domain_ownership record."),
+    domain: z.string().describe("The normalised domain: lower case, IDN as punycode, no trailing dot."),
+    token: z.string().regex(/^[A-Za-z0-9_-]+$/).describe("Random token; txt_value is built from it."),
+    txt_name: z.string().describe("Where to publish the TXT record: _prs-challenge.<domain>."),
+    txt_value: z.string().describe("The exact TXT value to publish: prs-verification=<token>."),
+    expires_at: timestampSchema.describe("One hour after created_at; the record must be created before then."),
+    created_at: timestampSchema,
+  })
+  .meta({
+    id: "DomainChallenge",
+    description: "Publish txt_value as a TXT record at txt_name, then create a domain_ownership record with this id. Single use.",
+  });
+
+export const walletChallengeSchema = z
+  .strictObject({
+    object: z.literal("wallet_challenge"),
+    id: walletEvidence.shape.challenge_id.describe("Send it as evidence.challenge_id of a wallet_ownership record."),
+    address: z.string().describe("The normalised address: EVM EIP-55 checksummed, bech32 lower case, base58 as sent."),
+    network: z.enum(WALLET_NETWORKS),
+    claim_type: z.enum(["wallet_ownership", "dex_control"]).describe("The claim type the challenge can prove."),
+    message: z.string().describe("The exact text to sign, as UTF-8 bytes, unchanged (line breaks are \\n)."),
+    expires_at: timestampSchema.describe("One hour after created_at; the record must be created before then."),
+    created_at: timestampSchema,
+  })
+  .meta({
+    id: "WalletChallenge",
+    description: "Sign message with the key behind address, then create a wallet_ownership record with this id and the signature. Single use.",
+  });
+
 // ---- errors ----------------------------------------------------------------------------
 
 /** Every error `type` of the contract, in its order. */
@@ -273,6 +311,8 @@ export const RESPONSE_SCHEMAS = [
   jwkSchema,
   jwksSchema,
   usageSchema,
+  domainChallengeSchema,
+  walletChallengeSchema,
   errorCodeSchema,
   fieldErrorSchema,
   errorSchema,
@@ -285,6 +325,8 @@ export const RESPONSE_SCHEMAS = [
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
 type Assert<T extends true> = T;
 type Out<S extends z.ZodType> = NonNullable<z.output<S>>;
+/** Every value fits the schema's type too (not only the key set). */
+type Fits<A, B> = [A] extends [B] ? true : false;
 
 export type _ResponseSchemaChecks = [
   Assert<SameKeys<RecordObject, Out<typeof recordSchema>>>,
@@ -301,6 +343,10 @@ export type _ResponseSchemaChecks = [
   Assert<SameKeys<NonNullable<Awaited<ReturnType<typeof verifyRecordSignature>>>, Out<typeof signatureCheckSchema>>>,
   Assert<SameKeys<Awaited<ReturnType<typeof getUsage>>, Out<typeof usageSchema>>>,
   Assert<SameKeys<ReturnType<typeof publicJwks>["keys"][number], Out<typeof jwkSchema>>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof createDomainChallenge>>, Out<typeof domainChallengeSchema>>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof createWalletChallenge>>, Out<typeof walletChallengeSchema>>>,
+  Assert<Fits<Awaited<ReturnType<typeof createDomainChallenge>>, Out<typeof domainChallengeSchema>>>,
+  Assert<Fits<Awaited<ReturnType<typeof createWalletChallenge>>, Out<typeof walletChallengeSchema>>>,
   Assert<SameKeys<ReturnType<typeof errorBody>["error"], Out<typeof errorSchema>["error"]>>,
   // every ErrorType of lib/http/errors.ts is listed
   Assert<[Exclude<ErrorType, (typeof ERROR_TYPES)[number]>] extends [never] ? true : false>,

@@ -1,10 +1,19 @@
+import * as ecc from "@bitcoinerlab/secp256k1";
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { Signer } from "bip322-js";
+import * as bitcoin from "bitcoinjs-lib";
+import bitcoinMessage from "bitcoinjs-message";
+import bs58 from "bs58";
 import canonicalize from "canonicalize";
+import { ECPairFactory } from "ecpair";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createLocalJWKSet } from "jose";
+import { verifyMessage } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, type Res } from "../helpers";
+import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
 
 /**
  * The request/response examples of docs/api.md, taken from this run against the started
@@ -32,11 +41,12 @@ const secrets = new Set<string>();
 
 const hideKey = (authorization: string) => authorization.replace(/\b(prs_(?:sandbox|live)_)[0-9A-Za-z]+/, "$1…");
 
-/** Replace the test server's address in every string so the examples read like production. */
+/** Replace the test server's address (and host, as wallet messages name it) in every string so the examples read like production. */
 function rebase<T>(value: T): T {
   const base = baseUrl();
+  const host = new URL(base).host;
   const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return v.split(base).join(DOC_BASE);
+    if (typeof v === "string") return v.split(base).join(DOC_BASE).split(host).join(new URL(DOC_BASE).host);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
@@ -48,7 +58,7 @@ function record(name: string, ex: Recorded) {
   if (!WRITE) return;
   const text = JSON.stringify(rebase(ex), null, 2) + "\n";
   for (const s of secrets) if (text.includes(s)) throw new Error(`example ${name} would publish an API key`);
-  if (text.includes(baseUrl())) throw new Error(`example ${name} still names the test server`);
+  if (text.includes(baseUrl()) || text.includes(new URL(baseUrl()).host)) throw new Error(`example ${name} still names the test server`);
   fs.mkdirSync(OUT_DIR, { recursive: true });
   fs.writeFileSync(path.join(OUT_DIR, `${name}.json`), text);
 }
@@ -409,8 +419,216 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.body.openapi).toBe("3.1.0");
     expect(r.body.servers).toEqual([{ url: baseUrl() }]);
     for (const p of ["/api/v1/records", "/api/v1/records/{id}", "/api/v1/records/{id}/status", "/api/v1/records/{id}/signature",
-      "/api/v1/records/{id}/lifecycle", "/api/v1/usage", "/api/v1/openapi.json", "/.well-known/jwks.json", "/api/health", "/api/health/live"]) {
+      "/api/v1/records/{id}/lifecycle", "/api/v1/usage", "/api/v1/openapi.json", "/.well-known/jwks.json", "/api/health", "/api/health/live",
+      "/api/v1/domain-challenges", "/api/v1/wallet-challenges"]) {
       expect(Object.keys(r.body.paths)).toContain(p);
     }
+  });
+});
+
+// ---- domain and wallet proofs: request a challenge → answer it → create the record -----------
+
+const ECPair = ECPairFactory(ecc);
+bitcoin.initEccLib(ecc); // for the taproot address of the unsupported-address example
+
+/** What every issued proof record looks like, whatever its family. */
+function expectProofRecord(rec: any, claimType: string, subject: string) {
+  expect(rec.verification_id).toMatch(RECORD_ID);
+  expect(rec).toMatchObject({
+    object: "record", status: "active", environment: "sandbox", verified: false, claim_type: claimType, subject,
+    evidence_level: "source_verified", review: null, integrity: { algorithm: "Ed25519", canonicalization: "RFC8785" },
+    certificate_url: `${baseUrl()}/r/${rec.verification_id}`,
+  });
+  expect(rec.lifecycle.history).toEqual([{ status: "active", at: rec.created_at, reason: "Issued.", by: "owner" }]);
+}
+
+/** The wallet message names the service, the address, the network, the challenge and its validity. */
+function expectWalletMessage(c: any, address: string, network: string) {
+  const lines = c.message.split("\n");
+  expect(lines[0]).toBe(`${new URL(baseUrl()).host} asks you to prove control of this ${network} address for Proof Records (PRS):`);
+  expect(lines[1]).toBe(address);
+  for (const line of [`URI: ${baseUrl()}`, `Network: ${network}`, `Challenge ID: ${c.id}`, `Issued At: ${c.created_at}`, `Expiration Time: ${c.expires_at}`]) {
+    expect(lines).toContain(line);
+  }
+  expect(lines.find((l: string) => l.startsWith("Nonce: "))).toMatch(/^Nonce: [0-9a-f]{24}$/);
+}
+
+describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
+  let key = "";
+  const claimBody = (claim_type: string, subject: string, claim: string, evidence: Record<string, unknown>) => ({
+    subject, claim_type, claim, evidence, visibility: "public",
+  });
+  async function walletChallenge(name: string, address: string, network: string) {
+    const r = await exchange(name, "POST", "/api/v1/wallet-challenges", { key, body: { address, network } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.headers.get("request-id")).toMatch(/^req_/);
+    expect(r.body.id).toMatch(/^wch_[A-Za-z0-9]{20}$/);
+    expect(r.body).toMatchObject({ object: "wallet_challenge", network, claim_type: "wallet_ownership" });
+    expect(Date.parse(r.body.expires_at) - Date.parse(r.body.created_at)).toBe(3600_000);
+    return r.body;
+  }
+
+  beforeAll(async () => {
+    ({ sandboxKey: key } = await newAccount("docs-proofs"));
+    secrets.add(key);
+  });
+
+  // ---- domain ------------------------------------------------------------------------------
+
+  let domainChallenge: any;
+
+  it("domain_challenge: the TXT record to publish, for the normalised domain", async () => {
+    const r = await exchange("domain_challenge", "POST", "/api/v1/domain-challenges", { key, body: { domain: "Example.com" } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.headers.get("request-id")).toMatch(/^req_/);
+    expect(r.headers.get("access-control-allow-origin")).toBeNull();
+    const c = r.body;
+    expect(c.id).toMatch(/^dch_[A-Za-z0-9]{20}$/);
+    expect(c).toEqual({
+      object: "domain_challenge", id: c.id, domain: "example.com", token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      txt_name: "_prs-challenge.example.com", txt_value: `prs-verification=${c.token}`,
+      expires_at: expect.stringMatching(TIMESTAMP), created_at: expect.stringMatching(TIMESTAMP),
+    });
+    expect(Date.parse(c.expires_at) - Date.parse(c.created_at)).toBe(3600_000);
+    domainChallenge = c;
+  });
+
+  it("error_dns_record_not_found: creating the record before the TXT record is published → 422, challenge still usable", async () => {
+    const c = domainChallenge;
+    setDns(c.txt_name, null);
+    const r = await exchange("error_dns_record_not_found", "POST", "/api/v1/records", {
+      key, body: claimBody("domain_ownership", "example.com", "The holder of this account controls the DNS of example.com.", { challenge_id: c.id }),
+    });
+    expectError(r, 422, "invalid_request_error", "dns_record_not_found", "evidence.challenge_id");
+    expect(r.body.error.message).toContain(`${c.txt_name} = "${c.txt_value}"`);
+    expect((await call("GET", "/api/v1/records?claim_type=domain_ownership", { key })).body.data).toEqual([]);
+  });
+
+  it("create_record_domain_ownership: TXT record published → 201 source_verified, re-checked periodically", async () => {
+    const c = domainChallenge;
+    // What the domain's owner does at their DNS provider; here the test's DNS server serves it.
+    setDns(c.txt_name, ["v=spf1 -all", c.txt_value]);
+    const body = claimBody("domain_ownership", "example.com", "The holder of this account controls the DNS of example.com.", { challenge_id: c.id });
+    const r = await exchange("create_record_domain_ownership", "POST", "/api/v1/records", { key, body });
+    expect(r.status, r.text).toBe(201);
+    expectProofRecord(r.body, "domain_ownership", "example.com");
+    expect(r.body.evidence).toEqual({
+      challenge_id: c.id, domain: "example.com", txt_name: c.txt_name, txt_value: c.txt_value, checked_at: r.body.created_at,
+    });
+    expect(Date.parse(r.body.lifecycle.recheck_at)).toBeGreaterThan(Date.parse(r.body.created_at));
+    // The evidence is signed, and the challenge is used up.
+    const sig = await call("GET", `/api/v1/records/${r.body.verification_id}/signature`);
+    expect(sig.body).toMatchObject({ valid: true, signed_payload: { claim_type: "domain_ownership", evidence: r.body.evidence } });
+    const again = await call("POST", "/api/v1/records", { key, body });
+    expect(again.body.error).toMatchObject({ code: "challenge_used", param: "evidence.challenge_id" });
+  });
+
+  it("error_invalid_domain: a URL instead of a bare domain → 422", async () => {
+    const r = await exchange("error_invalid_domain", "POST", "/api/v1/domain-challenges", { key, body: { domain: "https://example.com/about" } });
+    expectError(r, 422, "invalid_request_error", "invalid_domain", "domain");
+  });
+
+  // ---- EVM ---------------------------------------------------------------------------------
+
+  it("wallet_evm: viem account → challenge (ethereum) → signMessage → create_record_wallet_evm 201", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const c = await walletChallenge("wallet_challenge_evm", account.address.toLowerCase(), "ethereum");
+    expect(c.address).toBe(account.address); // answered EIP-55 checksummed
+    expectWalletMessage(c, account.address, "ethereum");
+    const signature = await account.signMessage({ message: c.message });
+    expect(await verifyMessage({ address: account.address, message: c.message, signature })).toBe(true);
+    const r = await exchange("create_record_wallet_evm", "POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", account.address, `The holder of this account controls ${account.address} on Ethereum.`, { challenge_id: c.id, signature }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expectProofRecord(r.body, "wallet_ownership", account.address);
+    expect(r.body.evidence).toEqual({
+      challenge_id: c.id, address: account.address, network: "ethereum", message: c.message, signature,
+      signature_scheme: "eip191", checked_at: r.body.created_at,
+    });
+    expect(r.body.lifecycle.recheck_at).toBeNull();
+  });
+
+  it("error_signature_mismatch: a signature by another key → 422, nothing issued", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const other = privateKeyToAccount(generatePrivateKey());
+    const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: account.address, network: "base" } })).body;
+    const signature = await other.signMessage({ message: c.message });
+    const before = (await call("GET", "/api/v1/records?claim_type=wallet_ownership", { key })).body.data.length;
+    const r = await exchange("error_signature_mismatch", "POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", account.address, `The holder of this account controls ${account.address} on Base.`, { challenge_id: c.id, signature }),
+    });
+    expectError(r, 422, "invalid_request_error", "signature_mismatch", "evidence.signature");
+    expect((await call("GET", "/api/v1/records?claim_type=wallet_ownership", { key })).body.data).toHaveLength(before);
+    // A failed attempt does not use the challenge up: the right signature still issues.
+    const good = await call("POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", account.address, "x", { challenge_id: c.id, signature: await account.signMessage({ message: c.message }) }),
+    });
+    expect(good.status, good.text).toBe(201);
+  });
+
+  // ---- bitcoin -----------------------------------------------------------------------------
+
+  it("wallet_bitcoin: bc1q address, BIP-322 simple signature (bip322-js) → create_record_wallet_bitcoin 201", async () => {
+    const keyPair = ECPair.makeRandom();
+    const address = bitcoin.payments.p2wpkh({ pubkey: Buffer.from(keyPair.publicKey) }).address!;
+    expect(address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
+    const c = await walletChallenge("wallet_challenge_bitcoin", address, "bitcoin");
+    expect(c.address).toBe(address);
+    expectWalletMessage(c, address, "bitcoin");
+    const signature = Signer.sign(keyPair.toWIF(), address, c.message).toString();
+    expect(Buffer.from(signature, "base64").length).toBeGreaterThan(65); // a witness, not a 65-byte BIP-137 signature
+    const r = await exchange("create_record_wallet_bitcoin", "POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", address, `The holder of this account controls the bitcoin address ${address}.`, { challenge_id: c.id, signature }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expectProofRecord(r.body, "wallet_ownership", address);
+    expect(r.body.evidence).toMatchObject({ address, network: "bitcoin", message: c.message, signature, signature_scheme: "bip322-simple" });
+  });
+
+  it("wallet_bitcoin_legacy: 1… address, BIP-137 signature (bitcoinjs-message) → create_record_wallet_bitcoin_legacy 201", async () => {
+    const keyPair = ECPair.makeRandom();
+    const address = bitcoin.payments.p2pkh({ pubkey: Buffer.from(keyPair.publicKey) }).address!;
+    expect(address).toMatch(/^1/);
+    const c = await walletChallenge("wallet_challenge_bitcoin_legacy", address, "bitcoin");
+    expectWalletMessage(c, address, "bitcoin");
+    const signature = bitcoinMessage.sign(c.message, Buffer.from(keyPair.privateKey!), true).toString("base64");
+    expect(Buffer.from(signature, "base64")).toHaveLength(65);
+    expect(bitcoinMessage.verify(c.message, address, signature)).toBe(true);
+    const r = await exchange("create_record_wallet_bitcoin_legacy", "POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", address, `The holder of this account controls the bitcoin address ${address}.`, { challenge_id: c.id, signature }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expectProofRecord(r.body, "wallet_ownership", address);
+    expect(r.body.evidence).toMatchObject({ address, network: "bitcoin", signature, signature_scheme: "bip137" });
+  });
+
+  it("error_unsupported_address_type: a taproot (bc1p…) address → 422", async () => {
+    const keyPair = ECPair.makeRandom();
+    const address = bitcoin.payments.p2tr({ internalPubkey: Buffer.from(keyPair.publicKey).subarray(1, 33) }).address!;
+    expect(address).toMatch(/^bc1p/);
+    const r = await exchange("error_unsupported_address_type", "POST", "/api/v1/wallet-challenges", { key, body: { address, network: "bitcoin" } });
+    expectError(r, 422, "invalid_request_error", "unsupported_address_type", "address");
+    expect(r.body.error.message).toMatch(/Taproot/);
+  });
+
+  // ---- solana ------------------------------------------------------------------------------
+
+  it("wallet_solana: ed25519 key (@noble/curves) → base58 address → signMessage → create_record_wallet_solana 201", async () => {
+    const secretKey = ed25519.utils.randomSecretKey();
+    const address = bs58.encode(ed25519.getPublicKey(secretKey));
+    const c = await walletChallenge("wallet_challenge_solana", address, "solana");
+    expect(c.address).toBe(address);
+    expectWalletMessage(c, address, "solana");
+    const messageBytes = new TextEncoder().encode(c.message);
+    const signature = bs58.encode(ed25519.sign(messageBytes, secretKey));
+    expect(ed25519.verify(bs58.decode(signature), messageBytes, bs58.decode(address))).toBe(true);
+    const r = await exchange("create_record_wallet_solana", "POST", "/api/v1/records", {
+      key, body: claimBody("wallet_ownership", address, `The holder of this account controls the Solana address ${address}.`, { challenge_id: c.id, signature }),
+    });
+    expect(r.status, r.text).toBe(201);
+    expectProofRecord(r.body, "wallet_ownership", address);
+    expect(r.body.evidence).toMatchObject({ address, network: "solana", message: c.message, signature, signature_scheme: "ed25519" });
   });
 });
