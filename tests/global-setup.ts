@@ -65,6 +65,9 @@ export default async function setup(project: TestProject) {
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
     DOMAIN_RECHECK_INTERVAL_MS: "1500",
+    // bsc has an RPC configured that never answers: smart-account checks there are "unreachable".
+    EVM_RPC_URLS: JSON.stringify({ bsc: `http://127.0.0.1:${await freePort()}` }),
+    RPC_TIMEOUT_MS: "500",
   };
   if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
   const log = fs.createWriteStream(path.join(dataDir, "server.log"));

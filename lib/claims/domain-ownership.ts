@@ -35,7 +35,7 @@ export const domainOwnership: ClaimModule = {
     const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, domainChallenges, ch.id, recordId);
     const lookup = await resolveTxt(ch.txtName);
     if (lookup.kind === "unreachable") {
-      return { kind: "review", evidenceLevel: "source_verified", reason: `${lookup.reason} The TXT check is re-run when the resolver answers.`, publicEvidence: evidence, commit };
+      return { kind: "review", evidenceLevel: "source_verified", reason: `${lookup.reason} A reviewer confirms the TXT record instead.`, publicEvidence: evidence, commit };
     }
     if (lookup.kind === "not_found" || !lookup.values.includes(ch.txtValue)) {
       const seen = lookup.kind === "found" ? ` Found ${lookup.values.length} TXT value(s), none equal to the challenge's.` : "";

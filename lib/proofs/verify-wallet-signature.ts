@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { Verifier } from "bip322-js";
 import bs58 from "bs58";
-import { isHex, verifyMessage } from "viem";
+import { isErc6492Signature, isHex, verifyMessage } from "viem";
 import { evmClient } from "@/lib/connectors/evm-rpc";
 import type { NormalizedAddress, WalletNetwork } from "./wallet-address";
 
@@ -38,6 +38,10 @@ async function verifyEvm(address: `0x${string}`, network: WalletNetwork, message
   const client = evmClient(network);
   if (!client) return { kind: "mismatch" };
   try {
+    // viem's verifyMessage treats a dead RPC like a bad signature, so ask for the code first:
+    // it tells a smart account from a plain key and proves the chain is answering.
+    const code = await client.getCode({ address });
+    if ((!code || code === "0x") && !isErc6492Signature(signature)) return { kind: "mismatch" };
     const ok = await client.verifyMessage({ address, message, signature });
     return ok ? { kind: "valid", scheme: "eip1271/6492" } : { kind: "mismatch" };
   } catch (e) {

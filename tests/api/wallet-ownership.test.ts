@@ -107,6 +107,24 @@ describe("wallet_ownership: EVM (viem local accounts)", () => {
   });
 });
 
+describe("wallet_ownership: EVM smart accounts", () => {
+  it("asks the network's RPC when the signature is not the address's own key, and goes to review when it cannot answer", async () => {
+    const { sandboxKey } = await newAccount();
+    const acct = privateKeyToAccount(generatePrivateKey());
+    const other = privateKeyToAccount(generatePrivateKey());
+    const c = await challenge(sandboxKey, acct.address, "bsc");
+    // Not the EOA's signature: it could be a smart account's (EIP-1271/6492), which only the chain can tell.
+    const r = await prove(sandboxKey, acct.address, c.id, await other.signMessage({ message: c.message }));
+    expect(r.status, r.text).toBe(202);
+    expect(r.body.status).toBe("pending_review");
+    expect(r.body.review.reason).toMatch(/bsc RPC did not answer/);
+    // Without an RPC for the network the same case is simply a mismatch.
+    const c2 = await challenge(sandboxKey, acct.address, "polygon");
+    const r2 = await prove(sandboxKey, acct.address, c2.id, await other.signMessage({ message: c2.message }));
+    expect(r2.body.error.code).toBe("signature_mismatch");
+  });
+});
+
 describe("wallet_ownership: bitcoin", () => {
   it("verifies BIP-137 signatures for 1…, 3… and bc1q… addresses (bitcoinjs-message)", async () => {
     const { sandboxKey } = await newAccount();
