@@ -10,10 +10,10 @@ export const events = pgTable(
     accountId: text("account_id").notNull().references(() => accounts.id),
     environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
     type: text("type").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** The exact JSON text to deliver: webhook signatures cover the raw body, and retries resend the same bytes. */
+    payload: text("payload").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("events_account_idx").on(t.accountId, t.createdAt)],
 );
 
 export const idempotencyKeys = pgTable(

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { API_KEY_RE } from "@/lib/ids";
 import { hashApiKey } from "./api-key-hash";
+import { cachedAuth, rememberAuth } from "./auth-cache";
 import type { AuthContext } from "./types";
 
 const LAST_USED_EVERY_MS = 60_000;
@@ -16,6 +17,16 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   const secret = m?.[1];
   if (!secret || !API_KEY_RE.test(secret)) throw invalid();
+  const hash = hashApiKey(secret);
+  const now = Date.now();
+  const hit = cachedAuth(hash, now);
+  if (hit) {
+    if (now - hit.lastUsedWrite > LAST_USED_EVERY_MS) {
+      hit.lastUsedWrite = now;
+      await touchLastUsed(db, hit.auth.keyId, now);
+    }
+    return hit.auth;
+  }
   const [row] = await db
     .select({
       keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt,
@@ -23,18 +34,25 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.keyHash, hashApiKey(secret)));
+    .where(eq(apiKeys.keyHash, hash));
   if (!row) throw invalid();
   if (row.revokedAt) throw new ApiError("api_key_revoked", "This API key has been revoked.");
-  const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
-    // At most one write a minute per key; a lost race only repeats the same write.
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_EVERY_MS)))));
+  let lastUsedWrite = row.lastUsedAt?.getTime() ?? 0;
+  if (now - lastUsedWrite > LAST_USED_EVERY_MS) {
+    lastUsedWrite = now;
+    await touchLastUsed(db, row.keyId, now);
   }
-  return { accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role };
+  const auth: AuthContext = { accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role };
+  rememberAuth(hash, auth, lastUsedWrite);
+  return auth;
+}
+
+/** At most one write a minute per key; a lost race only repeats the same write. */
+async function touchLastUsed(db: Db, keyId: string, now: number) {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_EVERY_MS)))));
 }
 
 const invalid = () => new ApiError("invalid_api_key", "The API key is not valid.");

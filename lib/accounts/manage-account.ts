@@ -1,15 +1,18 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
+import { announceAccountChange } from "./auth-cache";
 import type { Plan, Role } from "./types";
 
 export async function setPlan(db: Db, accountId: string, plan: Plan) {
   const r = await db.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  await announceAccountChange(db);
   return r.length === 1;
 }
 
 export async function grantRole(db: Db, accountId: string, role: Role) {
   const r = await db.update(accounts).set({ role }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  await announceAccountChange(db);
   return r.length === 1;
 }
 
@@ -30,5 +33,6 @@ export async function revokeApiKey(db: Db, keyId: string) {
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  await announceAccountChange(db);
   return r.length === 1;
 }

@@ -3,6 +3,7 @@ import { onlyLevels, refuseSourceFields } from "./field-rules";
 
 /** company_status: the participant's own statement; nothing is checked, and the record says so. */
 export const companyStatus: ClaimModule = {
+  offline: true,
   validate(input) {
     if (input.evidence && Object.keys(input.evidence).length > 0) {
       const [k] = Object.keys(input.evidence);

@@ -10,6 +10,7 @@ const SKEW_MS = 5 * 60_000;
  * reviewer and never published.
  */
 export const manualReview: ClaimModule = {
+  offline: true,
   validate(input) {
     for (const f of ["source_name", "source_url", "checked_at"] as const) {
       if (input[f] === undefined) {

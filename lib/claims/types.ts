@@ -30,6 +30,8 @@ export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null
 export type ClaimContext = { auth: AuthContext; now: Date; db: Db };
 
 export interface ClaimModule {
+  /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
+  offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */
   validate(input: RecordCreateInput): FieldError | null;
   check(input: RecordCreateInput, ctx: ClaimContext): Promise<CheckOutcome>;

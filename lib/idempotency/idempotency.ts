@@ -9,7 +9,7 @@ const LEASE_MS = 60_000;
 const KEY_RE = /^[\x21-\x7E]{1,255}$/;
 
 export type IdempotencyScope = { accountId: string; environment: AuthContext["environment"]; endpoint: string; key: string };
-export type Begun = { kind: "new" } | { kind: "replay"; status: number; body: Record<string, unknown> };
+export type Begun = { kind: "new" } | { kind: "replay"; status: number; bodyJson: string };
 
 export function idempotencyKeyFrom(req: Request): string {
   const key = req.headers.get("idempotency-key");
@@ -45,22 +45,40 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHa
 
   const [row] = await db.select().from(idempotencyKeys).where(where(scope));
   if (!row) return beginIdempotent(db, scope, requestHash); // released meanwhile: try again
-  if (row.requestHash !== requestHash) {
-    throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request body.");
-  }
-  if (row.state === "done") {
-    return { kind: "replay", status: row.responseStatus ?? 200, body: JSON.parse(row.responseBody ?? "{}") as Record<string, unknown> };
-  }
-  if (now.getTime() - row.lockedAt.getTime() < LEASE_MS) {
-    throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
-  }
+  const known = answerFor(row, requestHash, now);
+  if (known) return known;
+  // The holder's lease ran out (it crashed): take the key over, unless someone else just did.
   const taken = await db
     .update(idempotencyKeys)
     .set({ lockedAt: now })
     .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.lockedAt, row.lockedAt)))
     .returning({ key: idempotencyKeys.key });
   if (taken.length === 1) return { kind: "new" };
-  throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
+  throw inUse();
+}
+
+/** What an existing key says about a request: replay it, refuse it, or null = stale running claim. */
+function answerFor(row: typeof idempotencyKeys.$inferSelect, requestHash: string, now: Date): Begun | null {
+  if (row.requestHash !== requestHash) {
+    throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request body.");
+  }
+  if (row.state === "done") {
+    return { kind: "replay", status: row.responseStatus ?? 200, bodyJson: row.responseBody ?? "{}" };
+  }
+  if (now.getTime() - row.lockedAt.getTime() < LEASE_MS) throw inUse();
+  return null;
+}
+
+const inUse = () =>
+  new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
+
+/** An earlier request under this key, if any: its replay, or the refusal it implies. */
+export async function findIdempotent(db: DbOrTx, scope: IdempotencyScope, requestHash: string): Promise<Begun | null> {
+  const [row] = await db.select().from(idempotencyKeys).where(where(scope));
+  if (!row) return null;
+  const known = answerFor(row, requestHash, new Date());
+  if (!known) throw inUse(); // a stale running claim: the retry should go through beginIdempotent
+  return known;
 }
 
 /** Store the answer in the same transaction as the change it reports. */

@@ -9,13 +9,25 @@ export type EventType =
   | "record.status_changed"
   | "principal_link.changed";
 
-/** Append an event to the outbox; call it inside the transaction that made the change. */
-export async function writeEvent(
-  tx: DbOrTx,
-  e: { accountId: string; environment: "sandbox" | "live"; type: EventType; data: Record<string, unknown>; at: Date },
-) {
+export type EventInput = {
+  accountId: string; environment: "sandbox" | "live"; type: EventType; data: Record<string, unknown>; at: Date;
+  /** `data.record` already serialised, when the caller has it: spliced in rather than stringified again. */
+  recordJson?: string;
+};
+
+/** The outbox row for an event: `{id, type, created_at, environment, data}` (CONTRACT) as JSON text. */
+export function buildEvent(e: EventInput) {
   const id = newEventId();
-  const payload = { id, type: e.type, created_at: e.at.toISOString(), environment: e.environment, data: e.data };
-  await tx.insert(events).values({ id, accountId: e.accountId, environment: e.environment, type: e.type, payload, createdAt: e.at });
-  return id;
+  const head = { id, type: e.type, created_at: e.at.toISOString(), environment: e.environment };
+  const payload = e.recordJson
+    ? `${JSON.stringify(head).slice(0, -1)},"data":{"record":${e.recordJson}}}`
+    : JSON.stringify({ ...head, data: e.data });
+  return { id, accountId: e.accountId, environment: e.environment, type: e.type, payload, createdAt: e.at };
+}
+
+/** Append an event to the outbox; call it inside the transaction that made the change. */
+export async function writeEvent(tx: DbOrTx, e: EventInput) {
+  const row = buildEvent(e);
+  await tx.insert(events).values(row);
+  return row.id;
 }

@@ -1,24 +1,25 @@
-import { records, recordHistory } from "@/drizzle/schema";
 import { meterLiveUsage, requireActivePlan } from "@/lib/accounts/plans";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
-import type { CheckOutcome } from "@/lib/claims/types";
+import type { CheckOutcome, ClaimModule } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
-import { beginIdempotent, completeIdempotent, releaseIdempotent, type IdempotencyScope } from "@/lib/idempotency/idempotency";
+import { beginIdempotent, findIdempotent, releaseIdempotent, type IdempotencyScope } from "@/lib/idempotency/idempotency";
 import { newRecordId } from "@/lib/ids";
-import { writeEvent } from "@/lib/outbox/write-event";
+import { buildEvent } from "@/lib/outbox/write-event";
 import { canonicalJson, sha256Hex, signJson } from "@/lib/signing/canonical";
 import { recordCreateSchema, type RecordCreateInput } from "./schemas";
 import { serializeRecord, type RecordRow } from "./serialize-record";
+import { insertRecordBundle } from "./insert-record-bundle";
 import { buildSignedPayload } from "./signed-payload";
 
 const EVIDENCE_LIMIT = 32 * 1024;
 const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
 
-export type CreateResult = { status: 200 | 201 | 202; body: Record<string, unknown>; replayed: boolean };
+/** `bodyJson` is the answer as sent: the same text is stored for replays and spliced into the event. */
+export type CreateResult = { status: 200 | 201 | 202; bodyJson: string; replayed: boolean };
 
 /** Shape and type-specific checks that need no I/O; the first problem is thrown as a 422. */
 export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInput {
@@ -41,47 +42,103 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
 
 /**
  * The one pipeline every claim type goes through:
- * validate → idempotency → claim check → sign → store (+ outbox event, one transaction) → respond.
+ * validate → idempotency → claim check → sign → store (+ outbox event, atomically) → respond.
  */
 export async function createRecord(db: Db, auth: AuthContext, raw: Record<string, unknown>, idempotencyKey: string): Promise<CreateResult> {
   const scope: IdempotencyScope = { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: idempotencyKey };
-  // The key is looked up before validation: part of validation depends on the clock (expires_at,
-  // checked_at), and a retry of a request that succeeded must replay, not fail.
-  const begun = await beginIdempotent(db, scope, sha256Hex(canonicalJson(raw)));
-  if (begun.kind === "replay") return { status: 200, body: begun.body, replayed: true };
+  const requestHash = sha256Hex(canonicalJson(raw));
+  let input: RecordCreateInput;
   try {
-    const input = validateRecordInput(raw);
+    input = validateRecordInput(raw);
+  } catch (err) {
+    // Part of validation depends on the clock (expires_at, checked_at): a retry of a
+    // create that succeeded must replay, not fail.
+    const prior = await findIdempotent(db, scope, requestHash);
+    if (prior?.kind === "replay") return { status: 200, bodyJson: prior.bodyJson, replayed: true };
+    throw err;
+  }
+  const mod = claimModuleFor(input.claim_type);
+  return mod.offline ? createOffline(db, auth, input, mod, scope, requestHash) : createAfterLookups(db, auth, input, mod, scope, requestHash);
+}
+
+/** No I/O in the check: check first, then one write that also claims the key. */
+async function createOffline(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, scope: IdempotencyScope, requestHash: string) {
+  requireActivePlan(auth);
+  const now = new Date();
+  const outcome = await mod.check(input, { auth, now, db });
+  if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
+  const result = assemble(auth, input, outcome, now);
+  if (await persist(db, auth, outcome, { ...result, scope, requestHash, mode: "claim" })) {
+    return { status: result.status, bodyJson: result.bodyJson, replayed: false };
+  }
+  // The key was taken meanwhile (or before): answer as that request did.
+  const prior = await findIdempotent(db, scope, requestHash);
+  if (prior?.kind === "replay") return { status: 200 as const, bodyJson: prior.bodyJson, replayed: true };
+  return createOffline(db, auth, input, mod, scope, requestHash); // released by a failed request: try again
+}
+
+/** A check that asks an outside source: claim the key first so duplicates see 409 while it runs. */
+async function createAfterLookups(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, scope: IdempotencyScope, requestHash: string) {
+  const begun = await beginIdempotent(db, scope, requestHash);
+  if (begun.kind === "replay") return { status: 200 as const, bodyJson: begun.bodyJson, replayed: true };
+  try {
     requireActivePlan(auth);
     const now = new Date();
-    const outcome = await claimModuleFor(input.claim_type).check(input, { auth, now, db });
+    const outcome = await mod.check(input, { auth, now, db });
     if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
-    return await db.transaction(async (tx) => {
-      if (outcome.kind === "issue") await meterLiveUsage(tx, auth, "live_records", now);
-      const row = buildRow(auth, input, outcome, now);
-      await tx.insert(records).values(row);
-      const refused = outcome.commit ? await outcome.commit(tx, row.id) : null;
-      if (refused) throw ApiError.fromField(refused);
-      const entry = {
-        recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
-        reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
-      };
-      await tx.insert(recordHistory).values(entry);
-      const body = serializeRecord(row, [{ seq: 0, ...entry }], now.getTime());
-      await writeEvent(tx, {
-        accountId: auth.accountId, environment: auth.environment, at: now,
-        type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body },
-      });
-      const status = outcome.kind === "issue" ? 201 : 202;
-      await completeIdempotent(tx, scope, status, body);
-      return { status, body, replayed: false } as CreateResult;
-    });
+    const result = assemble(auth, input, outcome, now);
+    if (!(await persist(db, auth, outcome, { ...result, scope, requestHash, mode: "complete" }))) {
+      throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
+    }
+    return { status: result.status, bodyJson: result.bodyJson, replayed: false };
   } catch (err) {
     await releaseIdempotent(db, scope).catch((e) => console.error("idempotency release failed", e));
     throw err;
   }
 }
 
-function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Exclude<CheckOutcome, { kind: "fail" }>, now: Date): RecordRow {
+class KeyTaken extends Error {}
+
+/**
+ * Write the record. Sandbox work with nothing else to do is one statement; live issuance
+ * (metering) and claims that use up a challenge wrap it in a transaction with those steps.
+ */
+async function persist(db: Db, auth: AuthContext, outcome: Passed, bundle: Parameters<typeof insertRecordBundle>[1]) {
+  const metered = outcome.kind === "issue" && auth.environment === "live";
+  if (!metered && !outcome.commit) return insertRecordBundle(db, bundle);
+  try {
+    return await db.transaction(async (tx) => {
+      if (metered) await meterLiveUsage(tx, auth, "live_records", bundle.row.createdAt);
+      const refused = outcome.commit ? await outcome.commit(tx, bundle.row.id) : null;
+      if (refused) throw ApiError.fromField(refused);
+      if (!(await insertRecordBundle(tx, bundle))) throw new KeyTaken(); // roll back the metering too
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof KeyTaken) return false;
+    throw e;
+  }
+}
+
+type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
+
+/** The row, its first history entry, the answer and the outbox event of a new record. */
+function assemble(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date) {
+  const row = buildRow(auth, input, outcome, now);
+  const history = {
+    recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
+    reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
+  };
+  const body = serializeRecord(row, [{ seq: 0, ...history }], now.getTime());
+  const bodyJson = JSON.stringify(body);
+  const event = buildEvent({
+    accountId: auth.accountId, environment: auth.environment, at: now,
+    type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body }, recordJson: bodyJson,
+  });
+  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, event };
+}
+
+function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date): RecordRow {
   const id = newRecordId();
   const base = {
     id, accountId: auth.accountId, environment: auth.environment, claimType: input.claim_type,

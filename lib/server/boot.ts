@@ -1,4 +1,5 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
+import { ACCOUNTS_CHANNEL, forgetAllAuth } from "@/lib/accounts/auth-cache";
 import { allowances } from "@/lib/accounts/plans";
 import { getEnv } from "@/lib/env";
 import { getHandle } from "@/lib/db/client";
@@ -22,6 +23,7 @@ export async function boot() {
   const keys = keyring(); // generates the first signing key in the embedded default
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
+  await handle.listen(ACCOUNTS_CHANNEL, () => forgetAllAuth());
   console.log(
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite)` : ""}; ` +
       `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,

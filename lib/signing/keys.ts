@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, randomBytes, sign as nodeSign, verify as nodeVerify, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import * as ed from "@noble/ed25519";
@@ -21,7 +21,11 @@ const privateJwk = z.object({
 });
 type PrivateJwk = z.infer<typeof privateJwk>;
 
-export type SigningKey = { kid: string; secret: Uint8Array; publicKey: Uint8Array; x: string };
+export type SigningKey = {
+  kid: string; secret: Uint8Array; publicKey: Uint8Array; x: string;
+  /** The same key as OpenSSL objects: Ed25519 is deterministic, so signatures are identical to noble's at ~9× the speed. */
+  privateObject: KeyObject; publicObject: KeyObject;
+};
 type Keyring = { keys: SigningKey[]; active: SigningKey; byKid: Map<string, SigningKey>; mtimeMs: number };
 
 const g = globalThis as unknown as { __prsKeyring?: Keyring; __prsKeyringCheckedAt?: number };
@@ -33,7 +37,9 @@ function toKey(j: PrivateJwk): SigningKey {
   const publicKey = ed.getPublicKey(secret);
   const x = b64url(publicKey);
   if (j.x && j.x !== x) throw new Error(`signing key ${j.kid}: x does not match d`);
-  return { kid: j.kid, secret, publicKey, x };
+  const privateObject = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", d: j.d, x }, format: "jwk" });
+  const publicObject = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x }, format: "jwk" });
+  return { kid: j.kid, secret, publicKey, x, privateObject, publicObject };
 }
 
 function newJwk(): PrivateJwk {
@@ -114,15 +120,16 @@ export function publicJwks() {
   };
 }
 
+/** Ed25519 over `message`. Keys are derived and generated with @noble/ed25519; the hot path signs through OpenSSL. */
 export function signBytes(message: Uint8Array, k: SigningKey = keyring().active): { kid: string; signature: string } {
-  return { kid: k.kid, signature: b64url(ed.sign(message, k.secret)) };
+  return { kid: k.kid, signature: b64url(nodeSign(null, message, k.privateObject)) };
 }
 
 export function verifyBytes(kid: string, message: Uint8Array, signature: string): boolean {
   const k = keyring().byKid.get(kid);
   if (!k) return false;
   try {
-    return ed.verify(fromB64url(signature), message, k.publicKey);
+    return nodeVerify(null, message, k.publicObject, fromB64url(signature));
   } catch {
     return false;
   }

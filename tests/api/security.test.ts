@@ -39,6 +39,27 @@ describe("authentication battery", () => {
   });
 });
 
+describe("key and account changes take effect at once (no stale cached authentication)", () => {
+  it("a key that was just used stops working the moment it is revoked", async () => {
+    const a = await newAccount();
+    const k = await admin("key", "create", "--account", a.accountId, "--env", "sandbox");
+    expect((await call("GET", "/api/v1/usage", { key: k.key })).status).toBe(200);
+    await admin("key", "revoke", "--key", k.key_id);
+    const r = await call("GET", "/api/v1/usage", { key: k.key });
+    expect(r.status).toBe(401);
+    expect(r.body.error.code).toBe("api_key_revoked");
+  });
+
+  it("a plan change applies to the very next request of a key in use", async () => {
+    const acct = await newLiveAccount("growth");
+    expect((await call("GET", "/api/v1/usage", { key: acct.liveKey })).body.plan).toBe("growth");
+    await admin("plan", "set", "--account", acct.accountId, "--plan", "none");
+    const r = await call("POST", "/api/v1/records", { key: acct.liveKey, body: companyStatus() });
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe("plan_inactive");
+  });
+});
+
 describe("tenancy", () => {
   it("another account's record is 404 on every endpoint and stays untouched", async () => {
     const a = await newAccount();

@@ -43,7 +43,7 @@ describe("idempotency keys", () => {
     await db.update(idempotencyKeys).set({ lockedAt: new Date(Date.now() - 120_000) }).where(eq(idempotencyKeys.key, "k1"));
     expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
     await completeIdempotent(db, scope, 201, { ok: true });
-    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, body: { ok: true } });
+    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, bodyJson: JSON.stringify({ ok: true }) });
   });
 });
 
@@ -51,7 +51,7 @@ describe("lifecycle history", () => {
   it("is append-only in the database itself", async () => {
     const auth = await account();
     const r = await createRecord(db, auth, { subject: "S", claim_type: "company_status", claim: "C" }, "k-hist");
-    const id = r.body.verification_id as string;
+    const id = JSON.parse(r.bodyJson).verification_id as string;
     await expect(db.update(recordHistory).set({ reason: "rewritten" }).where(eq(recordHistory.recordId, id))).rejects.toThrow();
     await expect(db.delete(recordHistory).where(eq(recordHistory.recordId, id))).rejects.toThrow();
     const rows = await db.select().from(recordHistory).where(eq(recordHistory.recordId, id));

@@ -11,7 +11,10 @@ export const POST = withApiKey(async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);
   const body = await readJsonObject(req, 256 * KiB);
   const result = await createRecord(db, auth, body, key);
-  return json(result.body, result.status, result.replayed ? { "Idempotent-Replayed": "true" } : {});
+  return new Response(result.bodyJson, {
+    status: result.status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...(result.replayed ? { "Idempotent-Replayed": "true" } : {}) },
+  });
 });
 
 export const GET = withApiKey(async ({ req, auth, db }) => {
