@@ -27,6 +27,18 @@ const envSchema = z.object({
   /** JSON object network → JSON-RPC URL, e.g. {"ethereum":"https://…"}; enables EIP-1271/6492 checks. */
   EVM_RPC_URLS: z.string().optional(),
   RPC_TIMEOUT_MS: intFrom(5000, 50, 60_000),
+  /** Allow http:// and private/loopback webhook destinations (tests, local development only). */
+  WEBHOOK_ALLOW_INSECURE: z.enum(["0", "1"]).default("0"),
+  /** Delays after the first try, comma-separated milliseconds (CONTRACT: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/).default("5000,300000,1800000,7200000,18000000,36000000,36000000"),
+  WEBHOOK_DISABLE_AFTER: intFrom(15, 1, 1000),
+  WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100, 60_000),
+  /** Run the delivery worker inside the server (default) or only as `npm run worker`. */
+  WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
+  WORKER_POLL_MS: intFrom(1000, 20, 60_000),
+  /** Outgoing mail, e.g. smtp://user:pass@host:587; unset = written to DATA_DIR/mail/ and the log. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Proof Records <no-reply@proof-records.invalid>"),
 });
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
@@ -12,8 +13,13 @@ export const events = pgTable(
     type: text("type").notNull(),
     /** The exact JSON text to deliver: webhook signatures cover the raw body, and retries resend the same bytes. */
     payload: text("payload").notNull(),
+    /** Set once the event was fanned out to the account's webhooks (or there were none). */
+    dispatchedAt: ts("dispatched_at"),
+    /** webhook.test events go to this one endpoint only. */
+    onlyWebhookId: text("only_webhook_id"),
     createdAt: createdAt(),
   },
+  (t) => [index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at is null`)],
 );
 
 export const idempotencyKeys = pgTable(

@@ -2,3 +2,4 @@ export * from "./accounts";
 export * from "./records";
 export * from "./events";
 export * from "./challenges";
+export * from "./webhooks";

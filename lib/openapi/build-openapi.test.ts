@@ -20,7 +20,7 @@ process.env.PUBLIC_BASE_URL ??= "https://proof.example";
 const BASE = "https://proof.example";
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-const ROUTES: [path: string, method: "get" | "post"][] = [
+const ROUTES: [path: string, method: "get" | "post" | "delete"][] = [
   ["/api/v1/records", "post"],
   ["/api/v1/records", "get"],
   ["/api/v1/records/{id}", "get"],
@@ -29,6 +29,12 @@ const ROUTES: [path: string, method: "get" | "post"][] = [
   ["/api/v1/records/{id}/lifecycle", "post"],
   ["/api/v1/domain-challenges", "post"],
   ["/api/v1/wallet-challenges", "post"],
+  ["/api/v1/webhooks", "post"],
+  ["/api/v1/webhooks", "get"],
+  ["/api/v1/webhooks/{id}", "delete"],
+  ["/api/v1/webhooks/{id}/test", "post"],
+  ["/api/v1/webhooks/{id}/enable", "post"],
+  ["/api/v1/webhooks/{id}/deliveries", "get"],
   ["/api/v1/usage", "get"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],

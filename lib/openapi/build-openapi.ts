@@ -4,6 +4,7 @@ import { domainEvidence } from "@/lib/claims/domain-ownership";
 import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
 import { lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
+import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
 
 /**
@@ -179,7 +180,7 @@ const publicAccess: never[] = [];
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, domainEvidence, walletEvidence],
+    [recordCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, domainEvidence, walletEvidence, webhookCreateSchema],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,
@@ -197,6 +198,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
 
   const schemas = mergeComponents(requestComponents, responseComponents);
   const recordIdParam = { $ref: "#/components/parameters/RecordId" };
+  const webhookIdParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^wh_[0-9a-z]{20}$" } };
   const publicHeaders = { "Access-Control-Allow-Origin": CORS };
 
   const paths: Record<string, PathItem> = {
@@ -327,6 +329,90 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
             ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition",
             ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record", ...OTHER_METHODS,
           ]),
+        },
+      },
+    },
+    "/api/v1/webhooks": {
+      post: {
+        operationId: "createWebhook",
+        tags: ["Webhooks"],
+        summary: "Register a webhook endpoint",
+        description:
+          "Events of the key's environment are POSTed to `url`, signed per Standard Webhooks (`webhook-id` = event id, " +
+          "`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>` with `secret`). Only " +
+          "https:// destinations resolving to public addresses (checked now and again at every connection; redirects are " +
+          "not followed). Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; disabled (and the owner mailed) after 15 " +
+          "consecutive failures or a 410. The secret is shown only in this answer.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookCreate") } } },
+        responses: {
+          "201": jsonResponse("The endpoint, with its signing secret (shown once).", ref("Webhook")),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "invalid_webhook_url", ...OTHER_METHODS]),
+        },
+      },
+      get: {
+        operationId: "listWebhooks",
+        tags: ["Webhooks"],
+        summary: "List webhook endpoints",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("The key's environment's endpoints (no secrets).", ref("WebhookList")),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}": {
+      delete: {
+        operationId: "deleteWebhook",
+        tags: ["Webhooks"],
+        summary: "Delete a webhook endpoint",
+        description: "No further deliveries; pending ones are marked failed. Another account's id is 404.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("Deleted.", ref("WebhookDeleted")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/test": {
+      post: {
+        operationId: "testWebhook",
+        tags: ["Webhooks"],
+        summary: "Send a webhook.test event to this endpoint",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "202": jsonResponse("Queued; it is delivered like any event.", ref("WebhookTestEvent")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/enable": {
+      post: {
+        operationId: "enableWebhook",
+        tags: ["Webhooks"],
+        summary: "Re-enable a disabled endpoint",
+        description: "Resets the failure count; pending deliveries resume.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("The endpoint, enabled.", ref("Webhook")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/deliveries": {
+      get: {
+        operationId: "listWebhookDeliveries",
+        tags: ["Webhooks"],
+        summary: "Recent deliveries with every attempt",
+        description: "Newest first (up to 50): status, and per attempt the time, HTTP status, latency and error.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("Deliveries.", ref("WebhookDeliveryList")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
         },
       },
     },
@@ -461,6 +547,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     tags: [
       { name: "Records", description: "Issue and manage records (API key)." },
       { name: "Challenges", description: "Prove control of a domain or a wallet: request a challenge, answer it, then create the record (API key)." },
+      { name: "Webhooks", description: "Signed event deliveries (Standard Webhooks) from the transactional outbox (API key)." },
       { name: "Public", description: "Keyless, CORS-enabled endpoints anyone can call." },
       { name: "Account", description: "The account behind the API key." },
       { name: "Meta", description: "Service description and health." },

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { RECORD_STATUSES } from "@/drizzle/schema";
 import type { getUsage } from "@/lib/accounts/get-usage";
 import type { createDomainChallenge, createWalletChallenge } from "@/lib/challenges/challenges";
+import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
+import type { createWebhook, listDeliveries, sendTestEvent } from "@/lib/webhooks/manage-webhooks";
 import { domainEvidence } from "@/lib/claims/domain-ownership";
 import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode, type ErrorType, type errorBody } from "@/lib/http/errors";
@@ -294,6 +296,59 @@ export const healthSchema = z
 
 export const livenessSchema = z.strictObject({ status: z.literal("ok") }).meta({ id: "Liveness" });
 
+export const webhookSchema = z
+  .strictObject({
+    object: z.literal("webhook"),
+    id: z.string().regex(/^wh_[0-9a-z]{20}$/),
+    url: z.string().describe("The destination (https, public address)."),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENTS)).describe("The event types sent; all when none were chosen."),
+    description: z.string().nullable(),
+    status: z.enum(["enabled", "disabled"]),
+    disabled_reason: z.string().nullable().describe("Why deliveries stopped (failure threshold, 410 Gone)."),
+    environment: environmentSchema,
+    created_at: timestampSchema,
+    secret: z.string().regex(/^whsec_/).optional().describe("Standard Webhooks signing secret. Only in the answer to the creation."),
+  })
+  .meta({ id: "Webhook" });
+
+export const webhookListSchema = z
+  .strictObject({ object: z.literal("list"), data: z.array(webhookSchema), has_more: z.boolean() })
+  .meta({ id: "WebhookList" });
+
+export const webhookDeletedSchema = z
+  .strictObject({ object: z.literal("webhook"), id: z.string(), deleted: z.literal(true) })
+  .meta({ id: "WebhookDeleted" });
+
+export const webhookTestSchema = z
+  .strictObject({ object: z.literal("event"), id: z.string().regex(/^evt_/), type: z.string(), webhook_id: z.string(), created_at: timestampSchema })
+  .meta({ id: "WebhookTestEvent" });
+
+const webhookAttemptSchema = z.strictObject({
+  at: timestampSchema,
+  status_code: z.number().int().nullable().describe("The endpoint's HTTP status; null when no answer came."),
+  latency_ms: z.number().int(),
+  error: z.string().nullable(),
+});
+
+export const webhookDeliveryListSchema = z
+  .strictObject({
+    object: z.literal("list"),
+    data: z.array(
+      z.strictObject({
+        object: z.literal("webhook_delivery"),
+        id: z.string(),
+        event_id: z.string(),
+        event_type: z.string(),
+        status: z.enum(["pending", "succeeded", "failed"]),
+        attempts: z.array(webhookAttemptSchema),
+        next_attempt_at: timestampSchema.nullable(),
+        created_at: timestampSchema,
+      }),
+    ),
+    has_more: z.boolean(),
+  })
+  .meta({ id: "WebhookDeliveryList" });
+
 /** Every response schema with an id, for the OpenAPI components. */
 export const RESPONSE_SCHEMAS = [
   timestampSchema,
@@ -318,6 +373,11 @@ export const RESPONSE_SCHEMAS = [
   errorSchema,
   healthSchema,
   livenessSchema,
+  webhookSchema,
+  webhookListSchema,
+  webhookDeletedSchema,
+  webhookTestSchema,
+  webhookDeliveryListSchema,
 ] as const;
 
 // ---- compile-time checks: the schemas name exactly the fields the code produces ----------
@@ -348,6 +408,9 @@ export type _ResponseSchemaChecks = [
   Assert<Fits<Awaited<ReturnType<typeof createDomainChallenge>>, Out<typeof domainChallengeSchema>>>,
   Assert<Fits<Awaited<ReturnType<typeof createWalletChallenge>>, Out<typeof walletChallengeSchema>>>,
   Assert<SameKeys<ReturnType<typeof errorBody>["error"], Out<typeof errorSchema>["error"]>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof createWebhook>>, Out<typeof webhookSchema>>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof listDeliveries>>["data"][number], Out<typeof webhookDeliveryListSchema>["data"][number]>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof sendTestEvent>>, Out<typeof webhookTestSchema>>>,
   // every ErrorType of lib/http/errors.ts is listed
   Assert<[Exclude<ErrorType, (typeof ERROR_TYPES)[number]>] extends [never] ? true : false>,
 ];

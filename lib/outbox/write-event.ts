@@ -7,7 +7,13 @@ export type EventType =
   | "record.pending_review"
   | "record.rejected"
   | "record.status_changed"
-  | "principal_link.changed";
+  | "principal_link.changed"
+  | "webhook.test";
+
+/** What a customer can subscribe to (webhook.test is only sent on request). */
+export const SUBSCRIBABLE_EVENTS = [
+  "record.issued", "record.pending_review", "record.rejected", "record.status_changed", "principal_link.changed",
+] as const;
 
 export type EventInput = {
   accountId: string; environment: "sandbox" | "live"; type: EventType; data: Record<string, unknown>; at: Date;

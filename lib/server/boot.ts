@@ -8,6 +8,7 @@ import { expireDueRecords } from "@/lib/records/expire-records";
 import { recheckDomainRecords } from "@/lib/records/recheck-domains";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
+import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };
 
@@ -46,4 +47,5 @@ export async function boot() {
   };
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
   void sweep();
+  if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
 }

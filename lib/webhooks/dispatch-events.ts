@@ -1,0 +1,36 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { events, webhookDeliveries, webhooks } from "@/drizzle/schema";
+import type { Db } from "@/lib/db/client";
+import { newDeliveryId } from "@/lib/ids";
+
+/**
+ * Fan new outbox events out to the endpoints subscribed at that moment: one delivery per
+ * (endpoint, event), unique, so a repeated fan-out cannot double-send. Events are claimed
+ * with SKIP LOCKED, so several workers share the work.
+ */
+export async function dispatchEvents(db: Db, limit = 200): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: events.id, accountId: events.accountId, environment: events.environment, type: events.type, only: events.onlyWebhookId })
+      .from(events)
+      .where(isNull(events.dispatchedAt))
+      .orderBy(events.createdAt)
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return 0;
+    const hooks = await tx
+      .select({ id: webhooks.id, accountId: webhooks.accountId, environment: webhooks.environment, events: webhooks.events })
+      .from(webhooks)
+      .where(and(inArray(webhooks.accountId, [...new Set(due.map((e) => e.accountId))]), eq(webhooks.status, "enabled"), isNull(webhooks.deletedAt)));
+    const now = new Date();
+    const rows = due.flatMap((e) =>
+      hooks
+        .filter((w) => w.accountId === e.accountId && w.environment === e.environment)
+        .filter((w) => (e.only ? w.id === e.only : e.type !== "webhook.test" && (w.events.length === 0 || w.events.includes(e.type))))
+        .map((w) => ({ id: newDeliveryId(), webhookId: w.id, eventId: e.id, status: "pending" as const, nextAttemptAt: now })),
+    );
+    if (rows.length) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+    await tx.update(events).set({ dispatchedAt: now }).where(inArray(events.id, due.map((e) => e.id)));
+    return due.length;
+  });
+}

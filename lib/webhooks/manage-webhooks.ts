@@ -1,0 +1,133 @@
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { events, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { Db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { newWebhookId, newWebhookSecret, WEBHOOK_ID_RE } from "@/lib/ids";
+import { buildEvent, SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
+import { checkWebhookUrl } from "./destination";
+
+export const webhookCreateSchema = z
+  .strictObject({
+    url: z.string().min(1).max(2000),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENTS)).max(SUBSCRIBABLE_EVENTS.length).optional(),
+    description: z.string().max(500).optional(),
+  })
+  .meta({ id: "WebhookCreate" });
+
+type Row = typeof webhooks.$inferSelect;
+
+/** The webhook object. The secret appears only in the answer to its creation. */
+export function serializeWebhook(w: Row, opts: { withSecret?: boolean } = {}) {
+  return {
+    object: "webhook" as const,
+    id: w.id,
+    url: w.url,
+    events: w.events.length ? w.events : [...SUBSCRIBABLE_EVENTS],
+    description: w.description,
+    status: w.status,
+    disabled_reason: w.disabledReason,
+    environment: w.environment,
+    created_at: w.createdAt.toISOString(),
+    ...(opts.withSecret ? { secret: w.secret } : {}),
+  };
+}
+
+export async function createWebhook(db: Db, auth: AuthContext, input: z.infer<typeof webhookCreateSchema>) {
+  const checked = await checkWebhookUrl(input.url);
+  if ("error" in checked) throw ApiError.fromField(checked.error);
+  const row: Row = {
+    id: newWebhookId(), accountId: auth.accountId, environment: auth.environment, url: checked.url,
+    events: [...new Set(input.events ?? [])], description: input.description ?? null, secret: newWebhookSecret(),
+    status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
+  };
+  await db.insert(webhooks).values(row);
+  return serializeWebhook(row, { withSecret: true });
+}
+
+export async function listWebhooks(db: Db, auth: AuthContext) {
+  const rows = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.accountId, auth.accountId), eq(webhooks.environment, auth.environment), isNull(webhooks.deletedAt)))
+    .orderBy(webhooks.createdAt);
+  return { object: "list" as const, data: rows.map((w) => serializeWebhook(w)), has_more: false };
+}
+
+async function getWebhookOrThrow(db: Db, auth: AuthContext, id: string) {
+  const notFound = new ApiError("webhook_not_found", `No webhook ${id.slice(0, 40)} for this API key.`, "id");
+  if (!WEBHOOK_ID_RE.test(id)) throw notFound;
+  const [w] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.accountId, auth.accountId), eq(webhooks.environment, auth.environment), isNull(webhooks.deletedAt)));
+  if (!w) throw notFound;
+  return w;
+}
+
+/** Deleting stops all further deliveries to the endpoint; its history is kept. */
+export async function deleteWebhook(db: Db, auth: AuthContext, id: string) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  await db.transaction(async (tx) => {
+    await tx.update(webhooks).set({ deletedAt: new Date(), status: "disabled", disabledReason: "deleted" }).where(eq(webhooks.id, w.id));
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "failed" })
+      .where(and(eq(webhookDeliveries.webhookId, w.id), eq(webhookDeliveries.status, "pending")));
+  });
+  return { object: "webhook" as const, id: w.id, deleted: true };
+}
+
+export async function enableWebhook(db: Db, auth: AuthContext, id: string) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  const [row] = await db
+    .update(webhooks)
+    .set({ status: "enabled", disabledReason: null, consecutiveFailures: 0 })
+    .where(eq(webhooks.id, w.id))
+    .returning();
+  return serializeWebhook(row!);
+}
+
+/** Queue a `webhook.test` event for this endpoint only; it goes through normal delivery. */
+export async function sendTestEvent(db: Db, auth: AuthContext, id: string) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  const e = buildEvent({
+    accountId: auth.accountId, environment: auth.environment, type: "webhook.test", at: new Date(),
+    data: { webhook: { id: w.id, url: w.url }, message: "This is a test event from Proof Records." },
+  });
+  await db.insert(events).values({ ...e, onlyWebhookId: w.id });
+  return { object: "event" as const, id: e.id, type: e.type, webhook_id: w.id, created_at: e.createdAt.toISOString() };
+}
+
+/** Recent deliveries of an endpoint with every attempt (status code, latency, error), newest first. */
+export async function listDeliveries(db: Db, auth: AuthContext, id: string, limit = 50) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.webhookId, w.id))
+    .orderBy(desc(webhookDeliveries.createdAt))
+    .limit(limit);
+  const ids = rows.map((r) => r.webhook_deliveries.id);
+  const attempts = ids.length
+    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(asc(webhookAttempts.attemptedAt))
+    : [];
+  return {
+    object: "list" as const,
+    data: rows.map(({ webhook_deliveries: d, events: e }) => ({
+      object: "webhook_delivery" as const,
+      id: d.id,
+      event_id: e.id,
+      event_type: e.type,
+      status: d.status,
+      attempts: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .map((a) => ({ at: a.attemptedAt.toISOString(), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error })),
+      next_attempt_at: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
+      created_at: d.createdAt.toISOString(),
+    })),
+    has_more: false,
+  };
+}

@@ -1,0 +1,42 @@
+import http from "node:http";
+import https from "node:https";
+import { Webhook } from "standardwebhooks";
+import { getEnv } from "@/lib/env";
+import { guardedLookup } from "./destination";
+
+export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null };
+
+/**
+ * One signed POST (Standard Webhooks): `webhook-id` is the event id (stable across
+ * retries), the signature covers `id.timestamp.body` with the endpoint's secret. Redirects
+ * are not followed (a 3xx is a failure) and the address is checked again at connect time.
+ */
+export function sendWebhook(url: string, secret: string, eventId: string, body: string): Promise<SendResult> {
+  const started = Date.now();
+  const at = new Date();
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "ProofRecords-Webhooks/1.0",
+    "webhook-id": eventId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(eventId, at, body),
+  };
+  const u = new URL(url);
+  const lib = u.protocol === "https:" ? https : http;
+  return new Promise((resolve) => {
+    const done = (statusCode: number | null, error: string | null) =>
+      resolve({ statusCode, error, latencyMs: Date.now() - started });
+    const req = lib.request(
+      u,
+      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never, timeout: getEnv().WEBHOOK_TIMEOUT_MS },
+      (res) => {
+        res.resume(); // the answer's body is not needed
+        res.on("end", () => done(res.statusCode ?? null, null));
+        res.on("error", (e) => done(res.statusCode ?? null, e.message));
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${getEnv().WEBHOOK_TIMEOUT_MS} ms`)));
+    req.on("error", (e) => done(null, e.message.slice(0, 500)));
+    req.end(body);
+  });
+}

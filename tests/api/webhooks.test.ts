@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { call, issue, newAccount, sleep } from "../helpers";
+import { startReceiver, waitFor } from "../webhook-receiver";
+
+let rx: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  rx = await startReceiver();
+});
+afterAll(async () => {
+  await rx.close();
+});
+
+let n = 0;
+async function hookFor(key: string, behaviour = {}, body: Record<string, unknown> = {}) {
+  const ep = rx.endpoint(`h${n++}`, behaviour);
+  const r = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, ...body } });
+  expect(r.status, r.text).toBe(201);
+  ep.setSecret(r.body.secret);
+  return { ep, hook: r.body };
+}
+const deliveries = async (key: string, id: string) => (await call("GET", `/api/v1/webhooks/${id}/deliveries`, { key })).body.data;
+
+describe("webhook registration", () => {
+  it("registers an endpoint, shows the secret once, lists and deletes it", async () => {
+    const { sandboxKey } = await newAccount();
+    const { hook } = await hookFor(sandboxKey, {}, { description: "orders", events: ["record.issued"] });
+    expect(hook).toMatchObject({ object: "webhook", status: "enabled", events: ["record.issued"], description: "orders", environment: "sandbox" });
+    expect(hook.id).toMatch(/^wh_/);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(hook.secret.slice(6), "base64")).toHaveLength(32);
+    const list = await call("GET", "/api/v1/webhooks", { key: sandboxKey });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0].secret).toBeUndefined();
+    const del = await call("DELETE", `/api/v1/webhooks/${hook.id}`, { key: sandboxKey });
+    expect(del.body).toEqual({ object: "webhook", id: hook.id, deleted: true });
+    expect((await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data).toEqual([]);
+    expect((await call("DELETE", `/api/v1/webhooks/${hook.id}`, { key: sandboxKey })).status).toBe(404);
+  });
+
+  it("refuses bad input and other accounts' webhooks", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const bad = async (body: unknown) => (await call("POST", "/api/v1/webhooks", { key: a.sandboxKey, body })).body.error;
+    expect(await bad({ url: "ftp://example.com/x" })).toMatchObject({ code: "invalid_webhook_url", param: "url" });
+    expect(await bad({ url: "not a url" })).toMatchObject({ code: "invalid_webhook_url" });
+    expect(await bad({ url: "https://user:pw@example.com/x" })).toMatchObject({ code: "invalid_webhook_url" });
+    expect(await bad({ url: "https://example.com", events: ["record.deleted"] })).toMatchObject({ code: "invalid_value", param: "events[0]" });
+    expect(await bad({ url: "https://example.com", secret: "mine" })).toMatchObject({ code: "unknown_field", param: "secret" });
+    const { hook } = await hookFor(a.sandboxKey);
+    for (const [m, p] of [["DELETE", ""], ["POST", "/test"], ["POST", "/enable"], ["GET", "/deliveries"]] as const) {
+      const r = await call(m, `/api/v1/webhooks/${hook.id}${p}`, { key: b.sandboxKey });
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe("webhook_not_found");
+    }
+  });
+});
+
+describe("webhook delivery", () => {
+  it("delivers signed events from the outbox once each, for the key's environment and subscribed types", async () => {
+    const { sandboxKey } = await newAccount();
+    const all = await hookFor(sandboxKey);
+    const onlyChanges = await hookFor(sandboxKey, {}, { events: ["record.status_changed"] });
+    const rec = await issue(sandboxKey);
+    await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "checking" } });
+    await waitFor(() => all.ep.received().length >= 2 && onlyChanges.ep.received().length >= 1);
+    await sleep(500); // nothing more may arrive
+    const got = all.ep.received();
+    expect(got.map((r) => r.type)).toEqual(["record.issued", "record.status_changed"]);
+    for (const r of got) {
+      expect(r.verified).toBe(true);
+      expect(r.body).toMatchObject({ environment: "sandbox", data: { record: { verification_id: rec.verification_id } } });
+      expect(r.body.id).toBe(r.id);
+      expect(r.id).toMatch(/^evt_/);
+    }
+    expect(got[1]!.body.data.record.status).toBe("suspended");
+    expect(new Set(got.map((r) => r.id)).size).toBe(got.length); // no duplicates
+    expect(onlyChanges.ep.received().map((r) => r.type)).toEqual(["record.status_changed"]);
+    const d = await deliveries(sandboxKey, all.hook.id);
+    expect(d.map((x: any) => x.status)).toEqual(["succeeded", "succeeded"]);
+    expect(d[0].attempts[0]).toMatchObject({ status_code: 204, error: null });
+  });
+
+  it("retries on the schedule until the endpoint answers, keeping each attempt", async () => {
+    const { sandboxKey } = await newAccount();
+    const { ep, hook } = await hookFor(sandboxKey, { failTimes: 2 });
+    await issue(sandboxKey);
+    await waitFor(() => ep.received().length === 1);
+    expect(ep.hits()).toBe(3);
+    const [d] = await deliveries(sandboxKey, hook.id);
+    expect(d.status).toBe("succeeded");
+    expect(d.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 204]);
+    const times = d.attempts.map((a: any) => Date.parse(a.at));
+    // The test schedule waits 150 ms (±10 % jitter) between tries.
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(130);
+    expect((await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0].status).toBe("enabled");
+  });
+
+  it("gives up on an endpoint that hangs (timeout per attempt) or redirects, without following the redirect", async () => {
+    const { sandboxKey } = await newAccount();
+    const target = rx.endpoint(`target${n++}`);
+    const redirecting = await hookFor(sandboxKey, { redirectTo: target.url });
+    const hanging = await hookFor(sandboxKey, { hang: true });
+    await issue(sandboxKey);
+    const d1 = await waitForAttempts(sandboxKey, redirecting.hook.id, 1);
+    expect(d1.attempts[0]).toMatchObject({ status_code: 302 });
+    const d2 = await waitForAttempts(sandboxKey, hanging.hook.id, 1);
+    expect(d2.attempts[0].status_code).toBeNull();
+    expect(d2.attempts[0].error).toMatch(/no answer within 700 ms/);
+    expect(d2.attempts[0].latency_ms).toBeGreaterThanOrEqual(650);
+    expect(target.hits()).toBe(0);
+  });
+
+  it("disables the endpoint after the threshold of failures, mails the owner, and resumes on enable", async () => {
+    const { sandboxKey } = await newAccount();
+    const { ep, hook } = await hookFor(sandboxKey, { status: 500 });
+    const rec = await issue(sandboxKey);
+    const disabled = await pollUntil(async () => {
+      const l = (await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0];
+      return l.status === "disabled" ? l : undefined;
+    });
+    expect(disabled.disabled_reason).toMatch(/4 consecutive failed delivery attempts/);
+    const hitsAtDisable = ep.hits();
+    expect(hitsAtDisable).toBe(4);
+    await sleep(600);
+    expect(ep.hits()).toBe(hitsAtDisable); // nothing more is sent while disabled
+    // The owner was told by email (through the real SMTP capture).
+    const mail = await pollUntil(async () => {
+      const dir = inject("mailDir");
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")) : [];
+      return files.find((m) => m.includes(hook.id));
+    });
+    expect(mail).toMatch(/Subject: Webhook disabled/);
+    expect(mail).toContain(hook.url);
+    // Fixed and re-enabled: the pending delivery goes out.
+    ep.behave({});
+    const en = await call("POST", `/api/v1/webhooks/${hook.id}/enable`, { key: sandboxKey });
+    expect(en.body).toMatchObject({ status: "enabled", disabled_reason: null });
+    await waitFor(() => ep.received().length === 1);
+    expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
+  });
+
+  it("sends a webhook.test event on request, to that endpoint only", async () => {
+    const { sandboxKey } = await newAccount();
+    const a = await hookFor(sandboxKey);
+    const b = await hookFor(sandboxKey);
+    const r = await call("POST", `/api/v1/webhooks/${a.hook.id}/test`, { key: sandboxKey });
+    expect(r.status).toBe(202);
+    await waitFor(() => a.ep.received().length === 1);
+    expect(a.ep.received()[0]).toMatchObject({ type: "webhook.test", verified: true });
+    await sleep(400);
+    expect(b.ep.received()).toEqual([]);
+  });
+});
+
+async function pollUntil<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("timed out");
+    await sleep(100);
+  }
+}
+
+async function waitForAttempts(key: string, id: string, count: number) {
+  return pollUntil(async () => {
+    const [d] = await deliveries(key, id);
+    return d && d.attempts.length >= count ? d : undefined;
+  });
+}
