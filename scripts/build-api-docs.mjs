@@ -49,7 +49,8 @@ function render(ex) {
   const { request: req, response: res } = ex;
   const out = [];
 
-  const reqLines = [`${req.method} ${DOC_BASE}${req.path}`];
+  // A path that is already a full URL (a delivery to a customer endpoint) is shown as it is.
+  const reqLines = [`${req.method} ${/^https?:\/\//.test(req.path) ? req.path : DOC_BASE + req.path}`];
   for (const [k, v] of Object.entries(req.headers ?? {})) reqLines.push(`${k}: ${v}`);
   out.push("**Request**", "", fence("http", reqLines.join("\n")));
   if (req.body !== undefined) out.push("", fence("json", pretty(req.body)));

@@ -12,8 +12,9 @@ import path from "node:path";
 import { createLocalJWKSet } from "jose";
 import { verifyMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
-import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
+import { startReceiver, waitFor } from "../webhook-receiver";
 
 /**
  * The request/response examples of docs/api.md, taken from this run against the started
@@ -632,3 +633,93 @@ describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
     expect(r.body.evidence).toMatchObject({ address, network: "solana", message: c.message, signature, signature_scheme: "ed25519" });
   });
 });
+
+// ---- webhooks ------------------------------------------------------------------------------
+
+describe("documented examples: webhooks (docs/api.md)", () => {
+  let key = "";
+  let rx: Awaited<ReturnType<typeof startReceiver>>;
+  const SHOWN_URL = "https://hooks.customer.example/prs";
+  /** The receiver's loopback URL reads as the customer's endpoint in the docs; the secret is elided. */
+  const shown = (v: unknown) =>
+    JSON.parse(JSON.stringify(v).split(rxUrl).join(SHOWN_URL).replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_…"));
+  let rxUrl = "";
+
+  beforeAll(async () => {
+    ({ sandboxKey: key } = await newAccount("docs-webhooks"));
+    secrets.add(key);
+    rx = await startReceiver();
+  });
+  afterAll(async () => rx.close());
+
+  it("create_webhook → record.issued delivered, signed (standardwebhooks verifies) → deliveries → test → delete", async () => {
+    const ep = rx.endpoint("docs");
+    rxUrl = ep.url;
+    const created = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, events: ["record.issued", "record.status_changed"], description: "Order system" } });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    ep.setSecret(created.body.secret);
+    recordShown("create_webhook", "POST", "/api/v1/webhooks", { url: SHOWN_URL, events: ["record.issued", "record.status_changed"], description: "Order system" }, created);
+
+    const list = await call("GET", "/api/v1/webhooks", { key });
+    expect(list.body.data[0].secret).toBeUndefined();
+    recordShown("list_webhooks", "GET", "/api/v1/webhooks", undefined, list);
+
+    const rec = await issue(key, { subject: "Webhook Demo Ltd", claim: "Webhook Demo Ltd is an active company." });
+    await waitFor(() => ep.received().length === 1);
+    const got = ep.received()[0]!;
+    expect(got.verified).toBe(true);
+    expect(got.body).toMatchObject({ type: "record.issued", data: { record: { verification_id: rec.verification_id } } });
+    const deliveryHeaders = Object.fromEntries(
+      ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, String(got.headers[h])]),
+    );
+    record("webhook_delivery", shown({
+      request: { method: "POST", path: SHOWN_URL, headers: deliveryHeaders, body: got.body },
+      response: { status: 204, headers: {}, body: "" },
+    }));
+
+    const deliveries = await pollFor(async () => {
+      const r = await call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
+      return r.body.data[0]?.status === "succeeded" ? r : undefined;
+    });
+    expect(deliveries.body.data[0].attempts[0]).toMatchObject({ status_code: 204, error: null });
+    recordShown("webhook_deliveries", "GET", `/api/v1/webhooks/${created.body.id}/deliveries`, undefined, deliveries);
+
+    const test = await call("POST", `/api/v1/webhooks/${created.body.id}/test`, { key });
+    expect(test.status).toBe(202);
+    recordShown("webhook_test", "POST", `/api/v1/webhooks/${created.body.id}/test`, undefined, test);
+    await waitFor(() => ep.received().some((r) => r.type === "webhook.test"));
+
+    const bad = await call("POST", "/api/v1/webhooks", { key, body: { url: "ftp://files.example/hook" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe("invalid_webhook_url");
+    recordShown("error_invalid_webhook_url", "POST", "/api/v1/webhooks", { url: "ftp://files.example/hook" }, bad);
+
+    const del = await call("DELETE", `/api/v1/webhooks/${created.body.id}`, { key });
+    expect(del.body).toEqual({ object: "webhook", id: created.body.id, deleted: true });
+    recordShown("delete_webhook", "DELETE", `/api/v1/webhooks/${created.body.id}`, undefined, del);
+  });
+
+  function recordShown(name: string, method: string, p: string, body: unknown, res: Res) {
+    const headers: Record<string, string> = { Authorization: "Bearer prs_sandbox_…", ...(body !== undefined && { "Content-Type": "application/json" }) };
+    const resHeaders: Record<string, string> = {};
+    for (const h of SHOWN_RESPONSE_HEADERS) {
+      const v = res.headers.get(h);
+      if (v !== null) resHeaders[h] = v;
+    }
+    record(name, shown({
+      request: { method, path: p, headers, ...(body !== undefined && { body }) },
+      response: { status: res.status, headers: resHeaders, body: res.body },
+    }));
+  }
+});
+
+async function pollFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
