@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -119,6 +120,9 @@ async function startServer(mode, databaseUrl) {
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: baseUrl,
     NEXT_TELEMETRY_DISABLED: "1",
+    // Webhook fan-out goes to a receiver on loopback; poll the outbox often.
+    WEBHOOK_ALLOW_INSECURE: "1",
+    WORKER_POLL_MS: "50",
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -224,6 +228,58 @@ async function measure(server, label, make, { warmup = WARMUP } = {}) {
   return s;
 }
 
+/**
+ * Webhook fan-out: ENDPOINTS endpoints on a loopback receiver, RECORDS records issued (10 at a
+ * time), timed from the first create until every delivery has arrived. Includes the
+ * creates, the outbox fan-out and the signed POSTs.
+ */
+async function measureFanout(url, key, runId, endpoints = 5, records = 100) {
+  const seen = new Set();
+  let duplicates = 0;
+  const rx = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const k = `${req.url} ${req.headers["webhook-id"]}`;
+      if (seen.has(k)) duplicates++;
+      seen.add(k);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => rx.listen(0, HOST, r));
+  const rxBase = `http://${HOST}:${rx.address().port}`;
+  try {
+    const api = (p, init) =>
+      fetch(`${url}${p}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } });
+    for (let i = 0; i < endpoints; i++) {
+      const r = await api("/api/v1/webhooks", { method: "POST", body: JSON.stringify({ url: `${rxBase}/e${i}`, events: ["record.issued"] }), headers: {} });
+      if (r.status !== 201) throw new Error(`registering a webhook failed: ${r.status} ${await r.text()}`);
+    }
+    const t0 = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < records) {
+        const n = next++;
+        const r = await api("/api/v1/records", { method: "POST", body: JSON.stringify(RECORD_BODY), headers: { "Idempotency-Key": `fanout-${runId}-${n}` } });
+        if (r.status !== 201) throw new Error(`fan-out create failed: ${r.status}`);
+        await r.arrayBuffer();
+      }
+    };
+    await Promise.all(Array.from({ length: 10 }, worker));
+    const createdS = (performance.now() - t0) / 1000;
+    const want = endpoints * records;
+    const deadline = Date.now() + 120_000;
+    while (seen.size < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      endpoints, records, deliveries: seen.size, expected: want, duplicates,
+      seconds: round(seconds, 2), created_in_s: round(createdS, 2), deliveries_per_s: round(seen.size / seconds, 1),
+    };
+  } finally {
+    rx.closeAllConnections();
+    rx.close();
+  }
+}
+
 async function benchMode(mode) {
   log(`=== ${mode} ===`);
   const db = mode === "postgres" ? await createDatabase() : null;
@@ -288,6 +344,8 @@ async function benchMode(mode) {
       post_over_live: ratio(routes.post.rps_p50, baseline.rps_p50),
     },
   };
+  const fanout = await measureFanout(url, key, runId);
+  log(`  fan-out    ${fanout.deliveries} deliveries to ${fanout.endpoints} endpoints in ${fanout.seconds} s = ${fanout.deliveries_per_s} deliveries/s (duplicates ${fanout.duplicates})`);
   const clean = (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0;
   const judge = (name, route) => {
     const value = ratios[name];
@@ -305,6 +363,7 @@ async function benchMode(mode) {
     mode_total_s: round((Date.now() - started) / 1000, 1),
     record_id: id,
     routes,
+    webhook_fanout: fanout,
     ratios,
     targets,
   };
