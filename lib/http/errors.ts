@@ -53,6 +53,8 @@ const CODES = {
   dns_record_not_found: [422, "invalid_request_error"],
   invalid_signature: [422, "invalid_request_error"],
   signature_mismatch: [422, "invalid_request_error"],
+  batch_too_large: [422, "invalid_request_error"],
+  invalid_batch: [422, "invalid_request_error"],
   internal_error: [500, "api_error"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 
