@@ -23,6 +23,7 @@ export const newRecordId = () => `PRS-${crockford(20)}`;
 export const newAccountId = () => `acct_${crockford(20).toLowerCase()}`;
 export const newApiKeyId = () => `key_${crockford(20).toLowerCase()}`;
 export const newEventId = () => `evt_${crockford(24).toLowerCase()}`;
+export const newBatchId = () => `bat_${crockford(20).toLowerCase()}`;
 export const newRequestId = () => `req_${crockford(20).toLowerCase()}`;
 export const newApiKeySecret = (env: "sandbox" | "live") => `prs_${env}_${base62(32)}`;
 export const API_KEY_RE = /^prs_(sandbox|live)_[0-9A-Za-z]{32}$/;

@@ -42,26 +42,31 @@ export function requireActivePlan(auth: AuthContext) {
 }
 
 /**
- * Count one unit of live usage, atomically refusing it past the allowance. Runs inside the
- * issuing transaction, so a failed issue never consumes allowance.
+ * Count `units` of live usage (one per live record issued), atomically refusing them all
+ * past the allowance. Runs inside the issuing transaction, so a failed issue never consumes
+ * allowance.
  */
-export async function meterLiveUsage(tx: DbOrTx, auth: AuthContext, metric: keyof Allowance, at: Date) {
+export async function meterLiveUsage(tx: DbOrTx, auth: AuthContext, metric: keyof Allowance, at: Date, units = 1) {
   if (auth.environment !== "live") return;
   requireActivePlan(auth);
   const limit = allowances()[auth.plan][metric];
   const counted = await tx
     .insert(usageCounters)
-    .values({ accountId: auth.accountId, period: usagePeriod(at), metric, count: 1 })
+    .values({ accountId: auth.accountId, period: usagePeriod(at), metric, count: units })
     .onConflictDoUpdate({
       target: [usageCounters.accountId, usageCounters.period, usageCounters.metric],
-      set: { count: sql`${usageCounters.count} + 1` },
-      setWhere: sql`${usageCounters.count} < ${limit}`,
+      set: { count: sql`${usageCounters.count} + ${units}` },
+      setWhere: sql`${usageCounters.count} + ${units} <= ${limit}`,
     })
     .returning({ count: usageCounters.count });
-  if (counted.length === 0 || limit === 0) {
+  // No row: the update was refused. A count past the limit: a first insert that is already too much.
+  if (counted.length === 0 || counted[0]!.count > limit) {
+    const what = metric.replace("_", " ");
     throw new ApiError(
       "plan_limit_reached",
-      `The ${auth.plan} plan's allowance of ${limit} ${metric.replace("_", " ")} this month is used up.`,
+      units === 1
+        ? `The ${auth.plan} plan's allowance of ${limit} ${what} this month is used up.`
+        : `The ${auth.plan} plan's allowance of ${limit} ${what} this month does not cover the ${units} this request would issue.`,
     );
   }
 }

@@ -55,6 +55,8 @@ const CODES = {
   signature_mismatch: [422, "invalid_request_error"],
   invalid_webhook_url: [422, "invalid_request_error"],
   webhook_not_found: [404, "not_found"],
+  batch_too_large: [422, "invalid_request_error"],
+  invalid_batch: [422, "invalid_request_error"],
   internal_error: [500, "api_error"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 

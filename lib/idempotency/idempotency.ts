@@ -81,9 +81,18 @@ export async function findIdempotent(db: DbOrTx, scope: IdempotencyScope, reques
   return known;
 }
 
-/** Store the answer in the same transaction as the change it reports. */
-export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, status: number, body: Record<string, unknown>) {
-  await tx.update(idempotencyKeys).set({ state: "done", responseStatus: status, responseBody: JSON.stringify(body) }).where(where(scope));
+/**
+ * Store the answer (JSON text, replayed byte for byte) in the same transaction as the change
+ * it reports. Only this request's running claim is completed: false when the key is no longer
+ * ours (done meanwhile, or released and claimed for another body), and the caller rolls back.
+ */
+export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, requestHash: string, status: number, bodyJson: string) {
+  const done = await tx
+    .update(idempotencyKeys)
+    .set({ state: "done", responseStatus: status, responseBody: bodyJson })
+    .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.requestHash, requestHash)))
+    .returning({ key: idempotencyKeys.key });
+  return done.length === 1;
 }
 
 /** The work failed with an error: forget the key so a corrected retry can use it. */

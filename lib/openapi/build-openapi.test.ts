@@ -8,10 +8,10 @@ import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import type { Db } from "@/lib/db/client";
 import { ERROR_CODES } from "@/lib/http/errors";
 import { normalizeAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
-import { LIFECYCLE_OPERATIONS, listRecordsQuerySchema, recordCreateSchema } from "@/lib/records/schemas";
+import { BATCH_MAX_RECORDS, LIFECYCLE_OPERATIONS, batchCreateSchema, listRecordsQuerySchema, recordCreateSchema } from "@/lib/records/schemas";
 import type { HistoryRow, RecordRow } from "@/lib/records/serialize-record";
 import { buildOpenApi, type JsonSchema, type OpenApiDocument } from "./build-openapi";
-import { domainChallengeSchema, errorSchema, recordSchema, walletChallengeSchema } from "./response-schemas";
+import { batchSchema, domainChallengeSchema, errorSchema, recordSchema, walletChallengeSchema } from "./response-schemas";
 
 // In-process: nothing here talks to the server the global setup starts. serializeRecord
 // builds URLs from the environment, read lazily on first use.
@@ -23,6 +23,7 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const ROUTES: [path: string, method: "get" | "post" | "delete"][] = [
   ["/api/v1/records", "post"],
   ["/api/v1/records", "get"],
+  ["/api/v1/records/batch", "post"],
   ["/api/v1/records/{id}", "get"],
   ["/api/v1/records/{id}/signature", "get"],
   ["/api/v1/records/{id}/status", "get"],
@@ -132,6 +133,43 @@ describe("buildOpenApi", () => {
     expect(post.responses["200"]!.headers).toHaveProperty("Idempotent-Replayed");
     expect(post.responses["201"]!.headers).toHaveProperty("Request-Id");
     expect(post.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("POST /api/v1/records/batch takes batchCreateSchema: 1-250 RecordCreate rows, one Idempotency-Key", () => {
+    const post = op("/api/v1/records/batch", "post");
+    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.requestBody?.required).toBe(true);
+    const bodyRef = post.requestBody!.content["application/json"]!.schema;
+    expect(bodyRef).toEqual({ $ref: "#/components/schemas/BatchCreate" });
+    const body = resolve<{ properties: Record<string, JsonSchema>; additionalProperties: unknown; required: string[] }>(bodyRef);
+    expect(Object.keys(body.properties)).toEqual(Object.keys(batchCreateSchema.shape));
+    expect(body.required).toEqual(["records"]);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.records).toMatchObject({
+      type: "array", minItems: 1, maxItems: BATCH_MAX_RECORDS, items: { $ref: "#/components/schemas/RecordCreate" },
+    });
+    expect(BATCH_MAX_RECORDS).toBe(250);
+    for (const [name, { value }] of Object.entries(post.requestBody!.content["application/json"]!.examples!)) {
+      const parsed = batchCreateSchema.safeParse(value);
+      expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    const params = (post.parameters ?? []).map((p) => resolve(p));
+    expect(params).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", required: true }));
+    expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "402", "405", "409", "413", "415", "422", "500"]);
+    expect(post.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Batch" });
+    expect(post.responses["200"]!.headers).toHaveProperty("Idempotent-Replayed");
+    for (const code of ["batch_too_large", "invalid_batch", "unknown_field", "idempotency_key_reused"]) {
+      expect(post.responses["422"]!.description, code).toContain(`\`${code}\``);
+    }
+    expect(post.responses["402"]!.description).toContain("`plan_limit_reached`");
+    expect(post.responses["409"]!.description).toContain("`idempotency_key_in_use`");
+    expect(post.responses["400"]!.description).toContain("`idempotency_key_required`");
+    const batch = resolve<{ properties: Record<string, JsonSchema>; required: string[] }>(doc.components.schemas.Batch);
+    expect(batch.required.sort()).toEqual(["batch_id", "object", "results", "totals"]);
+    const row = resolve<{ properties: Record<string, JsonSchema>; required: string[] }>(doc.components.schemas.BatchRowResult);
+    expect(row.required.sort()).toEqual(["index", "outcome"]);
+    expect(resolve(row.properties.outcome).enum).toEqual(["issued", "existing", "pending_review", "failed"]);
+    expect(row.properties.error).toMatchObject({ $ref: "#/components/schemas/FieldError" });
   });
 
   it("the lifecycle body is lifecycleSchema", () => {
@@ -369,6 +407,23 @@ describe("response schemas", () => {
     expect(wp.success, JSON.stringify(wp.error?.issues)).toBe(true);
     expect(w).toMatchObject({ address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "wallet_ownership" });
     expect(inserted).toHaveLength(2);
+  });
+
+  it("Batch is exactly what batchAnswer and replayedBatch produce", async () => {
+    const { batchAnswer, replayedBatch } = await import("@/lib/records/batch-answer");
+    const answer = batchAnswer("bat_0123456789abcdefghjk", [
+      { index: 0, outcome: "issued", verification_id: base.id, status: "active", certificate_url: `${BASE}/r/${base.id}` },
+      { index: 1, outcome: "pending_review", verification_id: "PRS-ABCDEFGHJK0123456789", status: "pending_review", certificate_url: null },
+      { index: 2, outcome: "failed", error: { code: "dns_record_not_found", param: "records[2].evidence.challenge_id", message: "Publish it." } },
+    ]);
+    expect(answer.totals).toEqual({ issued: 1, existing: 0, pending_review: 1, failed: 1 });
+    const again = replayedBatch(JSON.stringify(answer));
+    expect(again.totals).toEqual({ issued: 0, existing: 2, pending_review: 0, failed: 1 });
+    expect(again.results.map((r) => r.outcome)).toEqual(["existing", "existing", "failed"]);
+    for (const body of [answer, again]) {
+      const parsed = batchSchema.safeParse(body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    }
   });
 
   it("Error matches errorBody", async () => {

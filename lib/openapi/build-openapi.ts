@@ -3,7 +3,7 @@ import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges
 import { domainEvidence } from "@/lib/claims/domain-ownership";
 import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
-import { lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
+import { batchCreateSchema, lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
 import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
 
@@ -180,7 +180,7 @@ const publicAccess: never[] = [];
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, domainEvidence, walletEvidence, webhookCreateSchema],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, domainEvidence, walletEvidence, webhookCreateSchema],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,
@@ -252,6 +252,61 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
         responses: {
           "200": jsonResponse("A page of records.", ref("RecordList")),
           ...errorResponses([...AUTH_CODES, ...VALIDATION_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/records/batch": {
+      post: {
+        operationId: "createRecordBatch",
+        tags: ["Records"],
+        summary: "Create up to 250 records at once",
+        description:
+          "`{\"records\": [...]}` with 1-250 rows, each exactly what POST /api/v1/records takes. Every row is validated before " +
+          "anything is issued: any invalid row is 422 `invalid_batch` with `error.rows: [{index, errors: [{code, param, message}]}]` " +
+          "(each invalid row's first problem, `param` written `records[i].field`) and nothing is issued; more than 250 rows is " +
+          "422 `batch_too_large`. Otherwise each row's claim check runs and every row that passes is written in one transaction: " +
+          "a row whose check refuses it (e.g. `dns_record_not_found`, `signature_mismatch`, `challenge_used`) is `failed` with " +
+          "its error and the others still issue (or go to review). Live rows are metered together: if the allowance does not " +
+          "cover every live row to issue, the batch is 402 `plan_limit_reached` and nothing is issued. The answer is 200 with " +
+          "one result per row, in request order. One Idempotency-Key covers the batch: replaying it with the same body returns " +
+          "the same batch (same batch_id and verification ids) with `Idempotent-Replayed: true`, every row that created a " +
+          "record now `existing` (failed rows stay failed), and creates nothing. Body at most 4 MiB.",
+        security: bearer,
+        parameters: [{ $ref: "#/components/parameters/Idempotency-Key" }],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: ref("BatchCreate"),
+              examples: {
+                mixed: {
+                  summary: "Two company_status records and one reviewed claim",
+                  value: {
+                    records: [
+                      RECORD_CREATE_EXAMPLES.company_status.value,
+                      { ...RECORD_CREATE_EXAMPLES.company_status.value, subject: "Acme Holdings Ltd", claim: "Acme Holdings Ltd is an active company." },
+                      RECORD_CREATE_EXAMPLES.reviewed.value,
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          "200": jsonResponse("The batch: totals and one result per row. Also the answer to a replay.", ref("Batch"), {
+            headers: {
+              "Idempotent-Replayed": {
+                description: "Present (`true`) when this is a replay of the batch's Idempotency-Key.",
+                schema: { type: "string", const: "true" },
+              },
+            },
+          }),
+          ...errorResponses([
+            "idempotency_key_required", "invalid_idempotency_key", ...BODY_CODES, ...AUTH_CODES,
+            "plan_inactive", "plan_limit_reached", "idempotency_key_in_use", "idempotency_key_reused",
+            ...VALIDATION_CODES, "batch_too_large", "invalid_batch", ...OTHER_METHODS,
+          ]),
         },
       },
     },

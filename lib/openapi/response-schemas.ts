@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RECORD_STATUSES } from "@/drizzle/schema";
 import type { getUsage } from "@/lib/accounts/get-usage";
+import type { BatchAnswer, BatchOutcome } from "@/lib/records/batch-answer";
 import type { createDomainChallenge, createWalletChallenge } from "@/lib/challenges/challenges";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import type { createWebhook, listDeliveries, sendTestEvent } from "@/lib/webhooks/manage-webhooks";
@@ -285,6 +286,37 @@ export const errorSchema = z
   })
   .meta({ id: "Error", description: "The one error envelope." });
 
+// ---- batch -----------------------------------------------------------------------------
+
+const BATCH_OUTCOMES = ["issued", "existing", "pending_review", "failed"] as const satisfies readonly BatchOutcome[];
+
+export const batchRowResultSchema = z
+  .strictObject({
+    index: z.number().int().min(0).describe("The row's position in the request's records array."),
+    outcome: z.enum(BATCH_OUTCOMES).describe(
+      "issued: the record was issued. pending_review: accepted for a reviewer. failed: the row's check refused it (see error); " +
+        "nothing was created for it. existing: on a replay of the batch's key, a row that created its record the first time.",
+    ),
+    verification_id: recordIdSchema.optional().describe("The record of this row; absent for failed rows."),
+    status: recordStatusSchema.optional().describe("The record's status when the batch issued it (active or pending_review)."),
+    certificate_url: z.url().nullable().optional().describe("The public certificate; null while pending review; absent for failed rows."),
+    error: fieldErrorSchema.optional().describe("Why a failed row was refused; param is written records[i].field."),
+  })
+  .meta({ id: "BatchRowResult" });
+
+const count = z.number().int().min(0);
+
+export const batchSchema = z
+  .strictObject({
+    object: z.literal("batch"),
+    batch_id: z.string().regex(/^bat_[0-9a-hjkmnp-tv-z]{20}$/).describe("Identifies the batch; the same on every replay of its key."),
+    totals: z
+      .strictObject({ issued: count, existing: count, pending_review: count, failed: count })
+      .describe("How many rows ended in each outcome; they add up to the number of rows."),
+    results: z.array(batchRowResultSchema).describe("One entry per row, in request order."),
+  })
+  .meta({ id: "Batch", description: "The answer to a batch of records." });
+
 // ---- health ----------------------------------------------------------------------------
 
 export const healthSchema = z
@@ -371,6 +403,8 @@ export const RESPONSE_SCHEMAS = [
   errorCodeSchema,
   fieldErrorSchema,
   errorSchema,
+  batchRowResultSchema,
+  batchSchema,
   healthSchema,
   livenessSchema,
   webhookSchema,
@@ -411,6 +445,11 @@ export type _ResponseSchemaChecks = [
   Assert<SameKeys<Awaited<ReturnType<typeof createWebhook>>, Out<typeof webhookSchema>>>,
   Assert<SameKeys<Awaited<ReturnType<typeof listDeliveries>>["data"][number], Out<typeof webhookDeliveryListSchema>["data"][number]>>,
   Assert<SameKeys<Awaited<ReturnType<typeof sendTestEvent>>, Out<typeof webhookTestSchema>>>,
+  Assert<SameKeys<BatchAnswer, Out<typeof batchSchema>>>,
+  Assert<SameKeys<BatchAnswer["results"][number], Out<typeof batchRowResultSchema>>>,
+  Assert<Fits<BatchAnswer, Out<typeof batchSchema>>>,
+  // every outcome of lib/records/batch-answer.ts is listed
+  Assert<[Exclude<BatchOutcome, (typeof BATCH_OUTCOMES)[number]>] extends [never] ? true : false>,
   // every ErrorType of lib/http/errors.ts is listed
   Assert<[Exclude<ErrorType, (typeof ERROR_TYPES)[number]>] extends [never] ? true : false>,
 ];

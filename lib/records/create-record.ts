@@ -35,7 +35,14 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
       throw new ApiError("invalid_value", `'expires_at' must lie between ${min} seconds and five years from now.`, p("expires_at"));
     }
   }
-  const problem = claimModuleFor(input.claim_type).validate(input);
+  let mod: ClaimModule;
+  try {
+    mod = claimModuleFor(input.claim_type);
+  } catch (err) {
+    if (err instanceof ApiError && err.param) throw new ApiError(err.code, err.message, p(err.param));
+    throw err;
+  }
+  const problem = mod.validate(input);
   if (problem) throw new ApiError(problem.code, problem.message, problem.param ? p(problem.param) : undefined);
   return input;
 }
@@ -68,7 +75,7 @@ async function createOffline(db: Db, auth: AuthContext, input: RecordCreateInput
   const outcome = await mod.check(input, { auth, now, db });
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   const result = assemble(auth, input, outcome, now);
-  if (await persist(db, auth, outcome, { ...result, scope, requestHash, mode: "claim" })) {
+  if (await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "claim" } })) {
     return { status: result.status, bodyJson: result.bodyJson, replayed: false };
   }
   // The key was taken meanwhile (or before): answer as that request did.
@@ -87,7 +94,7 @@ async function createAfterLookups(db: Db, auth: AuthContext, input: RecordCreate
     const outcome = await mod.check(input, { auth, now, db });
     if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
     const result = assemble(auth, input, outcome, now);
-    if (!(await persist(db, auth, outcome, { ...result, scope, requestHash, mode: "complete" }))) {
+    if (!(await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "complete" } }))) {
       throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
     }
     return { status: result.status, bodyJson: result.bodyJson, replayed: false };
@@ -120,10 +127,10 @@ async function persist(db: Db, auth: AuthContext, outcome: Passed, bundle: Param
   }
 }
 
-type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
+export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
 /** The row, its first history entry, the answer and the outbox event of a new record. */
-function assemble(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date) {
+export function assemble(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date) {
   const row = buildRow(auth, input, outcome, now);
   const history = {
     recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,

@@ -36,6 +36,28 @@ export const recordCreateSchema = z
   .meta({ id: "RecordCreate" });
 export type RecordCreateInput = z.infer<typeof recordCreateSchema>;
 
+export const BATCH_MAX_RECORDS = 250;
+
+export const batchCreateSchema = z
+  .strictObject({
+    records: z
+      .array(recordCreateSchema)
+      .min(1)
+      .max(BATCH_MAX_RECORDS)
+      .describe(
+        "1-250 records, each exactly what POST /api/v1/records takes. Every row is validated before anything is issued; " +
+          "more than 250 is 422 batch_too_large, any invalid row 422 invalid_batch with error.rows.",
+      ),
+  })
+  .meta({ id: "BatchCreate" });
+
+/**
+ * How the handler reads batchCreateSchema: the envelope first (strict, `records` an array),
+ * then the row count, then each row on its own with recordCreateSchema (validateRecordInput)
+ * so that every invalid row is reported, not only the first.
+ */
+export const batchEnvelopeSchema = batchCreateSchema.extend({ records: z.array(z.unknown()) });
+
 export const lifecycleSchema = z
   .strictObject({
     operation: z.enum(LIFECYCLE_OPERATIONS).describe("The transition to apply; see the lifecycle table."),

@@ -80,7 +80,7 @@ async function exchange<T = any>(
     headers.Authorization = `Bearer ${opts.key}`;
   }
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  if (method === "POST" && /\/api\/v1\/records$/.test(p) && opts.idem !== null) headers["Idempotency-Key"] = opts.idem ?? randomUUID();
+  if (method === "POST" && /\/api\/v1\/records(\/batch)?$/.test(p) && opts.idem !== null) headers["Idempotency-Key"] = opts.idem ?? randomUUID();
   const res = await call<T>(method, p, { body: opts.body, headers, idem: null });
 
   const shownRequestHeaders = Object.fromEntries(
@@ -419,7 +419,7 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
     expect(r.body.openapi).toBe("3.1.0");
     expect(r.body.servers).toEqual([{ url: baseUrl() }]);
-    for (const p of ["/api/v1/records", "/api/v1/records/{id}", "/api/v1/records/{id}/status", "/api/v1/records/{id}/signature",
+    for (const p of ["/api/v1/records", "/api/v1/records/batch", "/api/v1/records/{id}", "/api/v1/records/{id}/status", "/api/v1/records/{id}/signature",
       "/api/v1/records/{id}/lifecycle", "/api/v1/usage", "/api/v1/openapi.json", "/.well-known/jwks.json", "/api/health", "/api/health/live",
       "/api/v1/domain-challenges", "/api/v1/wallet-challenges"]) {
       expect(Object.keys(r.body.paths)).toContain(p);
@@ -723,3 +723,74 @@ async function pollFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 8000): P
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+// ---- POST /api/v1/records/batch ---------------------------------------------------------------
+
+describe("documented examples: batches (docs/api.md)", () => {
+  let key = "";
+  const batchKey = randomUUID();
+  let first: any;
+  let body: { records: Record<string, unknown>[] };
+
+  beforeAll(async () => {
+    ({ sandboxKey: key } = await newAccount("docs-batch"));
+    secrets.add(key);
+    const challenge = await call("POST", "/api/v1/domain-challenges", { key, body: { domain: "acme-trading.example.net" } });
+    expect(challenge.status, challenge.text).toBe(201);
+    const c = challenge.body;
+    setDns(c.txt_name, null);
+    body = {
+      records: [
+        companyStatus({ subject: "Acme Trading Ltd", claim: "Acme Trading Ltd is an active company." }),
+        companyStatus({ subject: "Acme Holdings Ltd", claim: "Acme Holdings Ltd is an active company." }),
+        {
+          subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Acme Trading Ltd was featured in the Financial Times.",
+          source_name: "Financial Times", source_url: "https://www.ft.com/content/acme-trading", checked_at: hoursAgo(30),
+        },
+        // The TXT record is not published: this row fails, the others still issue.
+        { subject: c.domain, claim_type: "domain_ownership", claim: `Acme Trading Ltd controls the DNS of ${c.domain}.`, evidence: { challenge_id: c.id } },
+      ],
+    };
+  });
+
+  it("create_batch: 200 with one result per row; a row whose check fails is failed, the others issue", async () => {
+    const r = await exchange("create_batch", "POST", "/api/v1/records/batch", { key, body, idem: batchKey });
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get("idempotent-replayed")).toBeNull();
+    expect(r.body).toMatchObject({ object: "batch", totals: { issued: 2, existing: 0, pending_review: 1, failed: 1 } });
+    expect(r.body.batch_id).toMatch(/^bat_[0-9a-z]{20}$/);
+    expect(r.body.results.map((x: any) => x.outcome)).toEqual(["issued", "issued", "pending_review", "failed"]);
+    for (const x of r.body.results.slice(0, 2)) {
+      expect(x).toEqual({ index: expect.any(Number), outcome: "issued", verification_id: expect.stringMatching(RECORD_ID), status: "active",
+        certificate_url: `${baseUrl()}/r/${x.verification_id}` });
+    }
+    expect(r.body.results[2]).toMatchObject({ status: "pending_review", certificate_url: null });
+    expect(r.body.results[3].error).toMatchObject({ code: "dns_record_not_found", param: "records[3].evidence.challenge_id" });
+    first = r.body;
+  });
+
+  it("create_batch_replay: the same key and body → the same batch, every created row existing", async () => {
+    const r = await exchange("create_batch_replay", "POST", "/api/v1/records/batch", { key, body, idem: batchKey });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("idempotent-replayed")).toBe("true");
+    expect(r.body.batch_id).toBe(first.batch_id);
+    expect(r.body.totals).toEqual({ issued: 0, existing: 3, pending_review: 0, failed: 1 });
+    expect(r.body.results.map((x: any) => x.verification_id)).toEqual(first.results.map((x: any) => x.verification_id));
+  });
+
+  it("error_invalid_batch: invalid rows → 422 with error.rows, nothing issued", async () => {
+    const records = [
+      companyStatus({ subject: "Acme Trading Ltd" }),
+      companyStatus({ subject: "Acme Holdings Ltd", claim: "Acme Holdings Ltd is an active company.", colour: "blue" }),
+      { subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Featured in the Financial Times." },
+    ];
+    const r = await exchange("error_invalid_batch", "POST", "/api/v1/records/batch", { key, body: { records } });
+    expectError(r, 422, "invalid_request_error", "invalid_batch");
+    expect(r.body.error.rows).toEqual([
+      { index: 1, errors: [{ code: "unknown_field", param: "records[1].colour", message: expect.any(String) }] },
+      { index: 2, errors: [{ code: "missing_evidence", param: "records[2].source_name", message: expect.any(String) }] },
+    ]);
+    const list = await call("GET", "/api/v1/records?limit=100", { key });
+    expect(list.body.data).toHaveLength(3); // the three of create_batch, nothing more
+  });
+});

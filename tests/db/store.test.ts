@@ -42,8 +42,10 @@ describe("idempotency keys", () => {
     // The first holder died two minutes ago: its lease has run out.
     await db.update(idempotencyKeys).set({ lockedAt: new Date(Date.now() - 120_000) }).where(eq(idempotencyKeys.key, "k1"));
     expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
-    await completeIdempotent(db, scope, 201, { ok: true });
-    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, bodyJson: JSON.stringify({ ok: true }) });
+    expect(await completeIdempotent(db, scope, "h2", 201, '{"ok":true}')).toBe(false); // not this body's claim
+    expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":true}')).toBe(true);
+    expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":false}')).toBe(false); // already done
+    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, bodyJson: '{"ok":true}' });
   });
 });
 
