@@ -9,7 +9,8 @@ const LEASE_MS = 60_000;
 const KEY_RE = /^[\x21-\x7E]{1,255}$/;
 
 export type IdempotencyScope = { accountId: string; environment: AuthContext["environment"]; endpoint: string; key: string };
-export type Begun = { kind: "new" } | { kind: "replay"; status: number; bodyJson: string };
+/** `claimedAt` identifies this request's claim (its lease start), so it only ever releases its own. */
+export type Begun = { kind: "new"; claimedAt: Date } | { kind: "replay"; status: number; bodyJson: string };
 
 export function idempotencyKeyFrom(req: Request): string {
   const key = req.headers.get("idempotency-key");
@@ -41,7 +42,7 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHa
     .values({ ...scope, requestHash, state: "running", lockedAt: now })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
-  if (inserted.length === 1) return { kind: "new" };
+  if (inserted.length === 1) return { kind: "new", claimedAt: now };
 
   const [row] = await db.select().from(idempotencyKeys).where(where(scope));
   if (!row) return beginIdempotent(db, scope, requestHash); // released meanwhile: try again
@@ -53,7 +54,7 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope, requestHa
     .set({ lockedAt: now })
     .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.lockedAt, row.lockedAt)))
     .returning({ key: idempotencyKeys.key });
-  if (taken.length === 1) return { kind: "new" };
+  if (taken.length === 1) return { kind: "new", claimedAt: now };
   throw inUse();
 }
 
@@ -96,8 +97,11 @@ export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, re
 }
 
 /** The work failed with an error: forget the key so a corrected retry can use it. */
-export async function releaseIdempotent(db: Db, scope: IdempotencyScope) {
-  await db.delete(idempotencyKeys).where(and(where(scope), eq(idempotencyKeys.state, "running")));
+export async function releaseIdempotent(db: Db, scope: IdempotencyScope, claimedAt: Date) {
+  // Only our own claim: after a lease takeover the key belongs to the request that took it.
+  await db
+    .delete(idempotencyKeys)
+    .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.lockedAt, claimedAt)));
 }
 
 /** Keys are kept at least 24 h; older ones are purged by the background sweep. */

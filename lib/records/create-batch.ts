@@ -52,7 +52,7 @@ export async function createBatch(db: Db, auth: AuthContext, raw: Record<string,
       throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
     }
     // Nothing was written: free the key so a corrected retry can use it.
-    await releaseIdempotent(db, scope).catch((e) => console.error("idempotency release failed", e));
+    await releaseIdempotent(db, scope, begun.claimedAt).catch((e) => console.error("idempotency release failed", e));
     throw err;
   }
 }

@@ -99,7 +99,7 @@ async function createAfterLookups(db: Db, auth: AuthContext, input: RecordCreate
     }
     return { status: result.status, bodyJson: result.bodyJson, replayed: false };
   } catch (err) {
-    await releaseIdempotent(db, scope).catch((e) => console.error("idempotency release failed", e));
+    await releaseIdempotent(db, scope, begun.claimedAt).catch((e) => console.error("idempotency release failed", e));
     throw err;
   }
 }

@@ -1,10 +1,9 @@
-import { and, desc, eq, inArray, lt, lte, not, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, not, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { records, type RecordStatus } from "@/drizzle/schema";
+import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
-import { getHistory } from "./get-record";
 import type { listRecordsQuerySchema } from "./schemas";
 import { serializeRecord } from "./serialize-record";
 
@@ -37,7 +36,10 @@ export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof l
     .orderBy(desc(records.createdAt), desc(records.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
-  const data = [];
-  for (const r of page) data.push(serializeRecord(r, await getHistory(db, r.id)));
+  // One query for the whole page's history, not one per record.
+  const history = page.length
+    ? await db.select().from(recordHistory).where(inArray(recordHistory.recordId, page.map((r) => r.id))).orderBy(asc(recordHistory.seq))
+    : [];
+  const data = page.map((r) => serializeRecord(r, history.filter((h) => h.recordId === r.id)));
   return { object: "list" as const, data, has_more: rows.length > q.limit };
 }

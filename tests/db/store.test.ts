@@ -12,7 +12,7 @@ process.env.DATA_DIR = dir;
 
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
-const { beginIdempotent, completeIdempotent } = await import("@/lib/idempotency/idempotency");
+const { beginIdempotent, completeIdempotent, releaseIdempotent } = await import("@/lib/idempotency/idempotency");
 const { idempotencyKeys, recordHistory } = await import("@/drizzle/schema");
 const { createRecord } = await import("@/lib/records/create-record");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
@@ -36,12 +36,19 @@ describe("idempotency keys", () => {
   it("answers 409 while the first request runs, and lets a later one take over a dead lease", async () => {
     const auth = await account();
     const scope = { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: "k1" };
-    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
+    const first = await beginIdempotent(db, scope, "h1");
+    expect(first).toMatchObject({ kind: "new" });
     await expect(beginIdempotent(db, scope, "h1")).rejects.toMatchObject({ status: 409, code: "idempotency_key_in_use" });
     await expect(beginIdempotent(db, scope, "h2")).rejects.toMatchObject({ status: 422, code: "idempotency_key_reused" });
     // The first holder died two minutes ago: its lease has run out.
-    await db.update(idempotencyKeys).set({ lockedAt: new Date(Date.now() - 120_000) }).where(eq(idempotencyKeys.key, "k1"));
-    expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "new" });
+    const stale = new Date(Date.now() - 120_000);
+    await db.update(idempotencyKeys).set({ lockedAt: stale }).where(eq(idempotencyKeys.key, "k1"));
+    const taker = await beginIdempotent(db, scope, "h1");
+    expect(taker).toMatchObject({ kind: "new" });
+    // The presumed-dead first holder wakes up and fails: releasing must not drop the taker's claim.
+    await releaseIdempotent(db, scope, stale);
+    await releaseIdempotent(db, scope, (first as { claimedAt: Date }).claimedAt);
+    await expect(beginIdempotent(db, scope, "h1")).rejects.toMatchObject({ status: 409, code: "idempotency_key_in_use" });
     expect(await completeIdempotent(db, scope, "h2", 201, '{"ok":true}')).toBe(false); // not this body's claim
     expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":true}')).toBe(true);
     expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":false}')).toBe(false); // already done
