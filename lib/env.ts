@@ -39,6 +39,10 @@ const envSchema = z.object({
   /** Outgoing mail, e.g. smtp://user:pass@host:587; unset = written to DATA_DIR/mail/ and the log. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Proof Records <no-reply@proof-records.invalid>"),
+  /** Signs portal sessions (JWT) and email-confirmation links; unset = generated into DATA_DIR/auth-secret. */
+  NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Sign-in and sign-up attempts per client address per minute. */
+  AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
 });
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };

@@ -9,7 +9,7 @@ export class AccountExists extends Error {}
 /** An account always starts with a sandbox key (shown once). */
 export async function createAccount(
   db: Db,
-  input: { email: string; plan?: Plan; role?: Role; emailConfirmed?: boolean },
+  input: { email: string; plan?: Plan; role?: Role; emailConfirmed?: boolean; passwordHash?: string },
 ) {
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
@@ -19,6 +19,7 @@ export async function createAccount(
       .values({
         id, email, plan: input.plan ?? "none", role: input.role ?? "customer",
         emailConfirmedAt: input.emailConfirmed ? new Date() : null,
+        passwordHash: input.passwordHash ?? null,
       })
       .onConflictDoNothing({ target: accounts.email })
       .returning({ id: accounts.id });

@@ -4,8 +4,11 @@ import type { Db } from "@/lib/db/client";
 import { allowances, usagePeriod } from "./plans";
 import type { AuthContext } from "./types";
 
-/** This month's live usage against the plan. Sandbox work and status reads never appear here. */
-export async function getUsage(db: Db, auth: AuthContext, now = new Date()) {
+/**
+ * This month's live usage against the plan. Sandbox work and status reads never appear here.
+ * Only the account and its plan matter, so the portal passes its session's account (no key).
+ */
+export async function getUsage(db: Db, auth: Pick<AuthContext, "accountId" | "plan">, now = new Date()) {
   const period = usagePeriod(now);
   const rows = await db
     .select()

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { announceAccountChange } from "./auth-cache";
@@ -35,4 +35,26 @@ export async function revokeApiKey(db: Db, keyId: string) {
     .returning({ id: apiKeys.id });
   await announceAccountChange(db);
   return r.length === 1;
+}
+
+/** Revoke a key only if it belongs to `accountId` (the portal's check); false otherwise. */
+export async function revokeOwnApiKey(db: Db, accountId: string, keyId: string) {
+  const r = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  await announceAccountChange(db);
+  return r.length === 1;
+}
+
+export async function listApiKeys(db: Db, accountId: string) {
+  return db
+    .select({
+      id: apiKeys.id, environment: apiKeys.environment, displayPrefix: apiKeys.displayPrefix,
+      createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startServer } from "../tests/server";
+import { startSmtpCapture } from "../tests/smtp-capture";
+
+/**
+ * The same machinery as the vitest suite: the built app on a free loopback port with a
+ * fresh data folder (or DATABASE_URL), its mail going to a real SMTP capture. Tests find
+ * both through PRS_E2E_* variables (Playwright workers inherit this process's env).
+ */
+export default async function globalSetup() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-e2e-"));
+  const mailDir = path.join(dataDir, "smtp-inbox");
+  const smtp = await startSmtpCapture(mailDir);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: baseUrl,
+    NEXT_TELEMETRY_DISABLED: "1",
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+  };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  let server;
+  try {
+    server = await startServer(env, path.join(dataDir, "server.log"));
+  } catch (e) {
+    await smtp.close();
+    throw e;
+  }
+  process.env.PRS_E2E_BASE_URL = baseUrl;
+  process.env.PRS_E2E_MAIL_DIR = mailDir;
+  process.env.PRS_E2E_DATA_DIR = dataDir;
+  return async () => {
+    await server.stop();
+    await smtp.close();
+    if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

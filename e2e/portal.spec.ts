@@ -1,0 +1,155 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+
+const baseURL = process.env.PRS_E2E_BASE_URL!;
+const mailDir = process.env.PRS_E2E_MAIL_DIR!;
+const shots = path.join(import.meta.dirname, "screenshots");
+fs.mkdirSync(shots, { recursive: true });
+
+test.use({ baseURL });
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+
+/** Undo quoted-printable soft breaks and escapes (nodemailer wraps long lines). */
+const decodeQp = (s: string) =>
+  s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+async function confirmationLink(to: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    for (const f of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
+      const raw = fs.readFileSync(path.join(mailDir, f), "utf8");
+      if (!raw.startsWith(`X-Envelope-To: ${to}\r\n`)) continue;
+      const m = /https?:\/\/\S+\/confirm\?token=[A-Za-z0-9._%-]+/.exec(decodeQp(raw));
+      if (m) return m[0];
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation mail for ${to} in ${mailDir}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test("sign up, confirm, sign in, manage keys", async ({ page }) => {
+  const email = `e2e-${Date.now()}@example.com`;
+  const password = "correct horse battery";
+
+  // Sign up — bad input first: a clear message, no 500.
+  await page.goto("/signup");
+  await shot(page, "signup");
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel(/^Password/).fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Enter a valid email address")).toBeVisible();
+  await expect(page.getByText("at least 10 characters for your password")).toBeVisible();
+  await shot(page, "signup-errors");
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("signup-done")).toBeVisible();
+  const sandboxKey = (await page.getByTestId("secret-value").innerText()).trim();
+  expect(sandboxKey).toMatch(/^prs_sandbox_[0-9A-Za-z]{32}$/);
+  await shot(page, "signup-done");
+
+  // The same email again: refused with a clear message.
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email.toUpperCase());
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("cannot be used for a new account")).toBeVisible();
+
+  // Confirm through the link in the mail the SMTP capture received.
+  const link = await confirmationLink(email);
+  expect(link.startsWith(baseURL)).toBe(true);
+  await page.goto(link);
+  await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
+  await shot(page, "confirm");
+  await page.goto("/confirm?token=acct_x.1.bad");
+  await expect(page.locator("#confirm-result")).toHaveText(/not valid/);
+
+  // The portal needs a session.
+  await page.goto("/developers");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdevelopers/);
+  await shot(page, "signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("wrong password!");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("do not match an account")).toBeVisible();
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/developers$/);
+  await expect(page.getByTestId("email-status")).toHaveText("confirmed");
+
+  // The sign-up key is listed by its display prefix; the secret itself is nowhere.
+  const rows = page.getByTestId("key-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-prefix", sandboxKey.slice(0, 12));
+  await expect(rows.first()).toContainText(`${sandboxKey.slice(0, 12)}…`);
+  expect(await page.content()).not.toContain(sandboxKey);
+  await shot(page, "developers");
+
+  // A new sandbox key: shown once.
+  await page.getByRole("button", { name: "Create sandbox key" }).click();
+  const secret = (await page.getByTestId("secret-value").innerText()).trim();
+  expect(secret).toMatch(/^prs_sandbox_[0-9A-Za-z]{32}$/);
+  expect(secret).not.toBe(sandboxKey);
+  const keyId = /\((key_[a-z0-9]+)\)/.exec(await page.getByTestId("once-secret").innerText())![1]!;
+  await expect(rows).toHaveCount(2);
+  await shot(page, "developers-new-key");
+
+  // It works against the API, and is gone from the page after a reload.
+  const usage = await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } });
+  expect(usage.status()).toBe(200);
+  await page.reload();
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByTestId("once-secret")).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  // Revoke it: marked revoked, refused by the API.
+  const row = page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`);
+  await row.getByRole("button", { name: /^Revoke/ }).click();
+  await expect(row).toContainText("revoked");
+  await expect(row.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  const refused = await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } });
+  expect(refused.status()).toBe(401);
+
+  // No plan: the live key button is disabled and says why.
+  await expect(page.getByRole("button", { name: "Create live key" })).toBeDisabled();
+  await expect(page.getByTestId("live-reason")).toContainText("plan");
+  await shot(page, "developers-revoked");
+});
+
+test("API catch-all does not shadow the auth routes", async ({ request }) => {
+  const csrf = await request.get("/api/auth/csrf");
+  expect(csrf.status()).toBe(200);
+  expect(typeof (await csrf.json()).csrfToken).toBe("string");
+  const providers = await (await request.get("/api/auth/providers")).json();
+  expect(Object.keys(providers)).toEqual(["credentials"]);
+  const unknown = await request.get("/api/nope");
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error.code).toBe("not_found");
+});
+
+test("sign-in and sign-up are rate limited per client address", async ({ page }) => {
+  // 10 attempts per minute per address; earlier tests already spent some. Once limited,
+  // the window keeps the answer, so the last attempt's message must say so.
+  await page.goto("/signin");
+  for (let i = 0; i < 12; i++) {
+    await page.getByLabel("Email").fill(`nobody${i}@example.com`);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page.locator("main [role=alert]")).toBeVisible();
+  }
+  await expect(page.locator("main [role=alert]")).toHaveText(/Too many sign-in attempts/);
+  await shot(page, "signin-rate-limited");
+
+  await page.goto("/signup");
+  for (let i = 0; i < 12; i++) {
+    await page.getByLabel("Email").fill(`limit${i}@example`);
+    await page.getByLabel(/^Password/).fill("x");
+    await page.getByRole("button", { name: "Create account", exact: true }).click();
+    await expect(page.getByText(/Enter a valid email address|Too many sign-up attempts/).first()).toBeVisible();
+  }
+  await expect(page.locator("main [role=alert]")).toHaveText(/Too many sign-up attempts/);
+  await shot(page, "signup-rate-limited");
+});

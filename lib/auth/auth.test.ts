@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryRateLimiter, clientAddress } from "@/lib/http/rate-limit";
+import { signInSchema, signUpSchema } from "./credentials";
+import { hashPassword, verifyPassword } from "./password";
+
+describe("password hashing", () => {
+  it("stores a self-describing scrypt string and verifies it", async () => {
+    const h = await hashPassword("correct horse battery");
+    expect(h).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(await verifyPassword("correct horse battery", h)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", h)).toBe(false);
+    expect(await hashPassword("correct horse battery")).not.toBe(h); // fresh salt
+  });
+  it("never matches (or throws on) missing or malformed hashes", async () => {
+    for (const bad of [null, undefined, "", "scrypt$1$8$1$aa$bb", "bcrypt$x", "scrypt$32768$8$1$$", "scrypt$abc$8$1$aaaa$bbbb"]) {
+      expect(await verifyPassword("whatever123", bad)).toBe(false);
+    }
+  });
+});
+
+describe("credential validation", () => {
+  it("normalises email, requires 10+ character passwords", () => {
+    expect(signUpSchema.parse({ email: "  You@Example.COM ", password: "0123456789" }).email).toBe("you@example.com");
+    expect(signUpSchema.safeParse({ email: "you@example.com", password: "012345678" }).success).toBe(false);
+    expect(signUpSchema.safeParse({ email: "nope", password: "0123456789" }).success).toBe(false);
+    expect(signUpSchema.safeParse({ email: 5, password: null }).success).toBe(false);
+    expect(signUpSchema.safeParse({ email: "a@b.co", password: "x".repeat(201) }).success).toBe(false);
+    expect(signInSchema.safeParse({ email: "a@b.co", password: "short" }).success).toBe(true);
+  });
+});
+
+describe("rate limiter", () => {
+  it("allows the limit per window, then refuses with a retry time", () => {
+    const rl = memoryRateLimiter({ limit: 3, windowMs: 60_000 });
+    const t = 1_000_000;
+    expect([1, 2, 3].map(() => rl.hit("a", t).ok)).toEqual([true, true, true]);
+    const r = rl.hit("a", t + 10_000);
+    expect(r).toMatchObject({ ok: false, remaining: 0, retryAfterSeconds: 50 });
+    expect(rl.hit("b", t).ok).toBe(true);
+    expect(rl.hit("a", t + 60_000).ok).toBe(true);
+  });
+  it("bounds its memory", () => {
+    const rl = memoryRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 10 });
+    for (let i = 0; i < 100; i++) expect(rl.hit(`k${i}`, 1).ok).toBe(true);
+  });
+  it("takes the nearest proxy's X-Forwarded-For entry", () => {
+    expect(clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1, 10.0.0.2" }))).toBe("10.0.0.2");
+    expect(clientAddress({ "x-real-ip": "2.2.2.2" })).toBe("2.2.2.2");
+    expect(clientAddress({})).toBe("unknown");
+  });
+});
+
+describe("confirmation token", () => {
+  const saved = process.env.NEXTAUTH_SECRET;
+  let mod: typeof import("./confirm-token");
+  beforeAll(async () => {
+    process.env.NEXTAUTH_SECRET = "test-secret-test-secret-test-secret-42";
+    mod = await import("./confirm-token");
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.NEXTAUTH_SECRET;
+    else process.env.NEXTAUTH_SECRET = saved;
+  });
+
+  it("round-trips, expires, and refuses tampering", () => {
+    const now = Date.UTC(2026, 0, 1);
+    const t = mod.makeConfirmToken("acct_abc123", now);
+    expect(mod.checkConfirmToken(t, now)).toEqual({ ok: true, accountId: "acct_abc123" });
+    expect(mod.checkConfirmToken(t, now + (mod.CONFIRM_TTL_SECONDS + 1) * 1000)).toEqual({ ok: false, reason: "expired" });
+    const [id, exp, sig] = t.split(".");
+    expect(mod.checkConfirmToken(`acct_abc124.${exp}.${sig}`, now).ok).toBe(false);
+    expect(mod.checkConfirmToken(`${id}.${Number(exp) + 1000}.${sig}`, now).ok).toBe(false);
+    for (const bad of [undefined, "", "x", `${t}x`, "acct_a.1.<script>"]) expect(mod.checkConfirmToken(bad, now).ok).toBe(false);
+  });
+});

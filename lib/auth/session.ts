@@ -1,0 +1,19 @@
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { getDb } from "@/lib/db/client";
+import { getAuthOptions } from "./options";
+import { findAccountById } from "./signup";
+
+/** The signed-in account, read fresh from the database (plan, confirmation may change), or null. */
+export async function currentAccount() {
+  const session = (await getServerSession(getAuthOptions())) as { accountId?: string } | null;
+  if (!session?.accountId) return null;
+  return (await findAccountById(await getDb(), session.accountId)) ?? null;
+}
+
+/** For pages and server actions that need a session: no session → /signin. */
+export async function requireAccount(from = "/developers") {
+  const account = await currentAccount();
+  if (!account) redirect(`/signin?callbackUrl=${encodeURIComponent(from)}`);
+  return account;
+}

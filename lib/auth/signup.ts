@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { accounts } from "@/drizzle/schema";
+import { AccountExists, createAccount } from "@/lib/accounts/create-account";
+import type { Db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { sendMail } from "@/lib/mail/send-mail";
+import { CONFIRM_TTL_SECONDS, makeConfirmToken } from "./confirm-token";
+import { hashPassword } from "./password";
+
+export { AccountExists };
+
+export function confirmUrl(accountId: string): string {
+  return `${getEnv().publicBaseUrl}/confirm?token=${encodeURIComponent(makeConfirmToken(accountId))}`;
+}
+
+export async function sendConfirmationMail(accountId: string, email: string) {
+  await sendMail({
+    to: email,
+    subject: "Confirm your email address for Proof Records",
+    text: [
+      "Someone (hopefully you) created a Proof Records account with this address.",
+      "",
+      "Confirm it by opening this link:",
+      confirmUrl(accountId),
+      "",
+      `The link works for ${CONFIRM_TTL_SECONDS / 3600} hours. A confirmed email address is needed for live API keys.`,
+      "If this was not you, ignore this mail.",
+    ].join("\n"),
+  });
+}
+
+/** Create a portal account (with its first sandbox key) and mail the confirmation link. */
+export async function signUp(db: Db, input: { email: string; password: string }) {
+  const passwordHash = await hashPassword(input.password);
+  const created = await createAccount(db, { email: input.email, passwordHash });
+  let mailed = true;
+  try {
+    await sendConfirmationMail(created.accountId, created.email);
+  } catch (e) {
+    // The account exists; the mail can be sent again from the portal.
+    mailed = false;
+    console.error(`[prs] confirmation mail to ${created.email} failed: ${(e as Error).message}`);
+  }
+  return { ...created, mailed };
+}
+
+export async function findAccountByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.email, email));
+  return row;
+}
+
+export async function findAccountById(db: Db, id: string) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}

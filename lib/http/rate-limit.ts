@@ -1,0 +1,51 @@
+/**
+ * A fixed-window counter per key. In memory, per process: enough for one server; a shared
+ * store (PostgreSQL, Redis) can implement the same interface when there are several.
+ */
+export interface RateLimiter {
+  /** Count one attempt for `key`; `ok: false` once the window's allowance is spent. */
+  hit(key: string, now?: number): RateLimitResult;
+}
+
+export type RateLimitResult = { ok: boolean; limit: number; remaining: number; retryAfterSeconds: number };
+
+export function memoryRateLimiter(opts: { limit: number; windowMs: number; maxKeys?: number }): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  const maxKeys = opts.maxKeys ?? 50_000;
+  return {
+    hit(key, now = Date.now()) {
+      let w = windows.get(key);
+      if (!w || now - w.start >= opts.windowMs) {
+        if (windows.size >= maxKeys) {
+          for (const [k, v] of windows) if (now - v.start >= opts.windowMs) windows.delete(k);
+          // Still full: drop the oldest entries (Map keeps insertion order).
+          for (const k of windows.keys()) {
+            if (windows.size < maxKeys) break;
+            windows.delete(k);
+          }
+        }
+        w = { start: now, count: 0 };
+        windows.delete(key);
+        windows.set(key, w);
+      }
+      w.count += 1;
+      const retryAfterSeconds = Math.max(1, Math.ceil((w.start + opts.windowMs - now) / 1000));
+      return { ok: w.count <= opts.limit, limit: opts.limit, remaining: Math.max(0, opts.limit - w.count), retryAfterSeconds };
+    },
+  };
+}
+
+/**
+ * The client's address as the nearest proxy reports it: the last `X-Forwarded-For` entry
+ * (Next's server sets the header to the socket address when no proxy did), else
+ * `X-Real-IP`. Behind a proxy, the proxy must set or append X-Forwarded-For.
+ */
+export function clientAddress(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
+  const get = (n: string): string | undefined => {
+    if (typeof (headers as Headers).get === "function") return (headers as Headers).get(n) ?? undefined;
+    const v = (headers as Record<string, string | string[] | undefined>)[n];
+    return Array.isArray(v) ? v.join(",") : v;
+  };
+  const xff = get("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
+  return xff?.at(-1) ?? get("x-real-ip")?.trim() ?? "unknown";
+}
