@@ -12,7 +12,11 @@ export function PortalHeader({ right }: { right?: React.ReactNode }) {
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-4xl items-center justify-between px-6 py-3">
         <Link href="/" className="font-semibold">Proof Records</Link>
-        <nav className="flex items-center gap-4 text-sm">{right}</nav>
+        <nav className="flex items-center gap-4 text-sm">
+          {right && <Link href="/developers" className="underline">Developers</Link>}
+          {right && <Link href="/records" className="underline">Records</Link>}
+          {right}
+        </nav>
       </div>
     </header>
   );

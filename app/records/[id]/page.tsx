@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { PortalHeader } from "@/components/portal";
+import { StatusBadge } from "@/components/status-badge";
+import type { Environment } from "@/lib/accounts/types";
+import { requireAccount } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { RECORD_ID_RE } from "@/lib/ids";
+import { TRANSITIONS } from "@/lib/records/change-lifecycle";
+import { getHistory, getRecordOrThrow } from "@/lib/records/get-record";
+import { portalAuth } from "@/lib/records/portal-auth";
+import { serializeRecord } from "@/lib/records/serialize-record";
+import { SignOutButton } from "../../developers/forms";
+import { LifecycleForms } from "../forms";
+
+export const metadata: Metadata = { title: "Record", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+const fmt = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, " UTC").replace(/Z$/, " UTC") : "—");
+
+export default async function RecordPage({ params }: Props) {
+  const { id } = await params;
+  const account = await requireAccount(RECORD_ID_RE.test(id) ? `/records/${id}` : "/records");
+  const db = await getDb();
+  // The owner's view: only this account's records, in either environment; anything else is 404.
+  let row = null;
+  for (const env of ["sandbox", "live"] as Environment[]) {
+    try {
+      row = await getRecordOrThrow(db, portalAuth(account, env), id);
+      break;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "record_not_found") throw e;
+    }
+  }
+  if (!row) notFound();
+  const rec = serializeRecord(row, await getHistory(db, row.id));
+  const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
+
+  return (
+    <>
+      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <main className="mx-auto max-w-4xl space-y-8 px-6 py-10">
+        <p className="text-sm"><Link className="underline" href={`/records?environment=${rec.environment}`}>← Records</Link></p>
+        <section>
+          <h1 className="font-mono text-xl font-semibold" data-testid="record-id">{rec.verification_id}</h1>
+          <div className="mt-2" data-testid="record-status"><StatusBadge status={rec.status} /></div>
+          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+            <dt className="text-slate-500">Subject</dt><dd>{rec.subject}</dd>
+            <dt className="text-slate-500">Claim type</dt><dd>{rec.claim_type}</dd>
+            <dt className="text-slate-500">Claim</dt><dd>{rec.claim}</dd>
+            <dt className="text-slate-500">Environment</dt><dd>{rec.environment}</dd>
+            <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level}</dd>
+            <dt className="text-slate-500">Visibility</dt><dd>{rec.visibility}</dd>
+            <dt className="text-slate-500">Issued</dt><dd>{fmt(rec.lifecycle.issued_at)}</dd>
+            <dt className="text-slate-500">Expires</dt><dd>{fmt(rec.lifecycle.expires_at)}</dd>
+            {rec.superseded_by && <><dt className="text-slate-500">Superseded by</dt><dd><Link className="font-mono underline" href={`/records/${rec.superseded_by}`}>{rec.superseded_by}</Link></dd></>}
+            {rec.review && <><dt className="text-slate-500">Review</dt><dd>{rec.review.reason ?? "waiting for review"}</dd></>}
+            <dt className="text-slate-500">Certificate</dt>
+            <dd>{rec.certificate_url ? <Link className="underline" href={`/r/${rec.verification_id}`} data-testid="certificate-link">/r/{rec.verification_id}</Link> : "not issued"}</dd>
+          </dl>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">History</h2>
+          <table className="mt-3 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="history">
+            <thead className="border-b border-slate-200 text-slate-500"><tr><th className="py-2">When</th><th>Status</th><th>By</th><th>Reason</th></tr></thead>
+            <tbody>
+              {rec.lifecycle.history.map((h, i) => (
+                <tr key={i} className="border-b border-slate-100" data-testid="history-row">
+                  <td className="whitespace-nowrap py-2">{fmt(h.at)}</td><td>{h.status}</td><td>{h.by}</td><td>{h.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Lifecycle</h2>
+          <LifecycleForms id={rec.verification_id} environment={rec.environment} operations={operations} />
+        </section>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert, buttonClass, inputClass } from "@/components/portal";
+import { lifecycleAction, type LifecycleState } from "./actions";
+
+const LABELS: Record<string, string> = {
+  suspend: "Suspend", reinstate: "Reinstate", revoke: "Revoke", expire: "Expire", supersede: "Supersede",
+};
+
+/** One form per operation the transition table allows from the record's current status. */
+export function LifecycleForms({ id, environment, operations }: { id: string; environment: string; operations: string[] }) {
+  const [state, action, pending] = useActionState<LifecycleState, FormData>(lifecycleAction, {});
+  return (
+    <div>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      {state.done && <Alert kind="success">{state.done}</Alert>}
+      {operations.length === 0 && <p className="mt-2 text-sm text-slate-600" data-testid="no-actions">No lifecycle change is possible from this status.</p>}
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        {operations.map((op) => (
+          <form key={op} action={action} className="rounded border border-slate-200 p-4" data-testid={`lifecycle-${op}`}>
+            <input type="hidden" name="id" value={id} />
+            <input type="hidden" name="environment" value={environment} />
+            <input type="hidden" name="operation" value={op} />
+            <label className="block text-sm">
+              Reason for {LABELS[op]?.toLowerCase() ?? op}
+              <textarea name="reason" className={inputClass} rows={2} required minLength={3} maxLength={500} />
+            </label>
+            {op === "supersede" && (
+              <label className="mt-2 block text-sm">
+                Superseded by (record id)
+                <input name="superseded_by" className={`${inputClass} font-mono`} placeholder="PRS-…" required />
+              </label>
+            )}
+            <button className={`${buttonClass} mt-3`} type="submit" disabled={pending}>{LABELS[op] ?? op}</button>
+          </form>
+        ))}
+      </div>
+    </div>
+  );
+}

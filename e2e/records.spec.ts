@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+
+const baseURL = process.env.PRS_E2E_BASE_URL!;
+const shots = path.join(import.meta.dirname, "screenshots");
+fs.mkdirSync(shots, { recursive: true });
+
+// A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
+test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+const password = "correct horse battery";
+
+async function signUp(page: Page, email: string): Promise<string> {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("signup-done")).toBeVisible();
+  return (await page.getByTestId("secret-value").innerText()).trim();
+}
+
+/** Issued through the API from the test process (not the browser), with the sandbox key. */
+async function issue(key: string, subject: string): Promise<string> {
+  const r = await fetch(`${baseURL}/api/v1/records`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is an active company.`, visibility: "public" }),
+  });
+  const body = await r.json();
+  expect(r.status, JSON.stringify(body)).toBe(201);
+  return body.verification_id as string;
+}
+
+async function otherAccountRecord(browser: Browser): Promise<string> {
+  const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.2" } });
+  try {
+    const key = await signUp(await ctx.newPage(), `e2e-other-${Date.now()}@example.com`);
+    return await issue(key, "Other Holdings Ltd");
+  } finally {
+    await ctx.close();
+  }
+}
+
+test("records: list, detail, suspend and reinstate, certificate, tenancy", async ({ page, browser }) => {
+  const email = `e2e-rec-${Date.now()}@example.com`;
+  const sandboxKey = await signUp(page, email);
+  expect(sandboxKey).toMatch(/^prs_sandbox_[0-9A-Za-z]{32}$/);
+
+  // The records page needs a session.
+  await page.goto("/records");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Frecords/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/records$/);
+  await expect(page.getByTestId("no-records")).toBeVisible();
+
+  const older = await issue(sandboxKey, "Acme Trading Ltd");
+  const id = await issue(sandboxKey, "Beta Widgets Ltd");
+
+  // Listed newest first; the portal navigation links here.
+  await page.goto("/developers");
+  await page.getByRole("link", { name: "Records", exact: true }).click();
+  await expect(page).toHaveURL(/\/records$/);
+  const rows = page.getByTestId("record-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute("data-id", id);
+  await expect(rows.nth(1)).toHaveAttribute("data-id", older);
+  await expect(rows.nth(0)).toContainText("Beta Widgets Ltd");
+  await expect(rows.nth(0)).toContainText("company_status");
+  await expect(rows.nth(0).getByTestId("status-badge")).toHaveText("Active");
+  await expect(rows.nth(0).getByRole("link", { name: "Certificate" })).toHaveAttribute("href", `/r/${id}`);
+  await shot(page, "records");
+
+  // Filters live in the query string; the live environment has none of these.
+  await page.goto("/records?environment=live");
+  await expect(page.getByTestId("no-records")).toBeVisible();
+  await page.goto("/records?status=suspended");
+  await expect(page.getByTestId("no-records")).toBeVisible();
+  await page.goto("/records?status=bogus");
+  await expect(page.locator("main [role=alert]")).toContainText("filters are not valid");
+
+  // Pagination: "next page" continues after the last id shown (starting_after).
+  await page.goto("/records?limit=1");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-id", id);
+  await page.getByTestId("next-page").click();
+  await expect(page).toHaveURL(new RegExp(`starting_after=${id}`));
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-id", older);
+  await expect(page.getByTestId("next-page")).toHaveCount(0);
+  await page.goto("/records");
+
+  // Detail: the owner's view with the moves the transition table allows from active.
+  await page.locator(`[data-testid="record-row"][data-id="${id}"]`).getByRole("link", { name: id }).click();
+  await expect(page).toHaveURL(new RegExp(`/records/${id}$`));
+  await expect(page.getByTestId("record-id")).toHaveText(id);
+  await expect(page.getByTestId("record-status")).toHaveText("Active");
+  for (const op of ["suspend", "revoke", "expire", "supersede"]) await expect(page.getByTestId(`lifecycle-${op}`)).toBeVisible();
+  await expect(page.getByTestId("lifecycle-reinstate")).toHaveCount(0);
+  await shot(page, "record-detail");
+
+  // Supersede by a record id that does not exist: a clear message, not a 500.
+  const sup = page.getByTestId("lifecycle-supersede");
+  await sup.getByLabel(/^Reason/).fill("Replaced by a newer record");
+  await sup.getByLabel(/^Superseded by/).fill("PRS-00000000000000000000");
+  await sup.getByRole("button", { name: "Supersede" }).click();
+  await expect(page.locator("main [role=alert]")).toContainText("No record PRS-00000000000000000000");
+  await expect(page.getByTestId("record-status")).toHaveText("Active");
+  await shot(page, "record-error");
+
+  // Suspend with a reason.
+  const suspend = page.getByTestId("lifecycle-suspend");
+  await suspend.getByLabel(/^Reason/).fill("Under investigation by compliance");
+  await suspend.getByRole("button", { name: "Suspend" }).click();
+  await expect(page.getByTestId("record-status")).toHaveText("Suspended");
+  const history = page.getByTestId("history-row");
+  await expect(history.last()).toContainText("suspended");
+  await expect(history.last()).toContainText("owner");
+  await expect(history.last()).toContainText("Under investigation by compliance");
+  await expect(page.getByTestId("lifecycle-reinstate")).toBeVisible();
+  await expect(page.getByTestId("lifecycle-suspend")).toHaveCount(0);
+  await shot(page, "record-suspended");
+
+  // The API sees it too.
+  const status = await (await fetch(`${baseURL}/api/v1/records/${id}/status`)).json();
+  expect(status.status).toBe("suspended");
+
+  // Reinstate.
+  const reinstate = page.getByTestId("lifecycle-reinstate");
+  await reinstate.getByLabel(/^Reason/).fill("Investigation closed");
+  await reinstate.getByRole("button", { name: "Reinstate" }).click();
+  await expect(page.getByTestId("record-status")).toHaveText("Active");
+  await expect(history.last()).toContainText("Investigation closed");
+  await shot(page, "record-reinstated");
+
+  // The public certificate shows it, with its history.
+  await page.getByTestId("certificate-link").click();
+  await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
+  await expect(page.getByTestId("status-badge").first()).toHaveText("Active");
+  await expect(page.getByText("Beta Widgets Ltd").first()).toBeVisible();
+  await shot(page, "record-certificate");
+
+  // Another account's record id is not found here.
+  const foreign = await otherAccountRecord(browser);
+  const res = await page.goto(`/records/${foreign}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByTestId("record-not-found")).toBeVisible();
+  await expect(page.getByText("Other Holdings Ltd")).toHaveCount(0);
+  await shot(page, "record-not-found");
+});
