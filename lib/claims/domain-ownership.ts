@@ -4,9 +4,8 @@ import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
 import { resolveTxt } from "@/lib/connectors/dns";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { fieldErrors } from "@/lib/http/validation";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
-import { onlyLevels, refuseSourceFields } from "./field-rules";
+import { evidenceRules } from "./field-rules";
 import type { ClaimModule } from "./types";
 
 export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(/^dch_[A-Za-z0-9]{20}$/) }).meta({ id: "DomainOwnershipEvidence" });
@@ -17,11 +16,7 @@ export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(/^
  * periodic re-check suspends the record when the record is gone.
  */
 export const domainOwnership: ClaimModule = {
-  validate(input) {
-    const ev = domainEvidence.safeParse(input.evidence ?? {});
-    if (!ev.success) return fieldErrors(ev.error, input.evidence ?? {}, "evidence")[0]!;
-    return refuseSourceFields(input, "domain_ownership") ?? onlyLevels(input, ["source_verified"], "domain_ownership");
-  },
+  validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, ["source_verified"]),
   async check(input, { auth, now, db }) {
     const { challenge_id } = input.evidence as z.infer<typeof domainEvidence>;
     const loaded = await loadChallenge(db, domainChallenges, auth, challenge_id, now);

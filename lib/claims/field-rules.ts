@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
+import { fieldErrors } from "@/lib/http/validation";
 import type { RecordCreateInput } from "@/lib/records/schemas";
 
 const SOURCE_FIELDS = ["source_name", "source_url", "checked_at"] as const;
@@ -22,4 +24,15 @@ export function onlyLevels(input: RecordCreateInput, allowed: readonly string[],
     param: "evidence_level",
     message: `claim_type '${claimType}' can be issued at ${allowed.join(" or ")} only; the service will not state more than it checked.`,
   };
+}
+
+/**
+ * A claim type checked against its own evidence (a challenge): the evidence must match its
+ * schema, no source fields, and only the levels the check can reach.
+ */
+export function evidenceRules(input: RecordCreateInput, claimType: string, schema: z.ZodType, levels: readonly string[]): FieldError | null {
+  const evidence = input.evidence ?? {};
+  const parsed = schema.safeParse(evidence);
+  if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
+  return refuseSourceFields(input, claimType) ?? onlyLevels(input, levels, claimType);
 }

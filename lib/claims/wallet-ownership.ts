@@ -2,10 +2,9 @@ import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
 import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
 import type { Tx } from "@/lib/db/client";
-import { fieldErrors } from "@/lib/http/validation";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
-import { onlyLevels, refuseSourceFields } from "./field-rules";
+import { evidenceRules } from "./field-rules";
 import type { ClaimModule } from "./types";
 
 export const walletEvidence = z
@@ -17,11 +16,7 @@ export const walletEvidence = z
  * signature over the challenge message. It says nothing about who holds the key.
  */
 export const walletOwnership: ClaimModule = {
-  validate(input) {
-    const ev = walletEvidence.safeParse(input.evidence ?? {});
-    if (!ev.success) return fieldErrors(ev.error, input.evidence ?? {}, "evidence")[0]!;
-    return refuseSourceFields(input, "wallet_ownership") ?? onlyLevels(input, ["source_verified"], "wallet_ownership");
-  },
+  validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, ["source_verified"]),
   async check(input, { auth, now, db }) {
     const { challenge_id, signature } = input.evidence as z.infer<typeof walletEvidence>;
     const loaded = await loadChallenge(db, walletChallenges, auth, challenge_id, now);

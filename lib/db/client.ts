@@ -27,6 +27,10 @@ type Handle = {
 
 const dialect = new PgDialect();
 
+/** Rows of a `db.execute` result: postgres-js returns an array, PGlite `{ rows }`. */
+export const rowsOf = <T = Record<string, unknown>>(result: unknown): T[] =>
+  (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
 // Next can load a module more than once (route bundles, instrumentation); PGlite allows
 // one instance per data folder, so the handle lives on globalThis.
 const g = globalThis as unknown as { __prsDb?: Promise<Handle> };

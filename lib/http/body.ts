@@ -27,7 +27,8 @@ export async function readJsonObject(req: Request, limitBytes: number): Promise<
 }
 
 function tooLarge(limit: number) {
-  return new ApiError("body_too_large", `The request body exceeds ${Math.round(limit / KiB)} KiB.`);
+  const size = limit >= KiB * KiB ? `${limit / (KiB * KiB)} MiB` : `${Math.round(limit / KiB)} KiB`;
+  return new ApiError("body_too_large", `The request body exceeds ${size}.`);
 }
 
 async function readLimited(req: Request, limit: number): Promise<string> {

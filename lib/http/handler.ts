@@ -15,11 +15,17 @@ export const PUBLIC_CORS: Record<string, string> = {
 };
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-  });
+  return jsonText(JSON.stringify(body), status, headers);
 }
+
+/** An answer that is already JSON text (signed status, stored idempotent answers): sent byte for byte. */
+export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+}
+
+/** A create's answer: the stored text, marked when it is a replay of an earlier request. */
+export const idempotentAnswer = (r: { bodyJson: string; status: number; replayed: boolean }) =>
+  jsonText(r.bodyJson, r.status, r.replayed ? { "Idempotent-Replayed": "true" } : {});
 
 /**
  * The outer step every handler runs in: a request id on every answer, optional public

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getHandle, type DbOrTx } from "@/lib/db/client";
+import { getHandle, rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { IdempotencyScope } from "@/lib/idempotency/idempotency";
 import type { buildEvent } from "@/lib/outbox/write-event";
 import type { HistoryRow, RecordRow } from "./serialize-record";
@@ -84,4 +84,3 @@ export async function insertRecordBundle(db: DbOrTx, b: RecordBundle & { key?: B
   return (await insertRecordBundles(db, [b], b.key)) === 1;
 }
 
-const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
 import { resolveTxt } from "@/lib/connectors/dns";
 import type { Db } from "@/lib/db/client";
@@ -16,7 +16,7 @@ export async function recheckDomainRecords(db: Db, limit = 50): Promise<{ checke
   const due = await db
     .select({ id: records.id, evidence: records.evidencePublic, recheckAt: records.recheckAt })
     .from(records)
-    .where(and(eq(records.claimType, "domain_ownership"), inArray(records.status, ["active"]), lte(records.recheckAt, now)))
+    .where(and(eq(records.claimType, "domain_ownership"), eq(records.status, "active"), lte(records.recheckAt, now)))
     .limit(limit);
   let suspended = 0;
   for (const d of due) {

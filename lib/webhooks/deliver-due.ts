@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { accounts, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
-import type { Db } from "@/lib/db/client";
+import { rowsOf, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { newAttemptId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
@@ -30,7 +30,7 @@ export async function deliverDue(db: Db, limit = 20): Promise<number> {
     from due, webhooks w, events e
     where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
     returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload`);
-  const claimed = (Array.isArray(res) ? res : (res as { rows: unknown[] }).rows) as Claimed[];
+  const claimed = rowsOf<Claimed>(res);
   await Promise.all(claimed.map(async (c) => recordOutcome(db, c, await sendWebhook(c.url, c.secret, c.event_id, c.payload))));
   return claimed.length;
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import canonicalize from "canonicalize";
 import * as jose from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 process.env.DATA_DIR = dir;
 
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { beginIdempotent, completeIdempotent, releaseIdempotent } = await import("@/lib/idempotency/idempotency");
-const { idempotencyKeys, recordHistory } = await import("@/drizzle/schema");
+const { idempotencyKeys, recordHistory, records, usageCounters } = await import("@/drizzle/schema");
 const { createRecord } = await import("@/lib/records/create-record");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { sql, eq } = await import("drizzle-orm");
@@ -67,21 +67,38 @@ describe("lifecycle history", () => {
     expect(rows.map((h) => h.reason)).toEqual(["Issued."]);
   });
 
-  it("leaves nothing behind when the issuing transaction fails", async () => {
+  it("refuses live work without a plan before writing anything", async () => {
     const auth = await account();
     const before = await db.execute(sql`select count(*)::int as n from records`);
-    // A live key with no plan: the plan check runs inside the pipeline and must roll everything back.
     await expect(
       createRecord(db, { ...auth, environment: "live", plan: "none" }, { subject: "S", claim_type: "company_status", claim: "C" }, "k-fail"),
     ).rejects.toMatchObject({ code: "plan_inactive" });
     const after = await db.execute(sql`select count(*)::int as n from records`);
-    expect(rowsOf(after)[0].n).toBe(rowsOf(before)[0].n);
+    expect(rowsOf<{ n: number }>(after)[0]!.n).toBe(rowsOf<{ n: number }>(before)[0]!.n);
     const keys = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "k-fail"));
     expect(keys).toEqual([]);
   });
+
+  it("rolls the metering back when the record write finds its key already taken", async () => {
+    const auth = await account();
+    const live = { ...auth, environment: "live" as const, plan: "growth" as const };
+    const body = { subject: "S", claim_type: "company_status", claim: "C" };
+    // Another request finished under this key between our check and our write.
+    const requestHash = createHash("sha256").update(canonicalize(body)!).digest("hex");
+    await db.insert(idempotencyKeys).values({
+      accountId: auth.accountId, environment: "live", endpoint: "records.create", key: "k-taken", requestHash,
+      state: "done", responseStatus: 201, responseBody: '{"earlier":true}', lockedAt: new Date(),
+    });
+    const r = await createRecord(db, live, body, "k-taken");
+    expect(r).toEqual({ status: 200, bodyJson: '{"earlier":true}', replayed: true });
+    // The metering step ran inside the transaction and was undone with it; no record was written.
+    const usage = await db.select().from(usageCounters).where(eq(usageCounters.accountId, auth.accountId));
+    expect(usage.reduce((n, u) => n + u.count, 0)).toBe(0);
+    const recs = await db.select().from(records).where(eq(records.accountId, auth.accountId));
+    expect(recs).toEqual([]);
+  });
 });
 
-const rowsOf = (r: unknown): any[] => (Array.isArray(r) ? r : (r as { rows: any[] }).rows);
 
 describe("signing keys from SIGNING_KEYS", () => {
   it("signs with the last key, publishes all, and refuses to rotate", async () => {

@@ -1,5 +1,5 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
-import { json, otherMethods } from "@/lib/http/handler";
+import { idempotentAnswer, json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency";
@@ -11,10 +11,7 @@ export const POST = withApiKey(async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);
   const body = await readJsonObject(req, 256 * KiB);
   const result = await createRecord(db, auth, body, key);
-  return new Response(result.bodyJson, {
-    status: result.status,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...(result.replayed ? { "Idempotent-Replayed": "true" } : {}) },
-  });
+  return idempotentAnswer(result);
 });
 
 export const GET = withApiKey(async ({ req, auth, db }) => {

@@ -1,5 +1,5 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
-import { otherMethods } from "@/lib/http/handler";
+import { idempotentAnswer, otherMethods } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency";
 import { createBatch } from "@/lib/records/create-batch";
@@ -8,10 +8,7 @@ export const POST = withApiKey(async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);
   const body = await readJsonObject(req, 4 * KiB * KiB);
   const result = await createBatch(db, auth, body, key);
-  return new Response(result.bodyJson, {
-    status: 200,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...(result.replayed ? { "Idempotent-Replayed": "true" } : {}) },
-  });
+  return idempotentAnswer({ ...result, status: 200 });
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,4 +1,4 @@
-import { corsPreflight, param, otherMethods } from "@/lib/http/handler";
+import { corsPreflight, jsonText, otherMethods, param } from "@/lib/http/handler";
 import { publicApi } from "@/lib/http/with-api-key";
 import { publicRecordNotFound } from "@/lib/records/get-record";
 import { getSignedStatus } from "@/lib/records/signed-status";
@@ -8,12 +8,7 @@ export const GET = publicApi(async (ctx) => {
   const id = param(ctx, "id");
   const signed = await getSignedStatus(ctx.db, id);
   if (!signed) throw publicRecordNotFound(id);
-  return new Response(signed.body, {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": `public, max-age=${signed.maxAgeSeconds}, s-maxage=${signed.maxAgeSeconds}`,
-    },
-  });
+  return jsonText(signed.body, 200, { "Cache-Control": `public, max-age=${signed.maxAgeSeconds}, s-maxage=${signed.maxAgeSeconds}` });
 });
 
 export const OPTIONS = corsPreflight;

@@ -5,16 +5,14 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../webhook-receiver";
 
-// In-process: the SSRF guard with the insecure switch off, and concurrent workers.
+// In-process: several delivery workers at once, sending to a loopback receiver.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 process.env.DATA_DIR = dir;
-delete process.env.WEBHOOK_ALLOW_INSECURE;
+process.env.WEBHOOK_ALLOW_INSECURE = "1";
 
 const { getDb, closeDb } = await import("@/lib/db/client");
-const { getEnv } = await import("@/lib/env");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
-const { checkWebhookUrl, guardedLookup, isPublicAddress } = await import("@/lib/webhooks/destination");
 const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
 const { webhooks, events } = await import("@/drizzle/schema");
 const { buildEvent } = await import("@/lib/outbox/write-event");
@@ -31,36 +29,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("SSRF guard", () => {
-  it("classifies addresses", () => {
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1"]) {
-      expect(isPublicAddress(ip), ip).toBe(false);
-    }
-    for (const ip of ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111"]) expect(isPublicAddress(ip), ip).toBe(true);
-  });
-
-  it("refuses non-https, loopback, private, link-local and metadata destinations at registration", async () => {
-    expect(getEnv().WEBHOOK_ALLOW_INSECURE).toBe("0");
-    for (const url of [
-      "http://93.184.215.14/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://[::1]/hook",
-      "https://169.254.169.254/latest/meta-data", "https://10.0.0.5/x", "https://[::ffff:192.168.0.1]/x",
-    ]) {
-      const r = await checkWebhookUrl(url);
-      expect("error" in r && r.error.code, url).toBe("invalid_webhook_url");
-    }
-    expect(await checkWebhookUrl("https://93.184.215.14/hook")).toEqual({ url: "https://93.184.215.14/hook" });
-  });
-
-  it("refuses at connect time when a name resolves to a private address (no rebinding)", async () => {
-    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup("localhost", {}, (e) => resolve(e)));
-    expect(err?.code).toBe("EBLOCKED");
-  });
-});
-
 describe("delivery workers", () => {
   it("never double-send when several run at once", async () => {
-    process.env.WEBHOOK_ALLOW_INSECURE = "1";
-    (getEnv() as { WEBHOOK_ALLOW_INSECURE: string }).WEBHOOK_ALLOW_INSECURE = "1";
     const a = await createAccount(db, { email: `wk-${randomBytes(4).toString("hex")}@example.test` });
     const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
     const ep = rx.endpoint(`workers-${randomBytes(3).toString("hex")}`);

@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// In-process: the SSRF guard with the insecure switch off (the default).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
+process.env.DATA_DIR = dir;
+delete process.env.WEBHOOK_ALLOW_INSECURE;
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { getEnv } = await import("@/lib/env");
+const { checkWebhookUrl, guardedLookup, isPublicAddress } = await import("@/lib/webhooks/destination");
+
+beforeAll(async () => {
+  await getDb();
+});
+afterAll(async () => {
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("SSRF guard", () => {
+  it("classifies addresses", () => {
+    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1"]) {
+      expect(isPublicAddress(ip), ip).toBe(false);
+    }
+    for (const ip of ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111"]) expect(isPublicAddress(ip), ip).toBe(true);
+  });
+
+  it("refuses non-https, loopback, private, link-local and metadata destinations at registration", async () => {
+    expect(getEnv().WEBHOOK_ALLOW_INSECURE).toBe("0");
+    for (const url of [
+      "http://93.184.215.14/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://[::1]/hook",
+      "https://169.254.169.254/latest/meta-data", "https://10.0.0.5/x", "https://[::ffff:192.168.0.1]/x",
+    ]) {
+      const r = await checkWebhookUrl(url);
+      expect("error" in r && r.error.code, url).toBe("invalid_webhook_url");
+    }
+    expect(await checkWebhookUrl("https://93.184.215.14/hook")).toEqual({ url: "https://93.184.215.14/hook" });
+  });
+
+  it("refuses at connect time when a name resolves to a private address (no rebinding)", async () => {
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup("localhost", {}, (e) => resolve(e)));
+    expect(err?.code).toBe("EBLOCKED");
+  });
+});
