@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
@@ -43,6 +44,8 @@ export const records = pgTable(
   (t) => [
     index("records_account_idx").on(t.accountId, t.environment, t.createdAt),
     index("records_expiry_idx").on(t.expiresAt),
+    /** The reviewers' queue: pending submissions, oldest first. */
+    index("records_pending_idx").on(t.createdAt).where(sql`status = 'pending_review'`),
   ],
 );
 
