@@ -41,6 +41,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("Proof Records <no-reply@proof-records.invalid>"),
   /** Signs portal sessions (JWT) and email-confirmation links; unset = generated into DATA_DIR/auth-secret. */
   NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The review target: a pending submission older than this shows as overdue in /review. */
+  REVIEW_SLA_HOURS: intFrom(24, 1, 24 * 30),
   /** Sign-in and sign-up attempts per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
 });

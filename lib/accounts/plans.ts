@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { usageCounters } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
@@ -68,5 +68,34 @@ export async function meterLiveUsage(tx: DbOrTx, auth: AuthContext, metric: keyo
         ? `The ${auth.plan} plan's allowance of ${limit} ${what} this month is used up.`
         : `The ${auth.plan} plan's allowance of ${limit} ${what} this month does not cover the ${units} this request would issue.`,
     );
+  }
+}
+
+/**
+ * A reviewer decided one of the account's live submissions: one reviewed verification.
+ * Counted at decision time and never refused there (the work is done); the allowance is
+ * enforced when a live submission asks for review (`requireReviewAllowance`).
+ */
+export async function countReviewedVerification(tx: DbOrTx, accountId: string, at: Date) {
+  await tx
+    .insert(usageCounters)
+    .values({ accountId, period: usagePeriod(at), metric: "reviewed_verifications", count: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.accountId, usageCounters.period, usageCounters.metric],
+      set: { count: sql`${usageCounters.count} + 1` },
+    });
+}
+
+/** A live submission that needs a reviewer: refused (402) once this month's reviewed verifications are used up. */
+export async function requireReviewAllowance(db: DbOrTx, auth: AuthContext, at: Date) {
+  if (auth.environment !== "live") return;
+  requireActivePlan(auth);
+  const limit = allowances()[auth.plan].reviewed_verifications;
+  const [row] = await db
+    .select({ count: usageCounters.count })
+    .from(usageCounters)
+    .where(and(eq(usageCounters.accountId, auth.accountId), eq(usageCounters.period, usagePeriod(at)), eq(usageCounters.metric, "reviewed_verifications")));
+  if ((row?.count ?? 0) >= limit) {
+    throw new ApiError("plan_limit_reached", `The ${auth.plan} plan's allowance of ${limit} reviewed verifications this month is used up.`);
   }
 }

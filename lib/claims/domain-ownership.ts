@@ -44,4 +44,17 @@ export const domainOwnership: ClaimModule = {
       recheckAt: new Date(now.getTime() + getEnv().DOMAIN_RECHECK_INTERVAL_MS),
     };
   },
+  async recheck(evidence, now) {
+    const txtName = String(evidence.txt_name ?? "");
+    const txtValue = String(evidence.txt_value ?? "");
+    const lookup = await resolveTxt(txtName);
+    if (lookup.kind === "unreachable") return { kind: "unreachable", reason: lookup.reason };
+    if (lookup.kind === "not_found" || !lookup.values.includes(txtValue)) {
+      return { kind: "fail", reason: `DNS answered, but TXT ${txtName} does not hold "${txtValue}".` };
+    }
+    return {
+      kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString() },
+      recheckAt: new Date(now.getTime() + getEnv().DOMAIN_RECHECK_INTERVAL_MS),
+    };
+  },
 };

@@ -29,10 +29,21 @@ export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null
 
 export type ClaimContext = { auth: AuthContext; now: Date; db: Db };
 
+/** What asking the source again for a pending submission finds (the reviewers' "re-run automatic check"). */
+export type RecheckOutcome =
+  | { kind: "issue"; evidenceLevel: EvidenceLevel; publicEvidence: Record<string, unknown>; recheckAt?: Date | null }
+  | { kind: "unreachable"; reason: string }
+  | { kind: "fail"; reason: string };
+
 export interface ClaimModule {
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */
   validate(input: RecordCreateInput): FieldError | null;
   check(input: RecordCreateInput, ctx: ClaimContext): Promise<CheckOutcome>;
+  /**
+   * For claim types with a connector: check a submission that went to review because the
+   * source could not be reached, from the evidence stored with it. Absent: only a human decides.
+   */
+  recheck?(evidence: Record<string, unknown>, now: Date): Promise<RecheckOutcome>;
 }

@@ -48,4 +48,20 @@ export const walletOwnership: ClaimModule = {
         };
     }
   },
+  async recheck(evidence, now) {
+    const network = String(evidence.network) as WalletNetwork;
+    const addr = normalizeAddress(String(evidence.address), network);
+    if ("error" in addr) return { kind: "fail", reason: addr.error.message };
+    const result = await verifyWalletSignature(addr, network, String(evidence.message), String(evidence.signature));
+    switch (result.kind) {
+      case "valid":
+        return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString(), signature_scheme: result.scheme } };
+      case "unreachable":
+        return { kind: "unreachable", reason: result.reason };
+      case "malformed":
+        return { kind: "fail", reason: result.message };
+      case "mismatch":
+        return { kind: "fail", reason: `The signature was not made by the key behind ${String(evidence.address)} over the challenge message.` };
+    }
+  },
 };

@@ -1,4 +1,4 @@
-import { meterLiveUsage, requireActivePlan } from "@/lib/accounts/plans";
+import { meterLiveUsage, requireReviewAllowance, requireActivePlan } from "@/lib/accounts/plans";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { CheckOutcome, CommitHook } from "@/lib/claims/types";
@@ -87,6 +87,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
     }
     const issued = writing.filter((r) => r.outcome.kind === "issue").length;
     if (issued > 0) await meterLiveUsage(tx, auth, "live_records", now, issued);
+    if (writing.length > issued) await requireReviewAllowance(tx, auth, now);
     await insertRecordBundles(tx, writing); // all rows in one statement
     for (const r of writing) {
       results[r.index] = {

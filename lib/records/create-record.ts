@@ -1,4 +1,4 @@
-import { meterLiveUsage, requireActivePlan } from "@/lib/accounts/plans";
+import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { CheckOutcome, ClaimModule } from "@/lib/claims/types";
@@ -74,6 +74,7 @@ async function createOffline(db: Db, auth: AuthContext, input: RecordCreateInput
   const now = new Date();
   const outcome = await mod.check(input, { auth, now, db });
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
+  if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
   const result = assemble(auth, input, outcome, now);
   if (await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "claim" } })) {
     return { status: result.status, bodyJson: result.bodyJson, replayed: false };
@@ -93,6 +94,7 @@ async function createAfterLookups(db: Db, auth: AuthContext, input: RecordCreate
     const now = new Date();
     const outcome = await mod.check(input, { auth, now, db });
     if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
+    if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
     const result = assemble(auth, input, outcome, now);
     if (!(await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "complete" } }))) {
       throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");

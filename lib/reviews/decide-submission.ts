@@ -1,0 +1,170 @@
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { accounts, recordHistory, records, reviewDecisions } from "@/drizzle/schema";
+import { countReviewedVerification, meterLiveUsage } from "@/lib/accounts/plans";
+import type { Role } from "@/lib/accounts/types";
+import { claimModuleFor } from "@/lib/claims/registry";
+import type { Db, Tx } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { parseOrThrow } from "@/lib/http/validation";
+import { RECORD_ID_RE } from "@/lib/ids";
+import { writeEvent } from "@/lib/outbox/write-event";
+import { getHistory } from "@/lib/records/get-record";
+import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
+import { invalidateStatus } from "@/lib/records/status-cache";
+import { checklistFor } from "./checklists";
+import { issuePending } from "./issue-pending";
+
+export type Reviewer = { id: string; role: Role };
+
+export const decisionSchema = z.strictObject({
+  decision: z.enum(["approve", "reject"]),
+  checklist: z.array(z.string().min(1).max(64)).max(32).default([]),
+  notes: z.string().trim().max(2000).optional(),
+  /** Shown to the customer; required to reject. */
+  reason: z.string().trim().min(3).max(500).optional(),
+});
+export type DecisionInput = z.input<typeof decisionSchema>;
+
+export function requireReviewer(r: Reviewer) {
+  if (r.role !== "reviewer" && r.role !== "admin") {
+    throw new ApiError("forbidden", "Only reviewers and admins can decide submissions.");
+  }
+}
+
+const notFound = (id: string) => new ApiError("submission_not_found", `No submission ${id.slice(0, 40)}.`, "id");
+
+/** Lock the submission; it must exist and still be pending, or the caller learns who got there first. */
+async function lockPending(tx: Tx, id: string): Promise<RecordRow> {
+  if (!RECORD_ID_RE.test(id)) throw notFound(id);
+  const [row] = await tx.select().from(records).where(eq(records.id, id)).for("update");
+  if (!row) throw notFound(id);
+  if (row.status !== "pending_review") {
+    const [last] = await tx
+      .select({ decision: reviewDecisions.decision, at: reviewDecisions.at, email: accounts.email })
+      .from(reviewDecisions)
+      .innerJoin(accounts, eq(accounts.id, reviewDecisions.reviewerAccountId))
+      .where(eq(reviewDecisions.recordId, id))
+      .orderBy(desc(reviewDecisions.seq))
+      .limit(1);
+    const by = last ? ` (${last.decision} by ${last.email} at ${last.at.toISOString()})` : "";
+    throw new ApiError("review_conflict", `This submission was already decided: it is ${row.status} now${by}. Nothing was changed.`);
+  }
+  return row;
+}
+
+/**
+ * A reviewer's approve or reject. Exactly one decision wins: the row is locked and must
+ * still be pending. Approve issues the record at the level set at submission (e.g.
+ * evidence_verified for a reviewed claim); reject is terminal. Either way the audit log
+ * gets a row and a live submission counts as one reviewed verification.
+ */
+export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: string, raw: unknown) {
+  requireReviewer(reviewer);
+  const input = parseOrThrow(decisionSchema, raw);
+  if (input.decision === "reject" && !input.reason) {
+    throw new ApiError("missing_field", "A rejection needs a reason; the customer sees it.", "reason");
+  }
+  const record = await db.transaction(async (tx) => {
+    const row = await lockPending(tx, recordId);
+    if (row.accountId === reviewer.id) {
+      throw new ApiError("own_submission", "Reviewers cannot decide their own account's submissions; another reviewer must.");
+    }
+    const items = checklistFor(row.claimType).map((i) => i.key);
+    const unknown = input.checklist.find((k) => !items.includes(k));
+    if (unknown) throw new ApiError("invalid_value", `'${unknown.slice(0, 64)}' is not on the ${row.claimType} checklist.`, "checklist");
+    const ticked = items.filter((k) => input.checklist.includes(k));
+    if (input.decision === "approve" && ticked.length !== items.length) {
+      const missing = items.filter((k) => !ticked.includes(k));
+      throw new ApiError("checklist_incomplete", `Approval needs every checklist item; not ticked: ${missing.join(", ")}.`, "checklist");
+    }
+    const at = new Date();
+    const by = `reviewer:${reviewer.id}`;
+    const body = input.decision === "approve"
+      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer." })
+      : await reject(tx, row, { at, by, reason: input.reason! });
+    await tx.insert(reviewDecisions).values({
+      recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
+      notes: input.notes || null, reason: input.decision === "reject" ? input.reason! : null, at,
+    });
+    if (row.environment === "live") await countReviewedVerification(tx, row.accountId, at);
+    return body;
+  });
+  invalidateStatus(recordId);
+  return record;
+}
+
+async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
+  const [rejected] = await tx
+    .update(records)
+    .set({ status: "rejected", reviewReason: o.reason, statusChangedAt: o.at })
+    .where(eq(records.id, row.id))
+    .returning();
+  await tx.insert(recordHistory).values({ recordId: row.id, status: "rejected", at: o.at, reason: o.reason, by: o.by });
+  const body = serializeRecord(rejected!, await getHistory(tx, row.id), o.at.getTime());
+  await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at: o.at, type: "record.rejected", data: { record: body } });
+  return body;
+}
+
+export type RerunResult =
+  | { outcome: "issued"; record: ReturnType<typeof serializeRecord> }
+  | { outcome: "unreachable" | "failed"; reason: string };
+
+/**
+ * "Re-run automatic check" for a submission that waits because its source could not be
+ * reached: ask the source again. If it now confirms, the record issues without a human
+ * (at the connector's level, counted as a live record, not as a reviewed verification); if
+ * it is still unreachable or now disagrees, the submission stays pending with that reason.
+ * The source is asked outside the transaction; the row is locked only to write the result.
+ */
+export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: string): Promise<RerunResult> {
+  requireReviewer(reviewer);
+  if (!RECORD_ID_RE.test(recordId)) throw notFound(recordId);
+  const [first] = await db.select().from(records).where(eq(records.id, recordId));
+  if (!first) throw notFound(recordId);
+  if (first.status !== "pending_review") await db.transaction((tx) => lockPending(tx, recordId)); // throws the conflict
+  const mod = recheckableModule(first.claimType);
+  if (!mod?.recheck) {
+    throw new ApiError("recheck_not_available", `claim_type '${first.claimType}' has no connector: only a reviewer can decide it.`);
+  }
+  const now = new Date();
+  const found = await mod.recheck(first.evidencePublic, now);
+  const result = await db.transaction(async (tx): Promise<RerunResult> => {
+    const row = await lockPending(tx, recordId);
+    const by = `system:rerun:${reviewer.id}`;
+    if (found.kind === "issue") {
+      if (row.environment === "live") {
+        const [acct] = await tx.select({ plan: accounts.plan, role: accounts.role }).from(accounts).where(eq(accounts.id, row.accountId));
+        await meterLiveUsage(tx, { accountId: row.accountId, environment: "live", keyId: "rerun", plan: acct!.plan, role: acct!.role }, "live_records", now);
+      }
+      const record = await issuePending(tx, row, {
+        at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",
+        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence, recheckAt: found.recheckAt,
+      });
+      await audit(tx, row.id, reviewer.id, "rerun_issued", null, now);
+      return { outcome: "issued", record };
+    }
+    const reason = found.kind === "unreachable"
+      ? `Re-run ${now.toISOString()}: the source is still unreachable. ${found.reason}`
+      : `Re-run ${now.toISOString()}: the source answered and did not confirm it. ${found.reason}`;
+    await tx.update(records).set({ reviewReason: reason }).where(and(eq(records.id, row.id), eq(records.status, "pending_review")));
+    await audit(tx, row.id, reviewer.id, found.kind === "unreachable" ? "rerun_unchanged" : "rerun_failed", reason, now);
+    return { outcome: found.kind === "unreachable" ? "unreachable" : "failed", reason };
+  });
+  if (result.outcome === "issued") invalidateStatus(recordId);
+  return result;
+}
+
+function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
+  return tx.insert(reviewDecisions).values({ recordId, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
+}
+
+/** The module whose connector can check this claim type again, if any. */
+export function recheckableModule(claimType: string) {
+  try {
+    const mod = claimModuleFor(claimType);
+    return mod.recheck ? mod : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+import { and, eq } from "drizzle-orm";
+import { recordHistory, records } from "@/drizzle/schema";
+import type { Tx } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { writeEvent } from "@/lib/outbox/write-event";
+import { getHistory } from "@/lib/records/get-record";
+import { notifyStatusChanged } from "@/lib/records/notify-status";
+import type { EvidenceLevel } from "@/lib/records/schemas";
+import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
+import { buildSignedPayload } from "@/lib/records/signed-payload";
+import { signJson } from "@/lib/signing/canonical";
+
+/**
+ * The end of a pending submission's wait: sign it and make it active, with a history entry,
+ * the `record.issued` outbox event and the cross-process cache notification. `row` must be
+ * locked (SELECT … FOR UPDATE) and still pending; the caller checks both.
+ */
+export async function issuePending(
+  tx: Tx,
+  row: RecordRow,
+  o: { at: Date; by: string; reason: string; evidenceLevel?: EvidenceLevel; publicEvidence?: Record<string, unknown>; recheckAt?: Date | null },
+) {
+  const at = o.at;
+  const expiresAt = validityEnd(row, at);
+  const evidenceLevel = o.evidenceLevel ?? row.evidenceLevel;
+  const evidence = o.publicEvidence ?? row.evidencePublic;
+  const signedPayload = buildSignedPayload({
+    id: row.id, environment: row.environment, subject: row.subject, claimType: row.claimType, claim: row.claim,
+    evidenceLevel, evidence, issuedAt: at, validFrom: at, expiresAt,
+  });
+  const sig = signJson(signedPayload);
+  const [issued] = await tx
+    .update(records)
+    .set({
+      status: "active", evidenceLevel, evidencePublic: evidence, issuedAt: at, validFrom: at, expiresAt,
+      recheckAt: o.recheckAt ?? null, statusChangedAt: at, reviewReason: null,
+      signingKeyId: sig.kid, payloadSha256: sig.payloadSha256, signature: sig.signature, signedPayload,
+    })
+    .where(and(eq(records.id, row.id), eq(records.status, "pending_review")))
+    .returning();
+  if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
+  await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
+  const body = serializeRecord(issued, await getHistory(tx, row.id), at.getTime());
+  await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
+  await notifyStatusChanged(tx, [row.id]);
+  return body;
+}
+
+/**
+ * The validity the customer asked for (expires_at at submission) or the default from the
+ * moment of issue. A requested end that has passed while the submission waited cannot be
+ * honoured without saying more than was asked: the reviewer must reject instead.
+ */
+function validityEnd(row: RecordRow, at: Date) {
+  const env = getEnv();
+  if (!row.requestedExpiresAt) return new Date(at.getTime() + env.DEFAULT_RECORD_VALIDITY_DAYS * 86_400_000);
+  if (row.requestedExpiresAt.getTime() <= at.getTime() + env.MIN_VALIDITY_SECONDS * 1000) {
+    throw new ApiError(
+      "review_validity_passed",
+      `The validity requested for this submission ends ${row.requestedExpiresAt.toISOString()}, too soon to issue it; reject it with that reason.`,
+    );
+  }
+  return row.requestedExpiresAt;
+}
