@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   poweredByHeader: false,
   typedRoutes: false,
+  // forbidden() answers 403 with app/forbidden.tsx (reviewer and admin pages).
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

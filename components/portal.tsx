@@ -7,7 +7,7 @@ export const buttonClass =
 export const secondaryButtonClass =
   "inline-flex items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50";
 
-export function PortalHeader({ right }: { right?: React.ReactNode }) {
+export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: "customer" | "reviewer" | "admin" }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-4xl items-center justify-between px-6 py-3">
@@ -15,6 +15,8 @@ export function PortalHeader({ right }: { right?: React.ReactNode }) {
         <nav className="flex items-center gap-4 text-sm">
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
+          {(role === "reviewer" || role === "admin") && <Link href="/review" className="underline">Review</Link>}
+          {role === "admin" && <Link href="/admin" className="underline">Admin</Link>}
           {right}
         </nav>
       </div>

@@ -27,7 +27,7 @@ export default async function DevelopersPage() {
 
   return (
     <>
-      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <main className="mx-auto max-w-4xl space-y-10 px-6 py-10">
         <section>
           <h1 className="text-2xl font-semibold">Developers</h1>

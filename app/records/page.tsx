@@ -57,7 +57,7 @@ export default async function RecordsPage({ searchParams }: Props) {
 
   return (
     <>
-      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <main className="mx-auto max-w-4xl space-y-6 px-6 py-10">
         <h1 className="text-2xl font-semibold">Records</h1>
         <form method="get" action="/records" className="flex flex-wrap items-end gap-3 text-sm" data-testid="filters">

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, ilike, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { announceAccountChange } from "./auth-cache";
@@ -57,4 +57,18 @@ export async function listApiKeys(db: Db, accountId: string) {
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** The admin console's account list: newest first, optionally filtered by part of the email. */
+export async function listAccounts(db: Db, q: { emailContains?: string; limit?: number } = {}) {
+  const needle = q.emailContains?.trim().toLowerCase();
+  return db
+    .select({
+      id: accounts.id, email: accounts.email, role: accounts.role, plan: accounts.plan,
+      emailConfirmedAt: accounts.emailConfirmedAt, createdAt: accounts.createdAt,
+    })
+    .from(accounts)
+    .where(needle ? ilike(accounts.email, `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined)
+    .orderBy(desc(accounts.createdAt), desc(accounts.id))
+    .limit(Math.min(q.limit ?? 200, 1000));
 }

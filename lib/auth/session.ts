@@ -1,5 +1,6 @@
 import { getServerSession } from "next-auth";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
+import type { Role } from "@/lib/accounts/types";
 import { getDb } from "@/lib/db/client";
 import { getAuthOptions } from "./options";
 import { findAccountById } from "./signup";
@@ -15,5 +16,12 @@ export async function currentAccount() {
 export async function requireAccount(from = "/developers") {
   const account = await currentAccount();
   if (!account) redirect(`/signin?callbackUrl=${encodeURIComponent(from)}`);
+  return account;
+}
+
+/** Reviewer and admin pages: no session → /signin; signed in without the role → 403. */
+export async function requireRole(roles: readonly Role[], from: string) {
+  const account = await requireAccount(from);
+  if (!roles.includes(account.role)) forbidden();
   return account;
 }

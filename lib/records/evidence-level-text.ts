@@ -21,4 +21,7 @@ export const STATUS_TEXT: Record<string, { label: string; tone: "ok" | "warn" | 
   revoked: { label: "Revoked", tone: "bad", explain: "This record has been revoked and must not be relied on." },
   expired: { label: "Expired", tone: "muted", explain: "This record's validity period has ended; it must not be relied on." },
   superseded: { label: "Superseded", tone: "muted", explain: "This record has been replaced by a newer one." },
+  // Never on a public certificate (not issued): shown to the owner and to reviewers only.
+  pending_review: { label: "Pending review", tone: "warn", explain: "Waiting for a reviewer; nothing is issued yet." },
+  rejected: { label: "Rejected", tone: "bad", explain: "A reviewer rejected this submission; it was never issued." },
 };

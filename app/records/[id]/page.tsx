@@ -41,7 +41,7 @@ export default async function RecordPage({ params }: Props) {
 
   return (
     <>
-      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <main className="mx-auto max-w-4xl space-y-8 px-6 py-10">
         <p className="text-sm"><Link className="underline" href={`/records?environment=${rec.environment}`}>← Records</Link></p>
         <section>
@@ -57,7 +57,12 @@ export default async function RecordPage({ params }: Props) {
             <dt className="text-slate-500">Issued</dt><dd>{fmt(rec.lifecycle.issued_at)}</dd>
             <dt className="text-slate-500">Expires</dt><dd>{fmt(rec.lifecycle.expires_at)}</dd>
             {rec.superseded_by && <><dt className="text-slate-500">Superseded by</dt><dd><Link className="font-mono underline" href={`/records/${rec.superseded_by}`}>{rec.superseded_by}</Link></dd></>}
-            {rec.review && <><dt className="text-slate-500">Review</dt><dd>{rec.review.reason ?? "waiting for review"}</dd></>}
+            {rec.review && (
+              <>
+                <dt className="text-slate-500">{rec.status === "rejected" ? "Rejected by a reviewer" : "Waiting for a reviewer"}</dt>
+                <dd data-testid="review-outcome">{rec.review.reason ?? "—"}</dd>
+              </>
+            )}
             <dt className="text-slate-500">Certificate</dt>
             <dd>{rec.certificate_url ? <Link className="underline" href={`/r/${rec.verification_id}`} data-testid="certificate-link">/r/{rec.verification_id}</Link> : "not issued"}</dd>
           </dl>

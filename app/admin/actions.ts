@@ -1,0 +1,51 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { grantRole, setPlan } from "@/lib/accounts/manage-account";
+import { PLANS, ROLES, type Plan, type Role } from "@/lib/accounts/types";
+import { requireAccount } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+
+export type AdminState = { error?: string; done?: string };
+
+/** Every admin action re-reads the session and checks the role: a customer's forged post changes nothing. */
+async function requireAdmin() {
+  const account = await requireAccount("/admin");
+  return account.role === "admin" ? account : null;
+}
+
+export async function setPlanAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  if (!(await requireAdmin())) return { error: "Only admins can change plans." };
+  const accountId = String(form.get("account_id") ?? "");
+  const plan = String(form.get("plan") ?? "");
+  if (!(PLANS as readonly string[]).includes(plan)) return { error: "Unknown plan." };
+  if (!(await setPlan(await getDb(), accountId, plan as Plan))) return { error: "No such account." };
+  revalidatePath("/admin");
+  return { done: `Plan set to ${plan}.` };
+}
+
+export async function setRoleAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const admin = await requireAdmin();
+  if (!admin) return { error: "Only admins can change roles." };
+  const accountId = String(form.get("account_id") ?? "");
+  const role = String(form.get("role") ?? "");
+  if (!(ROLES as readonly string[]).includes(role)) return { error: "Unknown role." };
+  if (accountId === admin.id && role !== "admin") return { error: "You cannot take the admin role from your own account; ask another admin." };
+  if (!(await grantRole(await getDb(), accountId, role as Role))) return { error: "No such account." };
+  revalidatePath("/admin");
+  return { done: `Role set to ${role}.` };
+}
+
+export async function rotateKeyAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  if (!(await requireAdmin())) return { error: "Only admins can rotate signing keys." };
+  if (form.get("confirm") !== "yes") return { error: "Tick the confirmation: new records will be signed with a new key." };
+  try {
+    const { kid } = rotateSigningKey();
+    revalidatePath("/admin");
+    return { done: `New active signing key ${kid}. Earlier keys stay published so their signatures still verify.` };
+  } catch (e) {
+    if (e instanceof RotationUnavailable) return { error: e.message };
+    throw e;
+  }
+}

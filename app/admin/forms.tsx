@@ -1,0 +1,51 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { rotateKeyAction, setPlanAction, setRoleAction, type AdminState } from "./actions";
+
+function Result({ state }: { state: AdminState }) {
+  if (state.error) return <span role="alert" className="ml-2 text-red-800">{state.error}</span>;
+  if (state.done) return <span role="status" className="ml-2 text-emerald-800">{state.done}</span>;
+  return null;
+}
+
+export function AccountControls({ accountId, plan, role }: { accountId: string; plan: string; role: string }) {
+  const [planState, planAction, planPending] = useActionState<AdminState, FormData>(setPlanAction, {});
+  const [roleState, roleAction, rolePending] = useActionState<AdminState, FormData>(setRoleAction, {});
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <form action={planAction} className="flex items-center gap-1" data-testid="plan-form">
+        <input type="hidden" name="account_id" value={accountId} />
+        <select name="plan" defaultValue={plan} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Plan">
+          {["none", "starter", "growth"].map((p) => <option key={p} value={p}>{p}</option>)}
+        </select>
+        <button className={secondaryButtonClass} type="submit" disabled={planPending}>Set plan</button>
+        <Result state={planState} />
+      </form>
+      <form action={roleAction} className="flex items-center gap-1" data-testid="role-form">
+        <input type="hidden" name="account_id" value={accountId} />
+        <select name="role" defaultValue={role} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Role">
+          {["customer", "reviewer", "admin"].map((r) => <option key={r} value={r}>{r}</option>)}
+        </select>
+        <button className={secondaryButtonClass} type="submit" disabled={rolePending}>Set role</button>
+        <Result state={roleState} />
+      </form>
+    </div>
+  );
+}
+
+export function RotateKeyForm() {
+  const [state, action, pending] = useActionState<AdminState, FormData>(rotateKeyAction, {});
+  return (
+    <form action={action} className="mt-3" data-testid="rotate-form">
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="confirm" value="yes" required />
+        New records will be signed with a new key; earlier keys stay published.
+      </label>
+      <button className={`${buttonClass} mt-2`} type="submit" disabled={pending}>Rotate signing key</button>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      {state.done && <Alert kind="success">{state.done}</Alert>}
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import { PortalHeader, buttonClass, inputClass } from "@/components/portal";
+import { listAccounts } from "@/lib/accounts/manage-account";
+import { requireRole } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { keyring } from "@/lib/signing/keys";
+import { SignOutButton } from "../developers/forms";
+import { fmtTime } from "../review/format";
+import { AccountControls, RotateKeyForm } from "./forms";
+
+export const metadata: Metadata = { title: "Admin", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function AdminPage({ searchParams }: Props) {
+  const account = await requireRole(["admin"], "/admin");
+  const sp = await searchParams;
+  const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.slice(0, 200) ?? "";
+  const rows = await listAccounts(await getDb(), { emailContains: q || undefined });
+  const ring = keyring();
+
+  return (
+    <>
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <main className="mx-auto max-w-6xl space-y-10 px-6 py-10">
+        <h1 className="text-2xl font-semibold">Admin</h1>
+
+        <section>
+          <h2 className="text-lg font-semibold">Accounts</h2>
+          <form method="get" className="mt-2 flex items-end gap-2 text-sm">
+            <label>Email contains <input name="q" defaultValue={q} className={inputClass} /></label>
+            <button className={buttonClass} type="submit">Search</button>
+          </form>
+          <table className="mt-4 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="accounts">
+            <thead className="border-b border-slate-200 text-slate-500">
+              <tr><th className="py-2">Email</th><th>Account</th><th>Confirmed</th><th>Created</th><th>Plan / role</th></tr>
+            </thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.id} className="border-b border-slate-100 align-middle" data-testid="account-row" data-email={a.email} data-plan={a.plan} data-role={a.role}>
+                  <td className="py-2">{a.email}</td>
+                  <td className="font-mono text-xs">{a.id}</td>
+                  <td>{a.emailConfirmedAt ? "yes" : "no"}</td>
+                  <td className="whitespace-nowrap">{fmtTime(a.createdAt)}</td>
+                  <td><AccountControls accountId={a.id} plan={a.plan} role={a.role} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {rows.length === 200 && <p className="mt-2 text-xs text-slate-500">Showing the newest 200; search by email to narrow.</p>}
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Signing keys</h2>
+          <p className="mt-1 text-sm text-slate-600">Published at <a className="underline" href="/.well-known/jwks.json">/.well-known/jwks.json</a>. The last key signs new records and status answers.</p>
+          <table className="mt-3 text-left text-sm [&_td]:pr-6" data-testid="signing-keys">
+            <tbody>
+              {ring.keys.map((k) => (
+                <tr key={k.kid} data-testid="signing-key" data-kid={k.kid} data-active={k === ring.active ? "yes" : "no"}>
+                  <td className="py-1 font-mono">{k.kid}</td>
+                  <td>{k === ring.active ? <span className="text-emerald-700">active</span> : <span className="text-slate-500">retired (still verifies)</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <RotateKeyForm />
+        </section>
+      </main>
+    </>
+  );
+}

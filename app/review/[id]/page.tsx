@@ -1,0 +1,147 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { PortalHeader } from "@/components/portal";
+import { StatusBadge } from "@/components/status-badge";
+import { requireRole } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { actorKind } from "@/lib/records/serialize-record";
+import { recordUrls } from "@/lib/records/urls";
+import { getSubmission } from "@/lib/reviews/review-queue";
+import { SignOutButton } from "../../developers/forms";
+import { EvidenceView } from "../evidence";
+import { DecisionForms, RerunForm } from "../forms";
+import { fmtTime, formatAge } from "../format";
+
+export const metadata: Metadata = { title: "Review submission", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+export default async function ReviewPage({ params }: Props) {
+  const { id } = await params;
+  const account = await requireRole(["reviewer", "admin"], "/review");
+  const s = await getSubmission(await getDb(), id);
+  if (!s) notFound();
+  const { row } = s;
+  const pending = row.status === "pending_review";
+  const own = row.accountId === account.id;
+  const submitted = (row.evidencePrivate as { submitted?: unknown } | null)?.submitted;
+
+  return (
+    <>
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <main className="mx-auto max-w-5xl space-y-8 px-6 py-10">
+        <p className="text-sm"><Link className="underline" href="/review">← Review queue</Link></p>
+        <section>
+          <h1 className="font-mono text-xl font-semibold" data-testid="submission-id">{row.id}</h1>
+          <div className="mt-2" data-testid="submission-status"><StatusBadge status={row.status} /></div>
+          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+            <dt className="text-slate-500">Claim type</dt><dd data-testid="claim-type">{row.claimType}</dd>
+            <dt className="text-slate-500">Subject</dt><dd data-testid="subject">{row.subject}</dd>
+            <dt className="text-slate-500">Claim</dt><dd>{row.claim}</dd>
+            <dt className="text-slate-500">Environment</dt><dd>{row.environment}</dd>
+            <dt className="text-slate-500">Issues at</dt><dd>{row.evidenceLevel} (once confirmed)</dd>
+            <dt className="text-slate-500">Visibility</dt><dd>{row.visibility}</dd>
+            <dt className="text-slate-500">Submitted</dt><dd>{fmtTime(row.createdAt)}</dd>
+            {pending && (
+              <>
+                <dt className="text-slate-500">Waiting</dt>
+                <dd data-testid="sla">
+                  {formatAge(s.sla.ageMs)} {s.sla.overdue ? <span className="rounded bg-red-100 px-1 text-red-800">overdue</span> : <span className="text-slate-500">(due {fmtTime(s.sla.dueAt)})</span>}
+                </dd>
+              </>
+            )}
+            {row.reviewReason && <><dt className="text-slate-500">{pending ? "Why it waits" : "Reason given"}</dt><dd data-testid="review-reason">{row.reviewReason}</dd></>}
+            {row.status !== "pending_review" && row.status !== "rejected" && (
+              <><dt className="text-slate-500">Certificate</dt><dd><a className="underline" href={recordUrls(row.id).certificate_url!} data-testid="certificate-link">{recordUrls(row.id).certificate_url}</a></dd></>
+            )}
+          </dl>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Customer</h2>
+          <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="customer">
+            <dt className="text-slate-500">Email</dt><dd>{s.account.email}{own && <span className="ml-2 text-amber-700">(your own account)</span>}</dd>
+            <dt className="text-slate-500">Account</dt><dd><code>{s.account.id}</code></dd>
+            <dt className="text-slate-500">Plan</dt><dd>{s.account.plan}</dd>
+            <dt className="text-slate-500">Email confirmed</dt><dd>{s.account.emailConfirmedAt ? fmtTime(s.account.emailConfirmedAt) : "no"}</dd>
+            <dt className="text-slate-500">Customer since</dt><dd>{fmtTime(s.account.createdAt)}</dd>
+          </dl>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Evidence</h2>
+          <div className="mt-2"><EvidenceView claimType={row.claimType} evidence={row.evidencePublic} submitted={submitted} /></div>
+        </section>
+
+        {!pending && (
+          <p className="rounded border border-slate-300 bg-slate-50 px-4 py-3 text-sm" data-testid="decided">
+            Decided: this submission is <strong>{row.status}</strong>
+            {s.decisions.length > 0 && <> ({s.decisions.at(-1)!.decision} by {s.decisions.at(-1)!.reviewerEmail}, {fmtTime(s.decisions.at(-1)!.at)})</>}.{" "}
+            <Link className="underline" href="/review">Back to the queue</Link>
+          </p>
+        )}
+
+        {pending && (
+          <section>
+            <h2 className="text-lg font-semibold">Decision</h2>
+            {s.canRerun && (
+              <div className="mt-2">
+                <p className="mb-2 text-sm text-slate-600">This claim type has a connector: if its source answers now, the record issues without a reviewer.</p>
+                <RerunForm id={row.id} />
+              </div>
+            )}
+            {own
+              ? <p className="mt-3 rounded border border-amber-300 bg-amber-50 px-4 py-3 text-sm" data-testid="own-submission">This submission belongs to your own account: another reviewer must decide it.</p>
+              : <DecisionForms id={row.id} checklist={s.checklist} />}
+          </section>
+        )}
+
+        <section>
+          <h2 className="text-lg font-semibold">History</h2>
+          <ol className="mt-2 space-y-1 text-sm" data-testid="history">
+            {s.history.map((h) => (
+              <li key={h.seq}>{fmtTime(h.at)} — <strong>{h.status}</strong> by {actorKind(h.by)}{h.reason ? `: ${h.reason}` : ""}</li>
+            ))}
+          </ol>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Audit log of this submission</h2>
+          <DecisionTable rows={s.decisions} testId="decisions" />
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Earlier decisions on {row.subject} ({row.claimType})</h2>
+          <DecisionTable rows={s.earlier} testId="earlier-decisions" showRecord />
+        </section>
+      </main>
+    </>
+  );
+}
+
+type DecisionRow = { recordId: string; decision: string; checklist: string[]; notes: string | null; reason: string | null; at: Date; reviewerEmail: string };
+
+function DecisionTable({ rows, testId, showRecord }: { rows: DecisionRow[]; testId: string; showRecord?: boolean }) {
+  if (rows.length === 0) return <p className="mt-2 text-sm text-slate-600" data-testid={testId}>None.</p>;
+  return (
+    <table className="mt-2 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid={testId}>
+      <thead className="border-b border-slate-200 text-slate-500">
+        <tr>{showRecord && <th>Record</th>}<th className="py-2">When</th><th>Decision</th><th>By</th><th>Checklist</th><th>Reason / notes</th></tr>
+      </thead>
+      <tbody>
+        {rows.map((d, i) => (
+          <tr key={i} className="border-b border-slate-100 align-top">
+            {showRecord && <td><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
+            <td className="whitespace-nowrap py-2">{fmtTime(d.at)}</td>
+            <td>{d.decision}</td>
+            <td>{d.reviewerEmail}</td>
+            <td>{d.checklist.join(", ") || "—"}</td>
+            <td>{[d.reason, d.notes].filter(Boolean).join(" — ") || "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

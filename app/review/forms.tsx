@@ -1,0 +1,71 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import type { ChecklistItem } from "@/lib/reviews/checklists";
+import { decideAction, rerunAction, type ReviewState } from "./actions";
+
+function Outcome({ state }: { state: ReviewState }) {
+  return (
+    <>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      {state.conflict && <Alert kind="error" id="review-conflict"><strong>Conflict:</strong> {state.conflict}</Alert>}
+      {state.done && <Alert kind="success" id="review-done">{state.done} <Link className="underline" href="/review">Back to the queue</Link></Alert>}
+    </>
+  );
+}
+
+/** Approve (every checklist item ticked) or reject (with a reason the customer sees). */
+export function DecisionForms({ id, checklist }: { id: string; checklist: ChecklistItem[] }) {
+  const [state, action, pending] = useActionState<ReviewState, FormData>(decideAction, {});
+  const decided = Boolean(state.done || state.conflict);
+  return (
+    <div>
+      <Outcome state={state} />
+      <div className="mt-4 grid gap-6 md:grid-cols-2">
+        <form action={action} className="rounded border border-emerald-200 p-4" data-testid="approve-form">
+          <input type="hidden" name="id" value={id} />
+          <input type="hidden" name="decision" value="approve" />
+          <h3 className="font-medium">Approve</h3>
+          <fieldset className="mt-2 space-y-2 text-sm">
+            <legend className="text-slate-600">Checklist — tick each item you confirmed yourself:</legend>
+            {checklist.map((item) => (
+              <label key={item.key} className="flex gap-2">
+                <input type="checkbox" name="checklist" value={item.key} data-testid={`check-${item.key}`} />
+                <span>{item.label}</span>
+              </label>
+            ))}
+          </fieldset>
+          <label className="mt-3 block text-sm">Notes (internal, optional)
+            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} />
+          </label>
+          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Approve and issue</button>
+        </form>
+        <form action={action} className="rounded border border-red-200 p-4" data-testid="reject-form">
+          <input type="hidden" name="id" value={id} />
+          <input type="hidden" name="decision" value="reject" />
+          <h3 className="font-medium">Reject</h3>
+          <label className="mt-2 block text-sm">Reason (shown to the customer)
+            <textarea name="reason" className={inputClass} rows={3} required minLength={3} maxLength={500} />
+          </label>
+          <label className="mt-3 block text-sm">Notes (internal, optional)
+            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} />
+          </label>
+          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Reject</button>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+export function RerunForm({ id }: { id: string }) {
+  const [state, action, pending] = useActionState<ReviewState, FormData>(rerunAction, {});
+  return (
+    <form action={action} data-testid="rerun-form">
+      <input type="hidden" name="id" value={id} />
+      <button className={secondaryButtonClass} type="submit" disabled={pending}>Re-run automatic check</button>
+      <Outcome state={state} />
+    </form>
+  );
+}
