@@ -96,5 +96,6 @@ describe("operator CLI with no server running", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Five CLI processes, each starting tsx and opening (and migrating) an embedded database.
+  }, 120_000);
 });
