@@ -47,6 +47,8 @@ test("magic link: request, open (a scanner's GET uses nothing), sign in once, co
 
   await page.goto(link);
   await expect(page.getByTestId("link-email")).toHaveText(email);
+  // The token is in the URL: the page never sends it on as a Referer.
+  await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
   await shot(page, "signin-link");
   // The same link open in another browser at the same time, not yet pressed.
   const other = await newPage(browser, "10.78.0.2");
@@ -130,4 +132,29 @@ test("password reset: new password works, old one is refused, link works once, o
   await expect(page.locator("#reset-result")).toHaveText(/already been used/);
   await expect(page.getByRole("button", { name: "Set new password" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Email me a reset link" })).toBeVisible();
+});
+
+test("link requests are rate limited per client address and per email address", async ({ browser }) => {
+  const victim = `e2e-flood-${Date.now()}@example.com`;
+  const page = await newPage(browser, "10.78.0.5"); // a client address no other test used
+  await page.goto("/reset-password");
+  for (let i = 0; i < 10; i++) {
+    await page.getByLabel("Email").fill(victim);
+    await page.getByRole("button", { name: "Email me a reset link" }).click();
+    await expect(page.locator("#reset-sent")).toBeVisible();
+  }
+  // The 11th from this address: refused.
+  await page.getByLabel("Email").fill(`e2e-other-${Date.now()}@example.com`);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.locator("main [role=alert]")).toHaveText(/Too many requests from your address/);
+  await page.context().close();
+
+  // From a fresh address, the same inbox is still protected (sign-in links count too).
+  const fresh = await newPage(browser, "10.78.0.4");
+  await fresh.goto("/signin");
+  await fresh.getByLabel("Email").fill(victim);
+  await fresh.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(fresh.locator("main [role=alert]")).toHaveText(/Too many links were requested for this address/);
+  await shot(fresh, "signin-link-rate-limited");
+  await fresh.context().close();
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { loginTokens } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 
@@ -17,8 +17,15 @@ export const LOGIN_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 /** Only this is stored: a leaked table row cannot be turned back into a working link. */
 export const hashLoginToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
+/** Rows are kept a day past expiry (to tell "expired" from "not valid"), then dropped. */
+const KEEP_AFTER_EXPIRY_MS = 24 * 3600_000;
+
 export async function createLoginToken(db: DbOrTx, accountId: string, purpose: LoginTokenPurpose, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
+  // Housekeeping on the account's own rows (login_tokens_account_idx): no sweeper needed.
+  await db
+    .delete(loginTokens)
+    .where(and(eq(loginTokens.accountId, accountId), lt(loginTokens.expiresAt, new Date(now.getTime() - KEEP_AFTER_EXPIRY_MS))));
   await db.insert(loginTokens).values({
     tokenHash: hashLoginToken(token),
     accountId,

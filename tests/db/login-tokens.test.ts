@@ -89,6 +89,19 @@ describe("login tokens", () => {
     expect(await tokens.consumeLoginToken(db, fresh, "password_reset", new Date(expiry - 1))).toEqual({ ok: true, accountId: a.accountId });
   });
 
+  it("of an account are dropped a day after they expired, when it gets a new one", async () => {
+    const a = await account();
+    const old = await tokens.createLoginToken(db, a.accountId, "magic_link", new Date(Date.now() - 25 * 3600_000 - 15 * 60_000));
+    const recent = await tokens.createLoginToken(db, a.accountId, "magic_link", new Date(Date.now() - 3 * 3600_000));
+    const other = await account();
+    const othersOld = await tokens.createLoginToken(db, other.accountId, "magic_link", new Date(Date.now() - 3 * 86_400_000));
+    expect(await row(old)).toBeDefined();
+    await tokens.createLoginToken(db, a.accountId, "password_reset");
+    expect(await row(old)).toBeUndefined();
+    expect(await tokens.peekLoginToken(db, recent, "magic_link")).toEqual({ ok: false, reason: "expired" });
+    expect(await row(othersOld)).toBeDefined();
+  });
+
   it("of one purpose do nothing for the other, and stay usable", async () => {
     const a = await account();
     const link = await tokens.createLoginToken(db, a.accountId, "magic_link");
