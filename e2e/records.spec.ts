@@ -1,26 +1,9 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-
-const baseURL = process.env.PRS_E2E_BASE_URL!;
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
+import { expect, test, type Browser } from "@playwright/test";
+import { baseURL, password, shot, signUp } from "./helpers";
 
 // A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
 test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-const password = "correct horse battery";
-
-async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signup-done")).toBeVisible();
-  return (await page.getByTestId("secret-value").innerText()).trim();
-}
 
 /** Issued through the API from the test process (not the browser), with the sandbox key. */
 async function issue(key: string, subject: string): Promise<string> {
@@ -107,6 +90,7 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   const sup = page.getByTestId("lifecycle-supersede");
   await sup.getByLabel(/^Reason/).fill("Replaced by a newer record");
   await sup.getByLabel(/^Superseded by/).fill("PRS-00000000000000000000");
+  await sup.getByLabel(/I understand this cannot be undone/).check();
   await sup.getByRole("button", { name: "Supersede" }).click();
   await expect(page.locator("main [role=alert]")).toContainText("No record PRS-00000000000000000000");
   await expect(page.getByTestId("record-status")).toHaveText("Active");
@@ -151,4 +135,39 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   await expect(page.getByTestId("record-not-found")).toBeVisible();
   await expect(page.getByText("Other Holdings Ltd")).toHaveCount(0);
   await shot(page, "record-not-found");
+
+  // Revoke, expire and supersede cannot be undone: each asks for an explicit confirmation.
+  await page.goto(`/records/${older}`);
+  for (const op of ["revoke", "expire", "supersede"]) {
+    await expect(page.getByTestId(`lifecycle-${op}`).getByLabel(/I understand this cannot be undone/)).not.toBeChecked();
+  }
+  await expect(page.getByTestId("lifecycle-suspend").getByRole("checkbox")).toHaveCount(0);
+  const revoke = page.getByTestId("lifecycle-revoke");
+  const historyBefore = await history.count();
+  await revoke.getByLabel(/^Reason/).fill("Issued in error");
+  // Without the tick the browser does not send the form…
+  await revoke.getByRole("button", { name: "Revoke" }).click();
+  expect(await revoke.getByRole("checkbox").evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
+  await expect(page.getByTestId("record-status")).toHaveText("Active");
+  // …and a form sent without it anyway (the check stripped from the page) is refused by the server.
+  await revoke.getByRole("checkbox").evaluate((el) => el.removeAttribute("required"));
+  await revoke.getByRole("button", { name: "Revoke" }).click();
+  await expect(page.locator("main [role=alert]")).toContainText("tick “I understand this cannot be undone”");
+  await shot(page, "record-revoke-unconfirmed");
+  // Nothing changed, here or in the API.
+  await page.reload();
+  await expect(page.getByTestId("record-status")).toHaveText("Active");
+  await expect(history).toHaveCount(historyBefore);
+  expect((await (await fetch(`${baseURL}/api/v1/records/${older}/status`)).json()).status).toBe("active");
+
+  // Confirmed: revoked for good, and no further moves are offered.
+  await revoke.getByLabel(/^Reason/).fill("Issued in error");
+  await revoke.getByLabel(/I understand this cannot be undone/).check();
+  await shot(page, "record-revoke-confirm");
+  await revoke.getByRole("button", { name: "Revoke" }).click();
+  await expect(page.getByTestId("record-status")).toHaveText("Revoked");
+  await expect(history.last()).toContainText("Issued in error");
+  await expect(page.getByTestId("no-actions")).toBeVisible();
+  expect((await (await fetch(`${baseURL}/api/v1/records/${older}/status`)).json()).status).toBe("revoked");
+  await shot(page, "record-revoked");
 });

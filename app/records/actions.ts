@@ -8,6 +8,7 @@ import { RECORD_ID_RE } from "@/lib/ids";
 import { changeLifecycle } from "@/lib/records/change-lifecycle";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { lifecycleSchema } from "@/lib/records/schemas";
+import { IRREVERSIBLE } from "./lifecycle-ops";
 
 export type LifecycleState = { error?: string; done?: string };
 
@@ -22,6 +23,10 @@ export async function lifecycleAction(_prev: LifecycleState, form: FormData): Pr
   if (environment !== "sandbox" && environment !== "live") return { error: "Unknown environment." };
   const operation = String(form.get("operation") ?? "");
   if (!(OPS as readonly string[]).includes(operation)) return { error: "Unknown operation." };
+  // Checked here, not only by the browser: a form posted without it changes nothing.
+  if (IRREVERSIBLE.includes(operation) && form.get("confirm") !== "irreversible") {
+    return { error: `To ${operation} this record, tick “I understand this cannot be undone”.` };
+  }
   const reason = String(form.get("reason") ?? "").trim();
   if (reason.length < 3 || reason.length > 500) return { error: "Give a reason of 3 to 500 characters." };
   const supersededBy = String(form.get("superseded_by") ?? "").trim();

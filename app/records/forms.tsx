@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { Alert, buttonClass, inputClass } from "@/components/portal";
 import { lifecycleAction, type LifecycleState } from "./actions";
+import { IRREVERSIBLE } from "./lifecycle-ops";
 
 const LABELS: Record<string, string> = {
   suspend: "Suspend", reinstate: "Reinstate", revoke: "Revoke", expire: "Expire", supersede: "Supersede",
@@ -30,6 +31,12 @@ export function LifecycleForms({ id, environment, operations }: { id: string; en
               <label className="mt-2 block text-sm">
                 Superseded by (record id)
                 <input name="superseded_by" className={`${inputClass} font-mono`} placeholder="PRS-…" required />
+              </label>
+            )}
+            {IRREVERSIBLE.includes(op) && (
+              <label className="mt-3 flex items-start gap-2 text-sm text-red-900">
+                <input type="checkbox" name="confirm" value="irreversible" required className="mt-0.5" />
+                <span>I understand this cannot be undone: the record stays {op}d for good.</span>
               </label>
             )}
             <button className={`${buttonClass} mt-3`} type="submit" disabled={pending}>{LABELS[op] ?? op}</button>

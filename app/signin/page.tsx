@@ -23,6 +23,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <PortalHeader />
       <main className="mx-auto max-w-md px-6 py-12">
         {sp.confirmed === "1" && <Alert kind="success">Your email address is confirmed. Sign in to continue.</Alert>}
+        {sp.reset === "1" && <Alert kind="success" id="reset-done">Your new password is set. Sign in with it.</Alert>}
         <div className="mt-4"><SignInForm callbackUrl={callbackUrl} initialError={error} /></div>
       </main>
     </>

@@ -5,12 +5,23 @@ import { getEnv } from "@/lib/env";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { signInSchema } from "./credentials";
 import { authLimits } from "./limits";
-import { verifyPassword } from "./password";
+import { passwordVersion, verifyPassword } from "./password";
+import { redeemMagicLink } from "./redeem-login-link";
 import { getAuthSecret } from "./secret";
 import { findAccountByEmail } from "./signup";
 
-/** Error codes the sign-in form turns into messages (next-auth passes a thrown message through). */
-export const SIGNIN_ERRORS = { rateLimited: "rate_limited", invalid: "invalid_credentials" } as const;
+/** Error codes the sign-in pages turn into messages (next-auth passes a thrown message through). */
+export const SIGNIN_ERRORS = {
+  rateLimited: "rate_limited",
+  invalid: "invalid_credentials",
+  linkInvalid: "link_invalid",
+  linkUsed: "link_used",
+  linkExpired: "link_expired",
+} as const;
+
+type SessionUser = { id: string; email: string; pv: string };
+const sessionUser = (a: { id: string; email: string; passwordHash: string | null }): SessionUser =>
+  ({ id: a.id, email: a.email, pv: passwordVersion(a.passwordHash) });
 
 let cached: NextAuthOptions | undefined;
 
@@ -41,17 +52,34 @@ export function getAuthOptions(): NextAuthOptions {
           const account = await findAccountByEmail(await getDb(), parsed.data.email);
           const ok = await verifyPassword(parsed.data.password, account?.passwordHash);
           if (!account || !ok) return null;
-          return { id: account.id, email: account.email };
+          return sessionUser(account);
+        },
+      }),
+      // A mailed single-use link (lib/auth/login-token.ts). Not next-auth's EmailProvider,
+      // which needs a database adapter and session table; sessions stay JWTs.
+      CredentialsProvider({
+        id: "magic-link",
+        name: "Email link",
+        credentials: { token: { label: "Token", type: "text" } },
+        async authorize(credentials, req) {
+          const ip = clientAddress((req?.headers ?? {}) as Record<string, string>);
+          if (!authLimits().signIn.hit(ip).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
+          const r = await redeemMagicLink(await getDb(), credentials?.token);
+          if (r.ok) return sessionUser(r.account);
+          throw new Error(r.reason === "used" ? SIGNIN_ERRORS.linkUsed : r.reason === "expired" ? SIGNIN_ERRORS.linkExpired : SIGNIN_ERRORS.linkInvalid);
         },
       }),
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          token.pv = (user as unknown as SessionUser).pv;
+        }
         return token;
       },
       session({ session, token }) {
-        return { ...session, accountId: token.sub } as typeof session;
+        return { ...session, accountId: token.sub, pv: token.pv } as typeof session;
       },
     },
   };

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -39,4 +39,12 @@ export async function verifyPassword(password: string, stored: string | null | u
     ...params, maxmem: Math.max(MAXMEM, 256 * params.N * params.r),
   });
   return timingSafeEqual(actual, expected);
+}
+
+/**
+ * A short fingerprint of the stored hash, carried in the session JWT (which is encrypted).
+ * When the password changes, sessions made before no longer match and are signed out.
+ */
+export function passwordVersion(stored: string | null | undefined): string {
+  return createHash("sha256").update(`prs-session\0${stored ?? ""}`).digest("base64url").slice(0, 16);
 }

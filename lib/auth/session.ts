@@ -3,13 +3,19 @@ import { forbidden, redirect } from "next/navigation";
 import type { Role } from "@/lib/accounts/types";
 import { getDb } from "@/lib/db/client";
 import { getAuthOptions } from "./options";
+import { passwordVersion } from "./password";
 import { findAccountById } from "./signup";
 
-/** The signed-in account, read fresh from the database (plan, confirmation may change), or null. */
+/**
+ * The signed-in account, read fresh from the database (plan, confirmation may change), or
+ * null. A session made before the account's password last changed no longer counts.
+ */
 export async function currentAccount() {
-  const session = (await getServerSession(getAuthOptions())) as { accountId?: string } | null;
+  const session = (await getServerSession(getAuthOptions())) as { accountId?: string; pv?: string } | null;
   if (!session?.accountId) return null;
-  return (await findAccountById(await getDb(), session.accountId)) ?? null;
+  const account = await findAccountById(await getDb(), session.accountId);
+  if (!account || session.pv !== passwordVersion(account.passwordHash)) return null;
+  return account;
 }
 
 /** For pages and server actions that need a session: no session → /signin. */
