@@ -55,3 +55,16 @@ export async function signInWithPassword(page: Page, email: string, pw = passwor
   await page.getByLabel("Password").fill(pw);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
+
+/** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
+export async function admin(...argv: string[]) {
+  const rt = JSON.parse(fs.readFileSync(path.join(process.env.PRS_E2E_DATA_DIR!, "server.json"), "utf8"));
+  const res = await fetch(`${baseURL}/api/internal/admin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
+    body: JSON.stringify({ argv }),
+  });
+  const out = await res.json();
+  if (!out.ok) throw new Error(`admin ${argv.join(" ")}: ${JSON.stringify(out.error)}`);
+  return out.result;
+}

@@ -1,43 +1,15 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-
-const baseURL = process.env.PRS_E2E_BASE_URL!;
-const dataDir = process.env.PRS_E2E_DATA_DIR!;
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-const password = "correct horse battery";
-
-/** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
-async function admin(...argv: string[]) {
-  const rt = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8"));
-  const res = await fetch(`${baseURL}/api/internal/admin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
-    body: JSON.stringify({ argv }),
-  });
-  const out = await res.json();
-  if (!out.ok) throw new Error(`admin ${argv.join(" ")}: ${JSON.stringify(out.error)}`);
-  return out.result;
-}
+import { expect, test, type Browser } from "@playwright/test";
+import { admin, baseURL, shot, signInWithPassword, signUp } from "./helpers";
 
 /** A browser of its own (own cookies, own client address for the rate limit), signed up and signed in. */
 async function person(browser: Browser, tag: string, ip: string) {
   const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": ip } });
   const page = await ctx.newPage();
   const email = `e2e-${tag}-${Date.now()}@example.com`;
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signup-done")).toBeVisible();
-  const key = (await page.getByTestId("secret-value").innerText()).trim();
+  const key = await signUp(page, email);
   await page.goto("/signin?callbackUrl=%2Fdevelopers");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPassword(page, email);
   await expect(page).toHaveURL(/\/developers$/);
   const accountId = (await page.locator("dd code").first().innerText()).trim();
   expect(accountId).toMatch(/^acct_/);
