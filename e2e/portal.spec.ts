@@ -1,37 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-
-const baseURL = process.env.PRS_E2E_BASE_URL!;
-const mailDir = process.env.PRS_E2E_MAIL_DIR!;
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
+import { expect, test } from "@playwright/test";
+import { baseURL, confirmationLink, password, shot } from "./helpers";
 
 test.use({ baseURL });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-
-/** Undo quoted-printable soft breaks and escapes (nodemailer wraps long lines). */
-const decodeQp = (s: string) =>
-  s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-async function confirmationLink(to: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    for (const f of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
-      const raw = fs.readFileSync(path.join(mailDir, f), "utf8");
-      if (!raw.startsWith(`X-Envelope-To: ${to}\r\n`)) continue;
-      const m = /https?:\/\/\S+\/confirm\?token=[A-Za-z0-9._%-]+/.exec(decodeQp(raw));
-      if (m) return m[0];
-    }
-    if (Date.now() > deadline) throw new Error(`no confirmation mail for ${to} in ${mailDir}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   const email = `e2e-${Date.now()}@example.com`;
-  const password = "correct horse battery";
 
   // Sign up — bad input first: a clear message, no 500.
   await page.goto("/signup");

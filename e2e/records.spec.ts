@@ -1,26 +1,9 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-
-const baseURL = process.env.PRS_E2E_BASE_URL!;
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
+import { expect, test, type Browser } from "@playwright/test";
+import { baseURL, password, shot, signUp } from "./helpers";
 
 // A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
 test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-const password = "correct horse battery";
-
-async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signup-done")).toBeVisible();
-  return (await page.getByTestId("secret-value").innerText()).trim();
-}
 
 /** Issued through the API from the test process (not the browser), with the sandbox key. */
 async function issue(key: string, subject: string): Promise<string> {
