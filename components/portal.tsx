@@ -15,6 +15,7 @@ export function PortalHeader({ right }: { right?: React.ReactNode }) {
         <nav className="flex items-center gap-4 text-sm">
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
+          {right && <Link href="/proofs" className="underline">Proofs</Link>}
           {right}
         </nav>
       </div>
