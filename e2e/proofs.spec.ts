@@ -162,6 +162,14 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   expect((await getJson(`/api/v1/records/${pendingId}/status`)).status).toBe(404);
   await shot(page, "proofs-domain-pending");
 
+  // A new challenge starts afresh: no answer about the previous one is left on the page.
+  const pendingChallenge = (await box.getAttribute("data-id"))!;
+  await request.getByLabel("Domain").fill(`${uniq()}.example.org`);
+  await request.getByRole("button", { name: "Request challenge" }).click();
+  await expect(box).not.toHaveAttribute("data-id", pendingChallenge);
+  await expect(box.getByTestId("proof-pending")).toHaveCount(0);
+  await expect(check).toBeVisible();
+
   // An id that is not this account's challenge reads as not found.
   await page.goto("/proofs?challenge=dch_AAAAAAAAAAAAAAAAAAAA");
   await expect(page.locator("#domain [role=alert]")).toContainText("No such challenge");

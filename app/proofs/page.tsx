@@ -81,7 +81,7 @@ export default async function ProofsPage({ searchParams }: Props) {
             <Alert kind="error">This challenge for {challenge.domain} expired at {fmt(challenge.expiresAt)}. Request a new one.</Alert>
           )}
           {challenge && !challenge.usedAt && challenge.expiresAt.getTime() > now && (
-            <div className="mt-6 rounded border border-slate-200 bg-white p-4" data-testid="domain-challenge" data-id={challenge.id}>
+            <div key={challenge.id} className="mt-6 rounded border border-slate-200 bg-white p-4" data-testid="domain-challenge" data-id={challenge.id}>
               <p className="text-sm">
                 Add this TXT record for <strong>{challenge.domain}</strong> at your DNS provider (other TXT records at the same name may stay):
               </p>
