@@ -15,6 +15,7 @@ export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: 
         <nav className="flex items-center gap-4 text-sm">
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
+          {right && <Link href="/proofs" className="underline">Proofs</Link>}
           {(role === "reviewer" || role === "admin") && <Link href="/review" className="underline">Review</Link>}
           {role === "admin" && <Link href="/admin" className="underline">Admin</Link>}
           {right}

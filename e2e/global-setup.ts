@@ -1,18 +1,25 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startDnsServer } from "../tests/dns-server";
 import { freePort, startServer } from "../tests/server";
 import { startSmtpCapture } from "../tests/smtp-capture";
 
 /**
  * The same machinery as the vitest suite: the built app on a free loopback port with a
- * fresh data folder (or DATABASE_URL), its mail going to a real SMTP capture. Tests find
- * both through PRS_E2E_* variables (Playwright workers inherit this process's env).
+ * fresh data folder (or DATABASE_URL), its mail going to a real SMTP capture and its TXT
+ * look-ups to a real DNS server on loopback (tests/dns-server.ts). Tests find them through
+ * PRS_E2E_* variables (Playwright workers inherit this process's env).
  */
 export default async function globalSetup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-e2e-"));
   const mailDir = path.join(dataDir, "smtp-inbox");
-  const smtp = await startSmtpCapture(mailDir);
+  const dnsZoneFile = path.join(dataDir, "dns-zone.json");
+  const dns = await startDnsServer(dnsZoneFile);
+  const smtp = await startSmtpCapture(mailDir).catch(async (e) => {
+    await dns.close();
+    throw e;
+  });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
@@ -21,6 +28,8 @@ export default async function globalSetup() {
     PUBLIC_BASE_URL: baseUrl,
     NEXT_TELEMETRY_DISABLED: "1",
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    DNS_SERVERS: `127.0.0.1:${dns.port}`,
+    DNS_TIMEOUT_MS: "250",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
@@ -28,14 +37,17 @@ export default async function globalSetup() {
     server = await startServer(env, path.join(dataDir, "server.log"));
   } catch (e) {
     await smtp.close();
+    await dns.close();
     throw e;
   }
   process.env.PRS_E2E_BASE_URL = baseUrl;
   process.env.PRS_E2E_MAIL_DIR = mailDir;
   process.env.PRS_E2E_DATA_DIR = dataDir;
+  process.env.PRS_E2E_DNS_ZONE = dnsZoneFile;
   return async () => {
     await server.stop();
     await smtp.close();
+    await dns.close();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

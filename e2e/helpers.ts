@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
+import { setDnsEntry, type DnsEntry } from "../tests/dns-server";
 
 /** Shared steps of the e2e specs. The global setup exports where the server and its mail are. */
 export const baseURL = process.env.PRS_E2E_BASE_URL!;
@@ -56,8 +57,34 @@ export async function signInWithPassword(page: Page, email: string, pw = passwor
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
+/** The confirmation link in the mail the SMTP capture received for `to`. */
+export const confirmationLink = (to: string) => mailedLink(to, "/confirm");
+
+/** Open the link from the confirmation mail. */
+export async function confirmEmail(page: Page, email: string) {
+  const link = await confirmationLink(email);
+  expect(link.startsWith(baseURL)).toBe(true);
+  await page.goto(link);
+  await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Open `target` without a session, sign in on the page it sends us to, land on `target`. */
+export async function signIn(page: Page, email: string, target: string) {
+  await page.goto(target);
+  await expect(page).toHaveURL(new RegExp(`/signin\\?callbackUrl=${escapeRe(encodeURIComponent(target))}`));
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(new RegExp(`${escapeRe(target)}$`));
+}
+
+/** Publish (or with null, remove) a name in the e2e server's loopback DNS (tests/dns-server.ts). */
+export function setDns(name: string, entry: DnsEntry | null) {
+  setDnsEntry(process.env.PRS_E2E_DNS_ZONE!, name, entry);
+}
+
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
-export async function admin(...argv: string[]) {
+export async function admin(...argv: string[]): Promise<Record<string, unknown>> {
   const rt = JSON.parse(fs.readFileSync(path.join(process.env.PRS_E2E_DATA_DIR!, "server.json"), "utf8"));
   const res = await fetch(`${baseURL}/api/internal/admin`, {
     method: "POST",

@@ -1,11 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { baseURL, mailedLink, shot } from "./helpers";
+import { baseURL, mailedLink, password, shot } from "./helpers";
 
 test.use({ baseURL });
 
 test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   const email = `e2e-${Date.now()}@example.com`;
-  const password = "correct horse battery";
 
   // Sign up — bad input first: a clear message, no 500.
   await page.goto("/signup");

@@ -4,6 +4,18 @@ import dns2 from "dns2";
 
 const { Packet } = dns2;
 
+export type DnsEntry = string[] | "drop" | "servfail";
+
+/** Set (or with null, remove) one name in the zone file, atomically. */
+export function setDnsEntry(zoneFile: string, name: string, entry: DnsEntry | null) {
+  const zone = JSON.parse(fs.readFileSync(zoneFile, "utf8"));
+  if (entry === null) delete zone[name.toLowerCase()];
+  else zone[name.toLowerCase()] = entry;
+  const tmp = `${zoneFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(zone));
+  fs.renameSync(tmp, zoneFile);
+}
+
 /**
  * A real DNS server on loopback for the tests. It answers TXT queries from a JSON zone
  * file the tests edit: `{ "<name>": ["value", …] | "drop" | "servfail" }`. Unknown
@@ -16,7 +28,7 @@ export async function startDnsServer(zoneFile: string): Promise<{ port: number; 
     handle: (request: any, send: (r: any) => void) => {
       const response = Packet.createResponseFromRequest(request);
       const [q] = request.questions;
-      const zone = JSON.parse(fs.readFileSync(zoneFile, "utf8")) as Record<string, string[] | "drop" | "servfail">;
+      const zone = JSON.parse(fs.readFileSync(zoneFile, "utf8")) as Record<string, DnsEntry>;
       const entry = zone[String(q.name).toLowerCase()];
       if (entry === "drop") return;
       if (entry === "servfail") {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
+import { setDnsEntry, type DnsEntry } from "./dns-server";
 
 export const baseUrl = () => inject("baseUrl");
 
@@ -80,12 +81,6 @@ export async function issue(key: string, over: Record<string, unknown> = {}) {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Edit the loopback DNS server's zone (see tests/dns-server.ts). */
-export function setDns(name: string, entry: string[] | "drop" | "servfail" | null) {
-  const file = inject("dnsZoneFile");
-  const zone = JSON.parse(fs.readFileSync(file, "utf8"));
-  if (entry === null) delete zone[name.toLowerCase()];
-  else zone[name.toLowerCase()] = entry;
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(zone));
-  fs.renameSync(tmp, file);
+export function setDns(name: string, entry: DnsEntry | null) {
+  setDnsEntry(inject("dnsZoneFile"), name, entry);
 }

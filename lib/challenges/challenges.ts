@@ -68,6 +68,15 @@ export async function createWalletChallenge(db: Db, auth: AuthContext, input: z.
 type ChallengeTable = typeof domainChallenges | typeof walletChallenges;
 const PARAM = "evidence.challenge_id";
 
+/** The caller's challenge in whatever state (open, used, expired), or null; for the portal. */
+export async function findChallenge<T extends ChallengeTable>(db: DbOrTx, table: T, auth: AuthContext, id: string) {
+  const [row] = await db
+    .select()
+    .from(table as ChallengeTable)
+    .where(and(eq(table.id, id), eq(table.accountId, auth.accountId), eq(table.environment, auth.environment)));
+  return (row as T["$inferSelect"] | undefined) ?? null;
+}
+
 /** The caller's own, unexpired, unused challenge — or the field error saying why not. */
 export async function loadChallenge<T extends ChallengeTable>(db: DbOrTx, table: T, auth: AuthContext, id: string, now: Date) {
   const [row] = await db

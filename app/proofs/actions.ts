@@ -1,0 +1,146 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { domainChallenges, walletChallenges } from "@/drizzle/schema";
+import type { Environment } from "@/lib/accounts/types";
+import { requireAccount } from "@/lib/auth/session";
+import { createDomainChallenge, createWalletChallenge, findChallenge } from "@/lib/challenges/challenges";
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
+import { createRecord } from "@/lib/records/create-record";
+import { liveBlockedReason, portalAuth } from "@/lib/records/portal-auth";
+
+// Proofs in the portal call the same library functions as the API, as the signed-in
+// account (history actor `owner:portal`), never with a stored API key. Each action re-reads
+// the session; challenges are looked up under that account and environment only, so a
+// forged challenge id reads as "not found". Next refuses server-action POSTs from another
+// Origin: that is the CSRF check.
+
+/** A record the portal just created (or found again on a repeated click). */
+export type ProofRecord = { id: string; status: string; subject: string; environment: Environment; certificateUrl: string | null };
+export type ProofState = { error?: string; notFound?: string; issued?: ProofRecord; pending?: ProofRecord };
+export type WalletChallenge = { id: string; address: string; network: string; message: string; expiresAt: string };
+
+const CHALLENGE_ID = { domain: /^dch_[A-Za-z0-9]{20}$/, wallet: /^wch_[A-Za-z0-9]{20}$/ };
+
+async function portalContext(environment: unknown) {
+  const account = await requireAccount("/proofs");
+  if (environment !== "sandbox" && environment !== "live") return { error: "Unknown environment." } as const;
+  if (environment === "live") {
+    const blocked = liveBlockedReason(account);
+    if (blocked) return { error: blocked } as const;
+  }
+  return { auth: portalAuth(account, environment), db: await getDb() } as const;
+}
+
+/** What a failure that is not the caller's fault says: logged in full, shown in general. */
+function unexpected(what: string, e: unknown): { error: string } {
+  console.error(`[prs] portal ${what} failed: ${(e as Error).stack ?? e}`);
+  return { error: "That did not work because of a problem on our side. Please try again." };
+}
+
+function answer(bodyJson: string): ProofState {
+  const b = JSON.parse(bodyJson) as { verification_id: string; status: string; subject: string; environment: Environment; certificate_url: string | null };
+  const record = { id: b.verification_id, status: b.status, subject: b.subject, environment: b.environment, certificateUrl: b.certificate_url };
+  return b.status === "pending_review" ? { pending: record } : { issued: record };
+}
+
+/**
+ * The idempotency key of a portal proof is fixed by its challenge: a second click (or a
+ * retry after a lost answer) returns the same record instead of failing as "used".
+ */
+const proofKey = (challengeId: string) => `portal-proof-${challengeId}`;
+
+export async function requestDomainChallengeAction(_prev: { error?: string }, form: FormData): Promise<{ error?: string }> {
+  const ctx = await portalContext(form.get("environment"));
+  if ("error" in ctx) return { error: ctx.error };
+  const domain = String(form.get("domain") ?? "").trim();
+  if (!domain) return { error: "Enter the domain you want to prove, e.g. example.com." };
+  if (domain.length > 300) return { error: "A domain name has at most 300 characters here." };
+  let id: string;
+  try {
+    id = (await createDomainChallenge(ctx.db, ctx.auth, { domain })).id;
+  } catch (e) {
+    if (e instanceof ApiError) return { error: e.message };
+    return unexpected("domain challenge", e);
+  }
+  redirect(`/proofs?${new URLSearchParams({ environment: ctx.auth.environment, challenge: id })}#domain`);
+}
+
+export async function checkDomainAction(_prev: ProofState, form: FormData): Promise<ProofState> {
+  const ctx = await portalContext(form.get("environment"));
+  if ("error" in ctx) return { error: ctx.error };
+  const challengeId = String(form.get("challenge_id") ?? "");
+  const ch = CHALLENGE_ID.domain.test(challengeId) ? await findChallenge(ctx.db, domainChallenges, ctx.auth, challengeId) : null;
+  if (!ch) return { error: "No such challenge for this account and environment. Request a new one." };
+  const visibility = form.get("visibility") === "public" ? "public" : "private";
+  try {
+    const result = await createRecord(ctx.db, ctx.auth, {
+      subject: ch.domain, claim_type: "domain_ownership", claim: `Controls DNS for ${ch.domain}.`,
+      evidence: { challenge_id: ch.id }, visibility,
+    }, proofKey(ch.id));
+    return answer(result.bodyJson);
+  } catch (e) {
+    if (!(e instanceof ApiError)) return unexpected("domain check", e);
+    // A failed check writes nothing: the challenge stays open for the next try.
+    if (e.code === "dns_record_not_found") {
+      const other = /Found \d+ TXT value\(s\), none equal to the challenge's\./.exec(e.message);
+      return {
+        notFound: `TXT record not found yet at ${ch.txtName}. DNS can take a few minutes to reach every resolver; check again.${other ? ` ${other[0]}` : ""}`,
+      };
+    }
+    if (e.code === "idempotency_key_in_use") return { error: "A check of this challenge is still running; wait a moment and check again." };
+    return { error: e.message };
+  }
+}
+
+const walletChallengeInput = z.strictObject({
+  environment: z.enum(["sandbox", "live"]),
+  address: z.string().min(1).max(200),
+  network: z.enum(EVM_NETWORKS),
+});
+
+export async function requestWalletChallengeAction(input: unknown): Promise<{ error?: string; challenge?: WalletChallenge }> {
+  const parsed = walletChallengeInput.safeParse(input);
+  if (!parsed.success) return { error: "Connect an EVM wallet and choose one of the listed networks." };
+  const ctx = await portalContext(parsed.data.environment);
+  if ("error" in ctx) return { error: ctx.error };
+  try {
+    const c = await createWalletChallenge(ctx.db, ctx.auth, { address: parsed.data.address, network: parsed.data.network });
+    return { challenge: { id: c.id, address: c.address, network: c.network, message: c.message, expiresAt: c.expires_at } };
+  } catch (e) {
+    if (e instanceof ApiError) return { error: e.message };
+    return unexpected("wallet challenge", e);
+  }
+}
+
+const walletProofInput = z.strictObject({
+  environment: z.enum(["sandbox", "live"]),
+  challengeId: z.string().regex(CHALLENGE_ID.wallet),
+  // The subject is the challenge's own address; the browser only says which challenge.
+  signature: z.string().min(1).max(4000),
+  visibility: z.enum(["public", "private"]),
+});
+
+export async function submitWalletProofAction(input: unknown): Promise<ProofState> {
+  const parsed = walletProofInput.safeParse(input);
+  if (!parsed.success) return { error: "The signed challenge could not be read; request a new challenge and sign again." };
+  const ctx = await portalContext(parsed.data.environment);
+  if ("error" in ctx) return { error: ctx.error };
+  const { challengeId, signature, visibility } = parsed.data;
+  const ch = await findChallenge(ctx.db, walletChallenges, ctx.auth, challengeId);
+  if (!ch) return { error: "No such challenge for this account and environment. Request a new one." };
+  try {
+    const result = await createRecord(ctx.db, ctx.auth, {
+      subject: ch.address, claim_type: "wallet_ownership", claim: `Controls the key behind ${ch.address}.`,
+      evidence: { challenge_id: challengeId, signature }, visibility,
+    }, proofKey(challengeId));
+    return answer(result.bodyJson);
+  } catch (e) {
+    if (!(e instanceof ApiError)) return unexpected("wallet proof", e);
+    if (e.code === "idempotency_key_in_use") return { error: "This proof is still being checked; wait a moment and try again." };
+    return { error: e.message };
+  }
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert, buttonClass, inputClass } from "@/components/portal";
+import { checkDomainAction, requestDomainChallengeAction, type ProofState } from "./actions";
+import { ProofResult } from "./proof-result";
+
+export function DomainRequestForm({ environment }: { environment: string }) {
+  const [state, action, pending] = useActionState<{ error?: string }, FormData>(requestDomainChallengeAction, {});
+  return (
+    <form action={action} className="mt-4" data-testid="domain-request">
+      <input type="hidden" name="environment" value={environment} />
+      <label className="block text-sm">
+        Domain
+        <span className="flex flex-wrap gap-3">
+          <input name="domain" className={`${inputClass} max-w-sm`} placeholder="example.com" required maxLength={300} autoComplete="off" />
+          <button className={`${buttonClass} mt-1`} type="submit" disabled={pending}>Request challenge</button>
+        </span>
+      </label>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+    </form>
+  );
+}
+
+/** "Check now": submits the domain_ownership record for the challenge; repeatable until it issues. */
+export function DomainCheckForm({ challengeId, environment }: { challengeId: string; environment: string }) {
+  const [state, action, pending] = useActionState<ProofState, FormData>(checkDomainAction, {});
+  const done = Boolean(state.issued || state.pending);
+  return (
+    <div data-testid="domain-check">
+      {!done && (
+        <form action={action} className="mt-4 flex flex-wrap items-center gap-4">
+          <input type="hidden" name="challenge_id" value={challengeId} />
+          <input type="hidden" name="environment" value={environment} />
+          <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Checking…" : "Check now"}</button>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="visibility" value="public" />
+            Public record (a live one appears in lookup; private ones only by id)
+          </label>
+        </form>
+      )}
+      <ProofResult state={state} what="the TXT record was found." />
+    </div>
+  );
+}

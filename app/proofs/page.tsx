@@ -1,0 +1,128 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { domainChallenges } from "@/drizzle/schema";
+import { Alert, PortalHeader } from "@/components/portal";
+import { requireAccount } from "@/lib/auth/session";
+import { findChallenge } from "@/lib/challenges/challenges";
+import { getDb } from "@/lib/db/client";
+import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
+import { liveBlockedReason, portalAuth } from "@/lib/records/portal-auth";
+import { SignOutButton } from "../developers/forms";
+import { CopyButton } from "./copy-button";
+import { DomainCheckForm, DomainRequestForm } from "./domain-forms";
+import { WalletProof } from "./wallet-proof";
+
+export const metadata: Metadata = { title: "Proofs", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const fmt = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ProofsPage({ searchParams }: Props) {
+  const account = await requireAccount("/proofs");
+  const sp = await searchParams;
+  const blocked = liveBlockedReason(account);
+  const environment = one(sp.environment) === "live" && !blocked ? "live" : "sandbox";
+  const challengeId = one(sp.challenge);
+  const challenge = challengeId && /^dch_[A-Za-z0-9]{20}$/.test(challengeId)
+    ? await findChallenge(await getDb(), domainChallenges, portalAuth(account, environment), challengeId)
+    : null;
+  const now = Date.now();
+
+  return (
+    <>
+      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <main className="mx-auto max-w-4xl space-y-10 px-6 py-10">
+        <section>
+          <h1 className="text-2xl font-semibold">Proofs</h1>
+          <p className="mt-2 text-sm text-slate-700">
+            Prove that you control a domain or a wallet. Each proof becomes a signed record with a certificate.
+          </p>
+          <div className="mt-4 flex flex-wrap items-center gap-3 text-sm" data-testid="environment">
+            <span className="text-slate-500">Environment:</span>
+            <EnvLink env="sandbox" current={environment} />
+            {blocked
+              ? <span className="text-slate-400" title={blocked}>live</span>
+              : <EnvLink env="live" current={environment} />}
+          </div>
+          {environment === "sandbox" && (
+            <p className="mt-2 text-xs text-slate-600" data-testid="environment-note">
+              Sandbox proofs run the same checks but issue test records marked &ldquo;Sandbox — not verified&rdquo;; they are free and never counted.
+              {blocked ? ` ${blocked}` : ""}
+            </p>
+          )}
+          {environment === "live" && (
+            <p className="mt-2 text-xs text-slate-600" data-testid="environment-note">Live proofs issue real records and count against your plan&apos;s monthly allowance.</p>
+          )}
+        </section>
+
+        <section id="domain">
+          <h2 className="text-lg font-semibold">Domain</h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Request a challenge, publish its TXT record in your domain&apos;s DNS, then check it. The challenge lives one hour,
+            can be checked as often as needed until a record issues, and works for this account and environment only.
+          </p>
+          <DomainRequestForm environment={environment} />
+          {challengeId && !challenge && (
+            <Alert kind="error">No such challenge for this account in {environment}. Request a new one.</Alert>
+          )}
+          {challenge && challenge.usedAt && (
+            <Alert kind="info">
+              <span data-testid="challenge-used">
+                This challenge for {challenge.domain} has been used by record{" "}
+                <Link className="underline" href={`/records/${challenge.usedByRecord}`}>{challenge.usedByRecord}</Link>
+                {" "}(<Link className="underline" href={`/r/${challenge.usedByRecord}`}>certificate</Link>). Request a new one to prove it again.
+              </span>
+            </Alert>
+          )}
+          {challenge && !challenge.usedAt && challenge.expiresAt.getTime() <= now && (
+            <Alert kind="error">This challenge for {challenge.domain} expired at {fmt(challenge.expiresAt)}. Request a new one.</Alert>
+          )}
+          {challenge && !challenge.usedAt && challenge.expiresAt.getTime() > now && (
+            <div key={challenge.id} className="mt-6 rounded border border-slate-200 bg-white p-4" data-testid="domain-challenge" data-id={challenge.id}>
+              <p className="text-sm">
+                Add this TXT record for <strong>{challenge.domain}</strong> at your DNS provider (other TXT records at the same name may stay):
+              </p>
+              <dl className="mt-3 grid grid-cols-[max-content_1fr] items-center gap-x-4 gap-y-3 text-sm">
+                <dt className="text-slate-500">Type</dt><dd><code>TXT</code></dd>
+                <dt className="text-slate-500">Name</dt>
+                <dd className="flex flex-wrap items-center gap-3">
+                  <code className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-name">{challenge.txtName}</code>
+                  <CopyButton value={challenge.txtName} label="TXT name" />
+                </dd>
+                <dt className="text-slate-500">Value</dt>
+                <dd className="flex flex-wrap items-center gap-3">
+                  <code className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-value">{challenge.txtValue}</code>
+                  <CopyButton value={challenge.txtValue} label="TXT value" />
+                </dd>
+                <dt className="text-slate-500">Expires</dt><dd data-testid="challenge-expires">{fmt(challenge.expiresAt)}</dd>
+              </dl>
+              <p className="mt-3 text-xs text-slate-600">
+                Some DNS providers add your domain to the name themselves: then enter only the part before it. Check what resolvers see with{" "}
+                <code>dig +short TXT {challenge.txtName}</code>. After issue, keep the record: it is re-checked periodically and the proof is suspended when it is gone.
+              </p>
+              <DomainCheckForm challengeId={challenge.id} environment={environment} />
+            </div>
+          )}
+        </section>
+
+        <section id="wallet">
+          <h2 className="text-lg font-semibold">Wallet</h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Connect a browser wallet, request a challenge for an EVM network and sign its message. The signature proves control of
+            the key behind the address. This page never asks for a private key or a recovery phrase — never type them into any website.
+          </p>
+          <WalletProof environment={environment} networks={EVM_NETWORKS} />
+        </section>
+      </main>
+    </>
+  );
+}
+
+function EnvLink({ env, current }: { env: "sandbox" | "live"; current: string }) {
+  return env === current
+    ? <span className="rounded bg-slate-900 px-2 py-0.5 text-white" aria-current="page">{env}</span>
+    : <Link className="underline" href={`/proofs?environment=${env}`}>{env}</Link>;
+}
