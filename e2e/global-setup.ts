@@ -21,6 +21,9 @@ export default async function globalSetup() {
     PUBLIC_BASE_URL: baseUrl,
     NEXT_TELEMETRY_DISABLED: "1",
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    // Webhook destinations on loopback (the e2e receiver), delivered promptly.
+    WEBHOOK_ALLOW_INSECURE: "1",
+    WORKER_POLL_MS: "200",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;

@@ -1,38 +1,8 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-
-const baseURL = process.env.PRS_E2E_BASE_URL!;
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
+import { expect, test, type Browser } from "@playwright/test";
+import { baseURL, issue, shot, signIn, signUp } from "./helpers";
 
 // A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
 test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-const password = "correct horse battery";
-
-async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto("/signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signup-done")).toBeVisible();
-  return (await page.getByTestId("secret-value").innerText()).trim();
-}
-
-/** Issued through the API from the test process (not the browser), with the sandbox key. */
-async function issue(key: string, subject: string): Promise<string> {
-  const r = await fetch(`${baseURL}/api/v1/records`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is an active company.`, visibility: "public" }),
-  });
-  const body = await r.json();
-  expect(r.status, JSON.stringify(body)).toBe(201);
-  return body.verification_id as string;
-}
 
 async function otherAccountRecord(browser: Browser): Promise<string> {
   const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.2" } });
@@ -52,10 +22,7 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   // The records page needs a session.
   await page.goto("/records");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Frecords/);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/\/records$/);
+  await signIn(page, email, /\/records$/);
   await expect(page.getByTestId("no-records")).toBeVisible();
 
   const older = await issue(sandboxKey, "Acme Trading Ltd");
