@@ -39,14 +39,16 @@ export function Alert({ kind, children, id }: { kind: "error" | "info" | "succes
 }
 
 /** A secret shown once: selectable, with the warning that it will not be shown again. */
-export function OnceSecret({ label, secret }: { label: string; secret: string }) {
+export function OnceSecret({
+  label, secret, note = "Copy it now: it is shown only this once and cannot be recovered. Only its hash is stored.",
+}: { label: string; secret: string; note?: string }) {
   return (
     <div className="mt-4 rounded border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950" data-testid="once-secret">
       <p className="font-medium">{label}</p>
       <code className="mt-2 block select-all break-all rounded bg-white px-3 py-2 font-mono text-slate-900" data-testid="secret-value">
         {secret}
       </code>
-      <p className="mt-2">Copy it now: it is shown only this once and cannot be recovered. Only its hash is stored.</p>
+      <p className="mt-2">{note}</p>
     </div>
   );
 }

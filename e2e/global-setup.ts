@@ -30,6 +30,9 @@ export default async function globalSetup() {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
+    // Webhook destinations on loopback (the e2e receiver), delivered promptly.
+    WEBHOOK_ALLOW_INSECURE: "1",
+    WORKER_POLL_MS: "200",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
@@ -81,6 +82,24 @@ export async function signIn(page: Page, email: string, target: string) {
 /** Publish (or with null, remove) a name in the e2e server's loopback DNS (tests/dns-server.ts). */
 export function setDns(name: string, entry: DnsEntry | null) {
   setDnsEntry(process.env.PRS_E2E_DNS_ZONE!, name, entry);
+}
+
+/** On the sign-in page (e.g. after a redirect): sign in and land on `expectUrl`. */
+export async function signInOnPage(page: Page, email: string, expectUrl: RegExp) {
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(expectUrl);
+}
+
+/** Issued through the API from the test process (not the browser), with the sandbox key. */
+export async function issue(key: string, subject: string): Promise<string> {
+  const r = await fetch(`${baseURL}/api/v1/records`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is an active company.`, visibility: "public" }),
+  });
+  const body = await r.json();
+  expect(r.status, JSON.stringify(body)).toBe(201);
+  return body.verification_id as string;
 }
 
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */

@@ -1,21 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
-import { baseURL, password, shot, signUp } from "./helpers";
+import { baseURL, issue, password, shot, signUp } from "./helpers";
 
 // A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
 test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
-
-/** Issued through the API from the test process (not the browser), with the sandbox key. */
-async function issue(key: string, subject: string): Promise<string> {
-  const r = await fetch(`${baseURL}/api/v1/records`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is an active company.`, visibility: "public" }),
-  });
-  const body = await r.json();
-  expect(r.status, JSON.stringify(body)).toBe(201);
-  return body.verification_id as string;
-}
 
 async function otherAccountRecord(browser: Browser): Promise<string> {
   const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.2" } });

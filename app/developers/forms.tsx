@@ -2,8 +2,12 @@
 
 import { signOut } from "next-auth/react";
 import { useActionState } from "react";
-import { Alert, OnceSecret, buttonClass, secondaryButtonClass } from "@/components/portal";
-import { createKeyAction, resendConfirmationAction, type CreateKeyState, type ResendState } from "./actions";
+import Link from "next/link";
+import { Alert, OnceSecret, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import {
+  createKeyAction, createWebhookAction, registerMandateKeyAction, resendConfirmationAction,
+  type CreateKeyState, type MandateKeyState, type ResendState, type WebhookState,
+} from "./actions";
 
 export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: string | null }) {
   const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, {});
@@ -45,5 +49,97 @@ export function ResendConfirmation() {
 export function SignOutButton() {
   return (
     <button className="underline" type="button" onClick={() => signOut({ callbackUrl: "/signin" })}>Sign out</button>
+  );
+}
+
+/** Sandbox always; live is offered (and accepted by the server action) only when the account may have live keys. */
+function EnvironmentSelect({ liveBlockedReason, id }: { liveBlockedReason: string | null; id: string }) {
+  return (
+    <label className="block text-sm" htmlFor={id}>
+      Environment
+      <select id={id} name="environment" defaultValue="sandbox" className={inputClass}>
+        <option value="sandbox">sandbox</option>
+        <option value="live" disabled={liveBlockedReason !== null}>
+          {liveBlockedReason ? "live (needs a confirmed email and a plan)" : "live"}
+        </option>
+      </select>
+    </label>
+  );
+}
+
+export function MandateKeyForm({ liveBlockedReason }: { liveBlockedReason: string | null }) {
+  const [state, action, pending] = useActionState<MandateKeyState, FormData>(registerMandateKeyAction, {});
+  return (
+    <div>
+      <form action={action} className="grid gap-3 rounded border border-slate-200 p-4" data-testid="mandate-key-form">
+        <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
+          <label className="block text-sm">
+            Key id
+            <input name="key_id" className={`${inputClass} font-mono`} required minLength={3} maxLength={100}
+              pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{2,99}" placeholder="acme-treasury-2026" defaultValue={state.keyId}
+              title="3–100 characters: letters, digits, '.', '_', ':' and '-', starting with a letter or digit" />
+          </label>
+          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="mandate-key-environment" />
+        </div>
+        <label className="block text-sm">
+          Public key (Ed25519, base64url)
+          <input name="public_key" className={`${inputClass} font-mono`} required maxLength={200} autoComplete="off" spellCheck={false}
+            placeholder="43 characters, e.g. the x of your key's JWK" aria-describedby="public-key-help" />
+        </label>
+        <p id="public-key-help" className="text-sm text-slate-600" data-testid="public-key-help">
+          Paste only the <strong>public</strong> half: the 32-byte public key as base64url without padding (a JWK&apos;s <code>x</code>).
+          Never paste a private key (<code>d</code>, a 64-byte secret key or a PEM private key) — we never need it, and it is refused.
+        </p>
+        <div><button className={buttonClass} type="submit" disabled={pending}>Register mandate key</button></div>
+      </form>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      {state.registered && (
+        <Alert kind="success">
+          Registered mandate key <code>{state.registered.keyId}</code> ({state.registered.environment}). Anyone can read it back at{" "}
+          <Link className="underline" href={`/keys/${encodeURIComponent(state.registered.keyId)}`}>/keys/{state.registered.keyId}</Link>.
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+export function WebhookForm({ liveBlockedReason, events }: { liveBlockedReason: string | null; events: readonly string[] }) {
+  const [state, action, pending] = useActionState<WebhookState, FormData>(createWebhookAction, {});
+  return (
+    <div>
+      <form action={action} className="grid gap-3 rounded border border-slate-200 p-4" data-testid="webhook-form">
+        <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
+          <label className="block text-sm">
+            Destination URL
+            <input name="url" type="url" className={`${inputClass} font-mono`} required maxLength={2000}
+              placeholder="https://hooks.example.com/prs" defaultValue={state.values?.url} />
+          </label>
+          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="webhook-environment" />
+        </div>
+        <fieldset className="text-sm">
+          <legend>Events (none checked: all)</legend>
+          <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+            {events.map((e) => (
+              <label key={e} className="inline-flex items-center gap-1">
+                <input type="checkbox" name="events" value={e} /> <code>{e}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="block text-sm">
+          Description (optional)
+          <input name="description" className={inputClass} maxLength={500} defaultValue={state.values?.description} />
+        </label>
+        <div><button className={buttonClass} type="submit" disabled={pending}>Add webhook destination</button></div>
+      </form>
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      {state.created && (
+        <OnceSecret
+          label={`Signing secret of ${state.created.url} (${state.created.environment}, ${state.created.id})`}
+          secret={state.created.secret}
+          note="Copy it now: it is shown only this once. Your endpoint verifies our webhook-signature header with it (Standard Webhooks); if it is lost, delete the destination and add it again."
+        />
+      )}
+    </div>
   );
 }

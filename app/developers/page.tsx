@@ -1,29 +1,40 @@
 import type { Metadata } from "next";
 import { PortalHeader, secondaryButtonClass } from "@/components/portal";
+import Link from "next/link";
 import { getUsage } from "@/lib/accounts/get-usage";
+import { liveBlockedReason as liveBlockedReasonOf } from "@/lib/accounts/live-access";
 import { listApiKeys } from "@/lib/accounts/manage-account";
+import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
-import { revokeKeyAction } from "./actions";
-import { CreateKeyForms, ResendConfirmation, SignOutButton } from "./forms";
+import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
+import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
+import { portalAuth } from "@/lib/records/portal-auth";
+import { listWebhooks } from "@/lib/webhooks/manage-webhooks";
+import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction } from "./actions";
+import { CreateKeyForms, MandateKeyForm, ResendConfirmation, SignOutButton, WebhookForm } from "./forms";
 
 export const metadata: Metadata = { title: "Developers", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 const allowanceText = (n: number | null) => (n === null ? "unlimited" : String(n));
+const fmtIso = (iso: string | null) => (iso ? fmt(new Date(iso)) : "—");
+const ENVIRONMENTS: Environment[] = ["sandbox", "live"];
 
 export default async function DevelopersPage() {
   const account = await requireAccount("/developers");
   const db = await getDb();
-  const [keys, usage] = await Promise.all([listApiKeys(db, account.id), getUsage(db, { accountId: account.id, plan: account.plan })]);
-  const liveBlockedReason = !account.emailConfirmedAt
-    ? account.plan === "none"
-      ? "Live keys need a confirmed email address and a plan. Confirm your email first; then choose a plan."
-      : "Live keys need a confirmed email address. Open the link we mailed you."
-    : account.plan === "none"
-      ? "Live keys need a plan (starter or growth). Your account has no plan yet."
-      : null;
+  const [keys, usage, mandateLists, webhookLists] = await Promise.all([
+    listApiKeys(db, account.id),
+    getUsage(db, { accountId: account.id, plan: account.plan }),
+    // Both environments are shown; each list is the API's own query under the session's account.
+    Promise.all(ENVIRONMENTS.map((env) => listMandateKeys(db, portalAuth(account, env)))),
+    Promise.all(ENVIRONMENTS.map((env) => listWebhooks(db, portalAuth(account, env)))),
+  ]);
+  const mandateKeys = mandateLists.flatMap((l) => l.data);
+  const webhooks = webhookLists.flatMap((l) => l.data);
+  const liveBlockedReason = liveBlockedReasonOf(account);
 
   return (
     <>
@@ -86,6 +97,94 @@ export default async function DevelopersPage() {
               ))}
             </tbody>
           </table>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Mandate keys</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            The public halves of the Ed25519 key pairs with which you sign your agents&apos; mandates. Records cite a key by its id
+            (<code>principal_key_id</code>); anyone can read a key and its status back at <code>/keys/&lt;key id&gt;</code>. Key ids are
+            unique across the service and never reused, also after a key is revoked. The API does the same with{" "}
+            <code>POST /api/v1/mandate-keys</code>.
+          </p>
+          <div className="mt-4"><MandateKeyForm liveBlockedReason={liveBlockedReason} /></div>
+          {mandateKeys.length === 0 ? (
+            <p className="mt-4 text-sm text-slate-600" data-testid="no-mandate-keys">No mandate keys yet.</p>
+          ) : (
+            <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="mandate-keys">
+              <thead className="border-b border-slate-200 text-slate-500">
+                <tr><th className="py-2">Key id</th><th>Public key</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
+              </thead>
+              <tbody>
+                {mandateKeys.map((k) => (
+                  <tr key={k.key_id} className="border-b border-slate-100" data-testid="mandate-key-row" data-key-id={k.key_id}>
+                    <td className="py-2 font-mono text-xs">
+                      <Link className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
+                    </td>
+                    <td className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
+                    <td>{k.environment}</td>
+                    <td className="whitespace-nowrap">{fmtIso(k.created_at)}</td>
+                    <td data-testid="mandate-key-status">
+                      {k.revoked_at ? <span className="text-slate-500">revoked {fmtIso(k.revoked_at)}</span> : <span className="text-emerald-700">active</span>}
+                    </td>
+                    <td className="text-right">
+                      {!k.revoked_at && (
+                        <form action={revokeMandateKeyAction}>
+                          <input type="hidden" name="key_id" value={k.key_id} />
+                          <input type="hidden" name="environment" value={k.environment} />
+                          <button className={secondaryButtonClass} type="submit" aria-label={`Revoke mandate key ${k.key_id}`}>Revoke</button>
+                        </form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Webhook destinations</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Events of the chosen environment are POSTed to these URLs, signed per Standard Webhooks with the destination&apos;s secret.
+            Destinations must be <code>https://</code> and resolve to public addresses. Delivery history and re-enabling are in the API
+            (<code>/api/v1/webhooks</code>).
+          </p>
+          <div className="mt-4"><WebhookForm liveBlockedReason={liveBlockedReason} events={SUBSCRIBABLE_EVENTS} /></div>
+          {webhooks.length === 0 ? (
+            <p className="mt-4 text-sm text-slate-600" data-testid="no-webhooks">No webhook destinations yet.</p>
+          ) : (
+            <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="webhooks">
+              <thead className="border-b border-slate-200 text-slate-500">
+                <tr><th className="py-2">URL</th><th>Events</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
+              </thead>
+              <tbody>
+                {webhooks.map((w) => (
+                  <tr key={w.id} className="border-b border-slate-100 align-top" data-testid="webhook-row" data-webhook-id={w.id}>
+                    <td className="max-w-xs break-all py-2 font-mono text-xs">
+                      {w.url}
+                      {w.description && <div className="font-sans text-slate-500">{w.description}</div>}
+                    </td>
+                    <td className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
+                    <td>{w.environment}</td>
+                    <td className="whitespace-nowrap">{fmtIso(w.created_at)}</td>
+                    <td>
+                      {w.status === "enabled"
+                        ? <span className="text-emerald-700">enabled</span>
+                        : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
+                    </td>
+                    <td className="text-right">
+                      <form action={deleteWebhookAction}>
+                        <input type="hidden" name="id" value={w.id} />
+                        <input type="hidden" name="environment" value={w.environment} />
+                        <button className={secondaryButtonClass} type="submit" aria-label={`Delete webhook ${w.url}`}>Delete</button>
+                      </form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </section>
       </main>
     </>

@@ -11,7 +11,10 @@ import { normalizeAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { BATCH_MAX_RECORDS, LIFECYCLE_OPERATIONS, batchCreateSchema, listRecordsQuerySchema, recordCreateSchema } from "@/lib/records/schemas";
 import type { HistoryRow, RecordRow } from "@/lib/records/serialize-record";
 import { buildOpenApi, type JsonSchema, type OpenApiDocument } from "./build-openapi";
-import { batchSchema, domainChallengeSchema, errorSchema, recordSchema, walletChallengeSchema } from "./response-schemas";
+import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
+import {
+  batchSchema, domainChallengeSchema, errorSchema, mandateKeySchema, publicMandateKeySchema, recordSchema, walletChallengeSchema,
+} from "./response-schemas";
 
 // In-process: nothing here talks to the server the global setup starts. serializeRecord
 // builds URLs from the environment, read lazily on first use.
@@ -36,6 +39,10 @@ const ROUTES: [path: string, method: "get" | "post" | "delete"][] = [
   ["/api/v1/webhooks/{id}/test", "post"],
   ["/api/v1/webhooks/{id}/enable", "post"],
   ["/api/v1/webhooks/{id}/deliveries", "get"],
+  ["/api/v1/mandate-keys", "post"],
+  ["/api/v1/mandate-keys", "get"],
+  ["/api/v1/mandate-keys/{key_id}", "delete"],
+  ["/keys/{key_id}", "get"],
   ["/api/v1/usage", "get"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
@@ -195,7 +202,7 @@ describe("buildOpenApi", () => {
     });
   });
 
-  it("describes every route file under app/api (and the JWKS), except the operator's and the catch-all", () => {
+  it("describes every route file under app/api (and the JWKS and key read-back), except the operator's and the catch-all", () => {
     const files: string[] = [];
     const walk = (dir: string) => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -206,6 +213,7 @@ describe("buildOpenApi", () => {
     };
     walk(path.join(ROOT, "app", "api"));
     walk(path.join(ROOT, "app", ".well-known"));
+    walk(path.join(ROOT, "app", "keys"));
     const routes = files
       .filter((d) => !d.startsWith("api/internal") && !d.includes("[..."))
       .map((d) => "/" + d.split(path.sep).map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}")).join("/"));
@@ -346,10 +354,13 @@ describe("buildOpenApi", () => {
   it("authenticated operations use bearerAuth; public ones none", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(String(doc.components.securitySchemes.bearerAuth!.description)).toMatch(/prs_sandbox_.*prs_live_/);
-    for (const p of ["/api/v1/records/{id}/status", "/api/v1/records/{id}/signature", "/.well-known/jwks.json", "/api/v1/openapi.json"]) {
+    for (const p of ["/api/v1/records/{id}/status", "/api/v1/records/{id}/signature", "/.well-known/jwks.json", "/api/v1/openapi.json", "/keys/{key_id}"]) {
       expect(op(p, "get").security, p).toEqual([]);
     }
     expect(op("/api/v1/usage", "get").security).toEqual([{ bearerAuth: [] }]);
+    for (const [p, m] of [["/api/v1/mandate-keys", "post"], ["/api/v1/mandate-keys", "get"], ["/api/v1/mandate-keys/{key_id}", "delete"]] as const) {
+      expect(op(p, m).security, `${m} ${p}`).toEqual([{ bearerAuth: [] }]);
+    }
   });
 
   it("every $ref resolves to an existing component", () => {
@@ -424,6 +435,34 @@ describe("response schemas", () => {
       const parsed = batchSchema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     }
+  });
+
+  it("MandateKey and PublicMandateKey are exactly what the serializers produce (active and revoked)", async () => {
+    const { serializeMandateKey, serializePublicMandateKey } = await import("@/lib/mandates/manage-mandate-keys");
+    const row = {
+      keyId: "acme-treasury:2026", accountId: "acct_x", environment: "live" as const, algorithm: "Ed25519" as const,
+      publicKey: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", createdAt: now, revokedAt: null,
+    };
+    for (const r of [row, { ...row, revokedAt: now }]) {
+      const owner = mandateKeySchema.safeParse(serializeMandateKey(r));
+      expect(owner.success, JSON.stringify(owner.error?.issues)).toBe(true);
+      const pub = serializePublicMandateKey(r);
+      const parsed = publicMandateKeySchema.safeParse(pub);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      expect(JSON.stringify(pub)).not.toContain("acct_x");
+    }
+    const post = op("/api/v1/mandate-keys", "post");
+    const body = resolve<{ properties: Record<string, JsonSchema>; additionalProperties: unknown; required: string[] }>(
+      post.requestBody!.content["application/json"]!.schema,
+    );
+    expect(Object.keys(body.properties).sort()).toEqual(Object.keys(mandateKeyCreateSchema.shape).sort());
+    expect(body.required.sort()).toEqual(["key_id", "public_key"]);
+    expect(body.additionalProperties).toBe(false);
+    for (const code of ["invalid_public_key", "private_key_not_accepted", "field_not_allowed", "unknown_field"]) {
+      expect(post.responses["422"]!.description, code).toContain(`\`${code}\``);
+    }
+    expect(post.responses["409"]!.description).toContain("`mandate_key_exists`");
+    expect(op("/api/v1/mandate-keys/{key_id}", "delete").responses["404"]!.description).toContain("`mandate_key_not_found`");
   });
 
   it("Error matches errorBody", async () => {

@@ -5,6 +5,8 @@ import type { BatchAnswer, BatchOutcome } from "@/lib/records/batch-answer";
 import type { createDomainChallenge, createWalletChallenge } from "@/lib/challenges/challenges";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import type { createWebhook, listDeliveries, sendTestEvent } from "@/lib/webhooks/manage-webhooks";
+import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import type { serializeMandateKey, serializePublicMandateKey } from "@/lib/mandates/manage-mandate-keys";
 import { domainEvidence } from "@/lib/claims/domain-ownership";
 import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import { ERROR_CODES, type ErrorCode, type ErrorType, type errorBody } from "@/lib/http/errors";
@@ -381,6 +383,29 @@ export const webhookDeliveryListSchema = z
   })
   .meta({ id: "WebhookDeliveryList" });
 
+// ---- mandate keys ----------------------------------------------------------------------
+
+const mandateKeyFields = {
+  object: z.literal("mandate_key"),
+  key_id: z.string().regex(MANDATE_KEY_ID_RE).describe("The caller's name for the key, unique across the service."),
+  algorithm: z.literal("Ed25519"),
+  public_key: base64url.length(43).describe("base64url (no padding) of the 32 raw Ed25519 public-key bytes."),
+  environment: environmentSchema,
+  status: z.enum(["active", "revoked"]).describe("A revoked key stays published so that old mandates can still be judged."),
+  created_at: timestampSchema,
+  revoked_at: timestampSchema.nullable(),
+};
+
+export const mandateKeySchema = z.strictObject(mandateKeyFields).meta({ id: "MandateKey" });
+
+export const mandateKeyListSchema = z
+  .strictObject({ object: z.literal("list"), data: z.array(mandateKeySchema), has_more: z.boolean() })
+  .meta({ id: "MandateKeyList" });
+
+export const publicMandateKeySchema = z
+  .strictObject({ ...mandateKeyFields, jwk: jwkSchema.describe("The same key as a JWK (kid = key_id), for JOSE libraries.") })
+  .meta({ id: "PublicMandateKey", description: "A mandate key as anyone may read it; nothing about its owner." });
+
 /** Every response schema with an id, for the OpenAPI components. */
 export const RESPONSE_SCHEMAS = [
   timestampSchema,
@@ -412,6 +437,9 @@ export const RESPONSE_SCHEMAS = [
   webhookDeletedSchema,
   webhookTestSchema,
   webhookDeliveryListSchema,
+  mandateKeySchema,
+  mandateKeyListSchema,
+  publicMandateKeySchema,
 ] as const;
 
 // ---- compile-time checks: the schemas name exactly the fields the code produces ----------
@@ -445,6 +473,10 @@ export type _ResponseSchemaChecks = [
   Assert<SameKeys<Awaited<ReturnType<typeof createWebhook>>, Out<typeof webhookSchema>>>,
   Assert<SameKeys<Awaited<ReturnType<typeof listDeliveries>>["data"][number], Out<typeof webhookDeliveryListSchema>["data"][number]>>,
   Assert<SameKeys<Awaited<ReturnType<typeof sendTestEvent>>, Out<typeof webhookTestSchema>>>,
+  Assert<SameKeys<ReturnType<typeof serializeMandateKey>, Out<typeof mandateKeySchema>>>,
+  Assert<Fits<ReturnType<typeof serializeMandateKey>, Out<typeof mandateKeySchema>>>,
+  Assert<SameKeys<ReturnType<typeof serializePublicMandateKey>, Out<typeof publicMandateKeySchema>>>,
+  Assert<SameKeys<ReturnType<typeof serializePublicMandateKey>["jwk"], Out<typeof jwkSchema>>>,
   Assert<SameKeys<BatchAnswer, Out<typeof batchSchema>>>,
   Assert<SameKeys<BatchAnswer["results"][number], Out<typeof batchRowResultSchema>>>,
   Assert<Fits<BatchAnswer, Out<typeof batchSchema>>>,

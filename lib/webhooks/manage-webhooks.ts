@@ -66,15 +66,20 @@ async function getWebhookOrThrow(db: Db, auth: AuthContext, id: string) {
   return w;
 }
 
-/** Deleting stops all further deliveries to the endpoint; its history is kept. */
+/**
+ * Deleting stops all further deliveries to the endpoint; its history is kept. Rows are
+ * locked in the worker's order (deliveries, then the webhook: see recordOutcome in
+ * deliver-due.ts): the other order deadlocked on PostgreSQL when a delivery's outcome was
+ * recorded during the delete, and the DELETE answered 500.
+ */
 export async function deleteWebhook(db: Db, auth: AuthContext, id: string) {
   const w = await getWebhookOrThrow(db, auth, id);
   await db.transaction(async (tx) => {
-    await tx.update(webhooks).set({ deletedAt: new Date(), status: "disabled", disabledReason: "deleted" }).where(eq(webhooks.id, w.id));
     await tx
       .update(webhookDeliveries)
       .set({ status: "failed" })
       .where(and(eq(webhookDeliveries.webhookId, w.id), eq(webhookDeliveries.status, "pending")));
+    await tx.update(webhooks).set({ deletedAt: new Date(), status: "disabled", disabledReason: "deleted" }).where(eq(webhooks.id, w.id));
   });
   return { object: "webhook" as const, id: w.id, deleted: true };
 }

@@ -6,10 +6,10 @@ import bitcoinMessage from "bitcoinjs-message";
 import bs58 from "bs58";
 import canonicalize from "canonicalize";
 import { ECPairFactory } from "ecpair";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, generateKeyPairSync, randomUUID, sign as nodeSign } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { createLocalJWKSet } from "jose";
+import { createLocalJWKSet, importJWK } from "jose";
 import { verifyMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -792,5 +792,82 @@ describe("documented examples: batches (docs/api.md)", () => {
     ]);
     const list = await call("GET", "/api/v1/records?limit=100", { key });
     expect(list.body.data).toHaveLength(3); // the three of create_batch, nothing more
+  });
+});
+
+// ---- mandate keys --------------------------------------------------------------------------
+
+describe("documented examples: mandate keys (docs/api.md)", () => {
+  let key = "";
+  let accountId = "";
+  let other = "";
+  // The principal's key pair, made where the principal keeps it (here: node's OpenSSL). Only x is sent.
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const x = (privateKey.export({ format: "jwk" }) as { x: string }).x;
+  const keyId = `acme-treasury-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    ({ sandboxKey: key, accountId } = await newAccount("docs-mandates"));
+    ({ sandboxKey: other } = await newAccount("docs-mandates-other"));
+    secrets.add(key).add(other);
+  });
+
+  it("create_mandate_key: 201, the key belongs to the API key's account and environment", async () => {
+    const r = await exchange("create_mandate_key", "POST", "/api/v1/mandate-keys", { key, body: { key_id: keyId, public_key: x } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toEqual({
+      object: "mandate_key", key_id: keyId, algorithm: "Ed25519", public_key: x, environment: "sandbox",
+      status: "active", created_at: expect.stringMatching(TIMESTAMP), revoked_at: null,
+    });
+  });
+
+  it("list_mandate_keys: the account's keys in the key's environment", async () => {
+    const r = await exchange("list_mandate_keys", "GET", "/api/v1/mandate-keys", { key });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ object: "list", has_more: false, data: [{ key_id: keyId, status: "active" }] });
+  });
+
+  it("get_mandate_key: public read-back with a JWK that verifies the principal's signature", async () => {
+    const r = await exchange("get_mandate_key", "GET", `/keys/${keyId}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.body).toMatchObject({ key_id: keyId, public_key: x, status: "active", jwk: { kty: "OKP", crv: "Ed25519", x, kid: keyId } });
+    expect(r.text).not.toContain(accountId);
+    const mandate = new TextEncoder().encode(canonicalize({ account_id: accountId, agent_id: "agent-7", act: "pay_invoice" })!);
+    const signature = nodeSign(null, mandate, privateKey);
+    const jwk = (await importJWK(r.body.jwk, "EdDSA")) as CryptoKey;
+    expect(await crypto.subtle.verify("Ed25519", jwk, signature, mandate)).toBe(true);
+  });
+
+  it("error_mandate_key_exists: a key_id held by any account → 409", async () => {
+    const pk = (generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }) as { x: string }).x;
+    const r = await exchange("error_mandate_key_exists", "POST", "/api/v1/mandate-keys", { key: other, body: { key_id: keyId, public_key: pk } });
+    expectError(r, 409, "conflict", "mandate_key_exists", "key_id");
+  });
+
+  it("error_invalid_public_key: bytes that are no Ed25519 public key → 422", async () => {
+    const r = await exchange("error_invalid_public_key", "POST", "/api/v1/mandate-keys", {
+      key, body: { key_id: "acme-ops-1", public_key: Buffer.from(x, "base64url").subarray(0, 31).toString("base64url") },
+    });
+    expectError(r, 422, "invalid_request_error", "invalid_public_key", "public_key");
+  });
+
+  it("error_private_key_not_accepted: private key material is refused and not stored", async () => {
+    // Shown with a throwaway key's 64-byte secret (seed ‖ public key), the form many libraries hand out.
+    const throwaway = generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }) as { x: string; d: string };
+    const secretKey = Buffer.concat([Buffer.from(throwaway.d, "base64url"), Buffer.from(throwaway.x, "base64url")]).toString("base64url");
+    const r = await exchange("error_private_key_not_accepted", "POST", "/api/v1/mandate-keys", {
+      key, body: { key_id: "acme-ops-2", public_key: secretKey },
+    });
+    expectError(r, 422, "invalid_request_error", "private_key_not_accepted", "public_key");
+    expect(r.text).not.toContain(throwaway.d);
+    expect((await call("GET", "/keys/acme-ops-2")).status).toBe(404);
+  });
+
+  it("revoke_mandate_key: 200, status revoked; still published for old mandates", async () => {
+    const r = await exchange("revoke_mandate_key", "DELETE", `/api/v1/mandate-keys/${keyId}`, { key });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ key_id: keyId, status: "revoked", revoked_at: expect.stringMatching(TIMESTAMP) });
+    expect((await call("GET", `/keys/${keyId}`)).body.status).toBe("revoked");
   });
 });

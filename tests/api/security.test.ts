@@ -8,6 +8,9 @@ const ENDPOINTS = (id: string) => [
   { method: "GET", path: `/api/v1/records/${id}` },
   { method: "POST", path: `/api/v1/records/${id}/lifecycle`, body: { operation: "suspend", reason: "test" } },
   { method: "GET", path: "/api/v1/usage" },
+  { method: "POST", path: "/api/v1/mandate-keys", body: { key_id: "battery-key", public_key: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" } },
+  { method: "GET", path: "/api/v1/mandate-keys" },
+  { method: "DELETE", path: "/api/v1/mandate-keys/battery-key" },
 ];
 
 describe("authentication battery", () => {

@@ -1,0 +1,196 @@
+import { generateKeyPairSync, sign as nodeSign } from "node:crypto";
+import { expect, test, type Browser } from "@playwright/test";
+import { importJWK } from "jose";
+import { startReceiver, waitFor } from "../tests/webhook-receiver";
+import { baseURL, issue, shot, signInOnPage, signUp } from "./helpers";
+
+// A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
+test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.3" } });
+
+/** The public read-back, fetched from the test process without any session or key. */
+async function publicKey(keyId: string) {
+  const r = await fetch(`${baseURL}/keys/${encodeURIComponent(keyId)}`);
+  return { status: r.status, cors: r.headers.get("access-control-allow-origin"), body: await r.json() };
+}
+
+/** Another account (its own browser context and client address) with a mandate key registered through the API. */
+async function otherAccountMandateKey(browser: Browser): Promise<string> {
+  const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.4" } });
+  try {
+    const key = await signUp(await ctx.newPage(), `e2e-mk-other-${Date.now()}@example.com`);
+    const keyId = `e2e-other-${Date.now()}`;
+    const x = (generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }) as { x: string }).x;
+    const r = await fetch(`${baseURL}/api/v1/mandate-keys`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ key_id: keyId, public_key: x }),
+    });
+    expect(r.status).toBe(201);
+    return keyId;
+  } finally {
+    await ctx.close();
+  }
+}
+
+test("developers: mandate keys — register, list, read back publicly, revoke", async ({ page, browser }) => {
+  const email = `e2e-mk-${Date.now()}@example.com`;
+  await signUp(page, email);
+  await page.goto("/developers");
+  await signInOnPage(page, email, /\/developers$/);
+
+  const section = page.locator("section", { has: page.getByRole("heading", { name: "Mandate keys" }) });
+  await expect(section.getByTestId("no-mandate-keys")).toBeVisible();
+  await expect(section.getByTestId("public-key-help")).toContainText("Paste only the public half");
+  await expect(section.getByTestId("public-key-help")).toContainText("Never paste a private key");
+  // No plan: live is offered but disabled.
+  await expect(section.getByLabel("Environment").locator('option[value="live"]')).toBeDisabled();
+
+  // The principal's key pair is made here (OpenSSL); only x ever goes to the portal.
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const jwk = privateKey.export({ format: "jwk" }) as { x: string; d: string };
+  const keyId = `e2e-treasury-${Date.now()}`;
+
+  // A private key pasted by mistake: refused, not echoed, nothing listed.
+  const secretKey = Buffer.concat([Buffer.from(jwk.d, "base64url"), Buffer.from(jwk.x, "base64url")]).toString("base64url");
+  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel(/^Public key/).fill(secretKey);
+  await section.getByRole("button", { name: "Register mandate key" }).click();
+  await expect(section.locator("[role=alert]")).toContainText("Never send a private key");
+  expect(await page.content()).not.toContain(secretKey);
+  expect(await page.content()).not.toContain(jwk.d);
+  await expect(section.getByTestId("no-mandate-keys")).toBeVisible();
+  expect((await publicKey(keyId)).status).toBe(404);
+  await shot(page, "developers-mandate-key-refused");
+
+  // Bytes that are no Ed25519 point: a clear message too.
+  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel(/^Public key/).fill(Buffer.from(jwk.x, "base64url").subarray(0, 31).toString("base64url"));
+  await section.getByRole("button", { name: "Register mandate key" }).click();
+  await expect(section.locator("[role=alert]")).toContainText("exactly 32 bytes");
+
+  // The public half: registered, listed as active, linked to its public read-back.
+  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel(/^Public key/).fill(jwk.x);
+  await section.getByRole("button", { name: "Register mandate key" }).click();
+  await expect(section.locator("[role=status]")).toContainText(`Registered mandate key ${keyId} (sandbox)`);
+  const row = section.locator(`[data-testid="mandate-key-row"][data-key-id="${keyId}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("sandbox");
+  await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
+  await expect(row.getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);
+  await shot(page, "developers-mandate-key");
+
+  // Anyone can read it back — and its JWK verifies a signature made with the private half (jose + WebCrypto).
+  const pub = await publicKey(keyId);
+  expect(pub.status).toBe(200);
+  expect(pub.cors).toBe("*");
+  expect(pub.body).toMatchObject({ object: "mandate_key", key_id: keyId, algorithm: "Ed25519", public_key: jwk.x, status: "active", revoked_at: null });
+  expect(JSON.stringify(pub.body)).not.toContain(email);
+  const message = new TextEncoder().encode(JSON.stringify({ agent_id: "agent-7", act: "pay_invoice" }));
+  const signature = nodeSign(null, message, privateKey);
+  const verifyKey = (await importJWK(pub.body.jwk, "EdDSA")) as CryptoKey;
+  expect(await crypto.subtle.verify("Ed25519", verifyKey, signature, message)).toBe(true);
+
+  // The link opens the public JSON.
+  await row.getByRole("link", { name: keyId }).click();
+  await expect(page).toHaveURL(new RegExp(`/keys/${keyId}$`));
+  expect(JSON.parse(await page.locator("body").innerText())).toMatchObject({ key_id: keyId, status: "active" });
+  await page.goBack();
+
+  // The same id again is taken.
+  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel(/^Public key/).fill(jwk.x);
+  await section.getByRole("button", { name: "Register mandate key" }).click();
+  await expect(section.locator("[role=alert]")).toContainText("already registered");
+
+  // A forged form naming another account's key changes nothing: the action acts only on the session's account.
+  const foreignId = await otherAccountMandateKey(browser);
+  await row.locator('input[name="key_id"]').evaluate((el, id) => ((el as HTMLInputElement).value = id), foreignId);
+  await row.getByRole("button", { name: `Revoke mandate key ${keyId}` }).click();
+  await page.reload();
+  await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
+  expect((await publicKey(foreignId)).body.status).toBe("active");
+  await expect(section.locator(`[data-testid="mandate-key-row"][data-key-id="${foreignId}"]`)).toHaveCount(0);
+
+  // Revoke: marked revoked here and in the public read-back; the id stays taken.
+  await row.getByRole("button", { name: `Revoke mandate key ${keyId}` }).click();
+  await expect(row.getByTestId("mandate-key-status")).toContainText("revoked");
+  await expect(row.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  const after = await publicKey(keyId);
+  expect(after.body).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
+  await shot(page, "developers-mandate-key-revoked");
+});
+
+test("developers: webhook destinations — add, secret shown once and signing deliveries, delete", async ({ page }) => {
+  const rx = await startReceiver();
+  try {
+    const email = `e2e-wh-${Date.now()}@example.com`;
+    const sandboxKey = await signUp(page, email);
+    await page.goto("/developers");
+    await signInOnPage(page, email, /\/developers$/);
+
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "Webhook destinations" }) });
+    await expect(section.getByTestId("no-webhooks")).toBeVisible();
+    await expect(section.getByLabel("Environment").locator('option[value="live"]')).toBeDisabled();
+
+    // Not a webhook scheme: refused with the API's message.
+    await section.getByLabel("Destination URL").fill("ftp://files.example/hook");
+    await section.getByRole("button", { name: "Add webhook destination" }).click();
+    await expect(section.locator("[role=alert]")).toContainText("https://");
+    await expect(section.getByTestId("no-webhooks")).toBeVisible();
+
+    const ep = rx.endpoint("e2e-portal");
+    await section.getByLabel("Destination URL").fill(ep.url);
+    await section.getByLabel("record.issued").check();
+    await section.getByLabel("Description (optional)").fill("E2E receiver");
+    await section.getByRole("button", { name: "Add webhook destination" }).click();
+    const secret = (await section.getByTestId("secret-value").innerText()).trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await expect(section.getByTestId("once-secret")).toContainText("shown only this once");
+    const row = section.getByTestId("webhook-row");
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(ep.url);
+    await expect(row).toContainText("record.issued");
+    await expect(row).toContainText("sandbox");
+    await expect(row).toContainText("enabled");
+    await shot(page, "developers-webhook-secret");
+
+    // The API key of the same account and environment sees it, without the secret.
+    const listed = await (await fetch(`${baseURL}/api/v1/webhooks`, { headers: { Authorization: `Bearer ${sandboxKey}` } })).json();
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({ url: ep.url, events: ["record.issued"], environment: "sandbox", description: "E2E receiver" });
+    expect(JSON.stringify(listed)).not.toContain(secret);
+
+    // The secret shown is the one deliveries are signed with (checked by the standardwebhooks verifier).
+    ep.setSecret(secret);
+    const id = await issue(sandboxKey, "Portal Webhook Ltd");
+    const got = await waitFor(() => ep.received().find((r) => r.type === "record.issued"), 15_000);
+    expect(got.verified).toBe(true);
+    expect(got.body.data.record.verification_id).toBe(id);
+
+    // A mandate key registered through the API shows up here too (same account, same environment).
+    const x = (generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }) as { x: string }).x;
+    const apiKeyId = `e2e-api-${Date.now()}`;
+    const reg = await fetch(`${baseURL}/api/v1/mandate-keys`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${sandboxKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ key_id: apiKeyId, public_key: x }),
+    });
+    expect(reg.status).toBe(201);
+
+    // Shown once: gone after a reload.
+    await page.reload();
+    await expect(section.getByTestId("once-secret")).toHaveCount(0);
+    expect(await page.content()).not.toContain(secret);
+    await expect(page.locator(`[data-testid="mandate-key-row"][data-key-id="${apiKeyId}"]`)).toBeVisible();
+    await shot(page, "developers-mandate-keys-webhooks");
+
+    // Delete: gone here and from the API.
+    await row.getByRole("button", { name: `Delete webhook ${ep.url}` }).click();
+    await expect(section.getByTestId("no-webhooks")).toBeVisible();
+    const after = await (await fetch(`${baseURL}/api/v1/webhooks`, { headers: { Authorization: `Bearer ${sandboxKey}` } })).json();
+    expect(after.data).toEqual([]);
+  } finally {
+    await rx.close();
+  }
+});

@@ -1,0 +1,122 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { mandateKeys } from "@/drizzle/schema";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { Db } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import { parseOrThrow } from "@/lib/http/validation";
+import { findPrivateKeyField, parseMandatePublicKey } from "./public-key";
+
+export const mandateKeyCreateSchema = z
+  .strictObject({
+    key_id: z
+      .string()
+      .min(3)
+      .max(100)
+      .regex(MANDATE_KEY_ID_RE, "must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-'.")
+      .describe("Your name for the key, unique across the service (case-sensitive). Records cite it as principal_key_id."),
+    public_key: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe("base64url (no padding) of the 32 raw Ed25519 public-key bytes — the `x` of a JWK. Never a private key."),
+  })
+  .meta({ id: "MandateKeyCreate" });
+
+type Row = typeof mandateKeys.$inferSelect;
+
+export const mandateKeyStatus = (k: Pick<Row, "revokedAt">) => (k.revokedAt ? ("revoked" as const) : ("active" as const));
+
+/** The owner's view (API, portal). No account id: the key's owner is the caller. */
+export function serializeMandateKey(k: Row) {
+  return {
+    object: "mandate_key" as const,
+    key_id: k.keyId,
+    algorithm: k.algorithm,
+    public_key: k.publicKey,
+    environment: k.environment,
+    status: mandateKeyStatus(k),
+    created_at: k.createdAt.toISOString(),
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** The keyless read-back at /keys/{key_id}: the key and its standing, nothing about its owner. */
+export function serializePublicMandateKey(k: Row) {
+  return {
+    ...serializeMandateKey(k),
+    jwk: { kty: "OKP" as const, crv: "Ed25519" as const, x: k.publicKey, kid: k.keyId, alg: "EdDSA" as const, use: "sig" as const },
+  };
+}
+
+/**
+ * Validate a registration body. Private key material (a `d` or `private_key` field, a
+ * 64-byte or PKCS#8 key, a PEM private key) has its own code and is never stored or
+ * echoed. The principal is the API key's account: an `account_id` in the body is refused.
+ */
+export function parseMandateKeyCreate(body: Record<string, unknown>) {
+  const leaked = findPrivateKeyField(body);
+  if (leaked) throw ApiError.fromField(leaked);
+  for (const f of ["account_id", "principal"]) {
+    if (Object.prototype.hasOwnProperty.call(body, f)) {
+      throw new ApiError("field_not_allowed", `'${f}' cannot be sent: a mandate key belongs to the account of the API key.`, f);
+    }
+  }
+  if (typeof body.public_key === "string") {
+    const parsed = parseMandatePublicKey(body.public_key);
+    if (!parsed.ok) throw ApiError.fromField(parsed.error);
+  }
+  return parseOrThrow(mandateKeyCreateSchema, body);
+}
+
+export async function createMandateKey(db: Db, auth: AuthContext, input: z.infer<typeof mandateKeyCreateSchema>) {
+  const parsed = parseMandatePublicKey(input.public_key);
+  if (!parsed.ok) throw ApiError.fromField(parsed.error);
+  const [row] = await db
+    .insert(mandateKeys)
+    .values({ keyId: input.key_id, accountId: auth.accountId, environment: auth.environment, algorithm: "Ed25519", publicKey: parsed.base64url })
+    .onConflictDoNothing({ target: mandateKeys.keyId })
+    .returning();
+  // Said the same way whoever holds the id (this account, another, revoked or not).
+  if (!row) throw new ApiError("mandate_key_exists", `The key_id '${input.key_id}' is already registered. Choose another.`, "key_id");
+  return serializeMandateKey(row);
+}
+
+/** The key's account and environment only, oldest first, revoked keys included. */
+export async function listMandateKeys(db: Db, auth: AuthContext) {
+  const rows = await db
+    .select()
+    .from(mandateKeys)
+    .where(and(eq(mandateKeys.accountId, auth.accountId), eq(mandateKeys.environment, auth.environment)))
+    .orderBy(asc(mandateKeys.createdAt), asc(mandateKeys.keyId));
+  return { object: "list" as const, data: rows.map(serializeMandateKey), has_more: false };
+}
+
+const notFound = (keyId: string) =>
+  new ApiError("mandate_key_not_found", `No mandate key ${keyId.slice(0, 100)} for this API key.`, "key_id");
+
+/**
+ * Revoke: the key stays published with status `revoked` and its `revoked_at`. Revoking a
+ * revoked key changes nothing and answers the same object (a retried DELETE succeeds).
+ * Another account's or environment's key is 404, like an unknown one.
+ */
+export async function revokeMandateKey(db: Db, auth: AuthContext, keyId: string) {
+  if (!MANDATE_KEY_ID_RE.test(keyId)) throw notFound(keyId);
+  const owned = and(eq(mandateKeys.keyId, keyId), eq(mandateKeys.accountId, auth.accountId), eq(mandateKeys.environment, auth.environment));
+  const [revoked] = await db.update(mandateKeys).set({ revokedAt: new Date() }).where(and(owned, isNull(mandateKeys.revokedAt))).returning();
+  if (revoked) return serializeMandateKey(revoked);
+  const [row] = await db.select().from(mandateKeys).where(owned);
+  if (!row) throw notFound(keyId);
+  return serializeMandateKey(row);
+}
+
+export const publicMandateKeyNotFound = (keyId: string) =>
+  new ApiError("mandate_key_not_found", `No mandate key ${keyId.slice(0, 100)}.`, "key_id");
+
+/** Any account's key by id (the public read-back). */
+export async function getPublicMandateKey(db: Db, keyId: string) {
+  if (!MANDATE_KEY_ID_RE.test(keyId)) return null;
+  const [row] = await db.select().from(mandateKeys).where(eq(mandateKeys.keyId, keyId));
+  return row ? serializePublicMandateKey(row) : null;
+}
