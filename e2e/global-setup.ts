@@ -27,6 +27,8 @@ export default async function globalSetup() {
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: baseUrl,
     NEXT_TELEMETRY_DISABLED: "1",
+    // The tests play several clients from one loopback address through X-Forwarded-For.
+    TRUST_PROXY: "1",
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",

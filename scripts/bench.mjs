@@ -127,7 +127,7 @@ async function startServer(mode, databaseUrl) {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const out = fs.openSync(logFile, "w");
-  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", HOST], {
+  const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", String(port), "-H", HOST], {
     cwd: root,
     env,
     stdio: ["ignore", out, out],

@@ -7,7 +7,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 ensureBuild();
 const port = process.env.PORT || "3000";
 const host = process.env.HOSTNAME || "127.0.0.1";
-const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", port, "-H", host], {
+const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", port, "-H", host], {
   cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" },
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

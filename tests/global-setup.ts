@@ -39,6 +39,8 @@ export default async function setup(project: TestProject) {
     MIN_VALIDITY_SECONDS: "1",
     PLAN_LIMITS: JSON.stringify({ starter: { live_records: 3 } }),
     NEXT_TELEMETRY_DISABLED: "1",
+    // The tests play several clients from one loopback address through X-Forwarded-For.
+    TRUST_PROXY: "1",
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
     DOMAIN_RECHECK_INTERVAL_MS: "1500",

@@ -18,14 +18,14 @@ export type StartedServer = { baseUrl: string; proc: ChildProcess; stop: () => P
 const root = path.resolve(import.meta.dirname, "..");
 
 /**
- * Start the built app (`next start`) in its own process group on `env.PORT`, logging to
- * `logFile`, and wait for readiness. `next start` forks the real server as a child, so it
- * is stopped (or killed) as a group.
+ * Start the built app (`scripts/serve.mjs`, what `npm start` runs) in its own process group
+ * on `env.PORT`, logging to `logFile`, and wait for readiness. It is stopped (or killed) as
+ * a group, so nothing it may have started outlives it.
  */
 export async function startServer(env: Record<string, string>, logFile: string): Promise<StartedServer> {
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
   const log = fs.createWriteStream(logFile, { flags: "a" });
-  const proc = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", env.PORT!, "-H", "127.0.0.1"], {
+  const proc = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", env.PORT!, "-H", "127.0.0.1"], {
     cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true,
   });
   proc.stdout!.pipe(log);

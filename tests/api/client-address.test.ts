@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { baseUrl } from "../helpers";
+import { freePort, startServer, type StartedServer } from "../server";
+
+/**
+ * The sign-in rate limit counts per client address. Only a proxy the operator trusts
+ * (TRUST_PROXY=1, as the shared test server runs) may say what that address is through
+ * X-Forwarded-For; without it the server uses the socket's, so a client cannot dodge the
+ * limit by sending a new X-Forwarded-For with each try.
+ */
+async function signInAttempt(base: string, xff: string): Promise<string> {
+  const headers = { "x-forwarded-for": xff };
+  const csrf = await fetch(`${base}/api/auth/csrf`, { headers });
+  const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const r = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...headers, cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, email: `nobody-${randomUUID().slice(0, 8)}@example.test`, password: "not the password", json: "true" }),
+  });
+  const url = r.headers.get("location") ?? ((await r.json()) as { url: string }).url;
+  return new URL(url, base).searchParams.get("error") ?? "";
+}
+
+const spoofed = (i: number) => `198.51.100.${i + 1}`;
+
+describe("client address for the sign-in rate limit", () => {
+  let untrusted: StartedServer;
+  let untrustedUrl: string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-xff-"));
+
+  beforeAll(async () => {
+    const env: Record<string, string> = { ...inject("serverEnv"), DATA_DIR: dir, PORT: String(await freePort()) };
+    delete env.TRUST_PROXY;
+    untrustedUrl = `http://127.0.0.1:${env.PORT}`;
+    env.PUBLIC_BASE_URL = untrustedUrl;
+    untrusted = await startServer(env, path.join(dir, "server.log"));
+  }, 90_000);
+
+  afterAll(async () => {
+    await untrusted?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("without TRUST_PROXY a new X-Forwarded-For per try does not dodge the limit", async () => {
+    const errors: string[] = [];
+    for (let i = 0; i < 12; i++) errors.push(await signInAttempt(untrustedUrl, spoofed(i)));
+    expect(errors.slice(0, 10).every((e) => e === "CredentialsSignin")).toBe(true);
+    expect(errors.slice(10)).toEqual(["rate_limited", "rate_limited"]);
+  });
+
+  it("with TRUST_PROXY=1 the proxy's X-Forwarded-For is the client address", async () => {
+    const errors: string[] = [];
+    for (let i = 0; i < 12; i++) errors.push(await signInAttempt(baseUrl(), `203.0.113.${i + 1}`));
+    expect(errors).toEqual(Array(12).fill("CredentialsSignin"));
+  });
+});
