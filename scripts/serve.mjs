@@ -5,7 +5,12 @@
 // Usage: node scripts/serve.mjs -p PORT -H HOST   (npm start runs it after building)
 import http from "node:http";
 import path from "node:path";
-import next from "next";
+
+// As `next start` does: a production build runs with React's and Next's production runtimes,
+// which are chosen by NODE_ENV when Next is loaded — hence set first, then import.
+process.env.NODE_ENV = "production";
+process.env.NEXT_RUNTIME = "nodejs";
+const { default: next } = await import("next");
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const arg = (flag, fallback) => {
