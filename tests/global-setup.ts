@@ -2,14 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startHardhatNode, type HardhatNode } from "./chain/hardhat-node";
 import { startDnsServer } from "./dns-server";
 import { freePort, startServer, type StartedServer } from "./server";
 import { startSmtpCapture } from "./smtp-capture";
 
 /**
- * Starts, for the API tests: a real DNS server and a real SMTP server on loopback, and the
- * built app (`next start`) on a free port with a fresh data folder — embedded PGlite, or
- * the PostgreSQL in DATABASE_URL — pointed at them.
+ * Starts, for the API tests: a real DNS server, a real SMTP server and a real EVM chain
+ * (a hardhat node standing in for Base, chain id 8453) on loopback, and the built app
+ * (`next start`) on a free port with a fresh data folder — embedded PGlite, or the
+ * PostgreSQL in DATABASE_URL — pointed at them.
  */
 declare module "vitest" {
   export interface ProvidedContext {
@@ -18,6 +20,8 @@ declare module "vitest" {
     serverEnv: Record<string, string>;
     dnsZoneFile: string;
     mailDir: string;
+    /** The hardhat node the server's EVM_RPC_URLS names for `network`. */
+    evmChain: { network: string; url: string; chainId: number };
   }
 }
 
@@ -29,6 +33,16 @@ export default async function setup(project: TestProject) {
   const mailDir = path.join(dataDir, "smtp-inbox");
   const dns = await startDnsServer(dnsZoneFile);
   const smtp = await startSmtpCapture(mailDir);
+  const evmChain = { network: "base", chainId: 8453, url: "" };
+  let chain: HardhatNode;
+  try {
+    chain = await startHardhatNode({ port: await freePort(), chainId: evmChain.chainId, logFile: path.join(dataDir, "hardhat.log") });
+  } catch (e) {
+    await dns.close();
+    await smtp.close();
+    throw e;
+  }
+  evmChain.url = chain.url;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const serverEnv: Record<string, string> = {
@@ -44,9 +58,11 @@ export default async function setup(project: TestProject) {
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
     DOMAIN_RECHECK_INTERVAL_MS: "1500",
-    // bsc has an RPC configured that never answers: smart-account checks there are "unreachable".
-    EVM_RPC_URLS: JSON.stringify({ bsc: `http://127.0.0.1:${await freePort()}` }),
-    RPC_TIMEOUT_MS: "500",
+    // base is the hardhat node (smart accounts are checked on a real chain); bsc has an RPC
+    // configured that never answers: smart-account checks there are "unreachable".
+    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: chain.url, bsc: `http://127.0.0.1:${await freePort()}` }),
+    // Generous for the hardhat node on a busy machine; the dead bsc port refuses at once.
+    RPC_TIMEOUT_MS: "3000",
     // Webhooks: loopback receivers, a shortened retry schedule and threshold, fast polling.
     WEBHOOK_ALLOW_INSECURE: "1",
     WEBHOOK_RETRY_SCHEDULE_MS: "150,150,150,150,150,150,150",
@@ -60,6 +76,7 @@ export default async function setup(project: TestProject) {
   try {
     server = await startServer(serverEnv, path.join(dataDir, "server.log"));
   } catch (e) {
+    await chain.stop();
     await dns.close();
     await smtp.close();
     throw e;
@@ -69,8 +86,10 @@ export default async function setup(project: TestProject) {
   project.provide("serverEnv", serverEnv);
   project.provide("dnsZoneFile", dnsZoneFile);
   project.provide("mailDir", mailDir);
+  project.provide("evmChain", evmChain);
   return async () => {
     await server.stop();
+    await chain.stop();
     await dns.close();
     await smtp.close();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/** Hardhat's default account #0 (public test key, funded with 10 000 ETH on every hardhat node). */
+export const HARDHAT_KEY_0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
+
+export type HardhatNode = { url: string; chainId: number; stop: () => Promise<void> };
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+
+/**
+ * Start a real EVM (`hardhat node`, Hardhat 2 / EDR) on 127.0.0.1:`port` with `chainId`, in
+ * its own process group, logging to `logFile`; resolve once it answers eth_chainId.
+ */
+export async function startHardhatNode(opts: { port: number; chainId: number; logFile: string; timeoutMs?: number }): Promise<HardhatNode> {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const log = fs.createWriteStream(opts.logFile, { flags: "a" });
+  const proc = spawn(
+    path.join(root, "node_modules", ".bin", "hardhat"),
+    ["--config", path.join(import.meta.dirname, "hardhat.config.cjs"), "node", "--hostname", "127.0.0.1", "--port", String(opts.port)],
+    {
+      cwd: root,
+      env: { ...process.env, PRS_TEST_CHAIN_ID: String(opts.chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", HARDHAT_SHOW_STACK_TRACES: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  proc.stdout!.pipe(log);
+  proc.stderr!.pipe(log);
+  const signalGroup = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-proc.pid!, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const stop = async () => {
+    signalGroup("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    signalGroup("SIGKILL");
+    log.end();
+  };
+  const logTail = () => (fs.existsSync(opts.logFile) ? fs.readFileSync(opts.logFile, "utf8").slice(-2000) : "");
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`hardhat node exited early (${proc.exitCode}):\n${logTail()}`);
+    try {
+      const res = await fetch(url, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+        signal: AbortSignal.timeout(1000),
+      });
+      const { result } = (await res.json()) as { result?: string };
+      if (result !== undefined) {
+        if (Number(result) !== opts.chainId) {
+          await stop();
+          throw new Error(`hardhat node on ${url} reports chain id ${Number(result)}, expected ${opts.chainId}`);
+        }
+        return { url, chainId: opts.chainId, stop };
+      }
+    } catch (e) {
+      if ((e as Error).message.startsWith("hardhat node on")) throw e;
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`hardhat node did not answer on ${url} within ${opts.timeoutMs ?? 30_000} ms:\n${logTail()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
