@@ -59,8 +59,9 @@ export default async function setup(project: TestProject) {
     DNS_TIMEOUT_MS: "250",
     DOMAIN_RECHECK_INTERVAL_MS: "1500",
     // base is the hardhat node (smart accounts are checked on a real chain); bsc has an RPC
-    // configured that never answers: smart-account checks there are "unreachable".
-    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: chain.url, bsc: `http://127.0.0.1:${await freePort()}` }),
+    // configured that never answers: smart-account checks there are "unreachable"; optimism
+    // is misconfigured on purpose — the same node, which serves base's chain id, not optimism's.
+    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: chain.url, bsc: `http://127.0.0.1:${await freePort()}`, optimism: chain.url }),
     // Generous for the hardhat node on a busy machine; the dead bsc port refuses at once.
     RPC_TIMEOUT_MS: "3000",
     // Webhooks: loopback receivers, a shortened retry schedule and threshold, fast polling.

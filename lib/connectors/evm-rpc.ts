@@ -1,9 +1,17 @@
 import { createPublicClient, http, type PublicClient } from "viem";
+import { arbitrum, base, bsc, mainnet, optimism, polygon } from "viem/chains";
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
-import type { WalletNetwork } from "@/lib/proofs/wallet-address";
+import type { EvmNetwork, WalletNetwork } from "@/lib/proofs/wallet-address";
+
+/** The chain each network name means; an RPC that answers for another chain is not asked. */
+export const CHAIN_IDS: Record<EvmNetwork, number> = {
+  ethereum: mainnet.id, base: base.id, polygon: polygon.id, arbitrum: arbitrum.id, optimism: optimism.id, bsc: bsc.id,
+};
 
 const clients = new Map<string, PublicClient>();
+/** URL → chain id it answered with (asked once per process; an RPC does not change chains). */
+const chainOf = new Map<string, number>();
 
 function rpcUrls(): Partial<Record<string, string>> {
   const raw = getEnv().EVM_RPC_URLS;
@@ -20,4 +28,24 @@ export function evmClient(network: WalletNetwork): PublicClient | null {
     clients.set(url, c);
   }
   return c;
+}
+
+export class WrongChain extends Error {}
+
+/**
+ * Make sure the RPC configured for `network` serves that chain (`eth_chainId`). A wrong URL
+ * in EVM_RPC_URLS would otherwise check signatures against another chain's contracts and
+ * issue records that say more than was checked. Throws WrongChain; RPC errors pass through.
+ */
+export async function assertChain(client: PublicClient, network: EvmNetwork) {
+  const url = rpcUrls()[network]!;
+  let id = chainOf.get(url);
+  if (id === undefined) {
+    id = await client.getChainId();
+    chainOf.set(url, id);
+  }
+  if (id !== CHAIN_IDS[network]) {
+    console.error(`[prs] EVM_RPC_URLS: the ${network} RPC serves chain ${id}, not ${CHAIN_IDS[network]}; its answers are not used`);
+    throw new WrongChain(`The RPC configured for ${network} serves chain ${id}, not ${network} (${CHAIN_IDS[network]}).`);
+  }
 }

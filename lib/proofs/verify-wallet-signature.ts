@@ -2,8 +2,8 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { Verifier } from "bip322-js";
 import bs58 from "bs58";
 import { isErc6492Signature, isHex, verifyMessage } from "viem";
-import { evmClient } from "@/lib/connectors/evm-rpc";
-import type { NormalizedAddress, WalletNetwork } from "./wallet-address";
+import { assertChain, evmClient, WrongChain } from "@/lib/connectors/evm-rpc";
+import type { EvmNetwork, NormalizedAddress, WalletNetwork } from "./wallet-address";
 
 export type SignatureCheck =
   | { kind: "valid"; scheme: "eip191" | "eip1271/6492" | "bip137" | "bip322-simple" | "ed25519" }
@@ -40,11 +40,13 @@ async function verifyEvm(address: `0x${string}`, network: WalletNetwork, message
   try {
     // viem's verifyMessage treats a dead RPC like a bad signature, so ask for the code first:
     // it tells a smart account from a plain key and proves the chain is answering.
+    await assertChain(client, network as EvmNetwork);
     const code = await client.getCode({ address });
     if ((!code || code === "0x") && !isErc6492Signature(signature)) return { kind: "mismatch" };
     const ok = await client.verifyMessage({ address, message, signature });
     return ok ? { kind: "valid", scheme: "eip1271/6492" } : { kind: "mismatch" };
   } catch (e) {
+    if (e instanceof WrongChain) return { kind: "unreachable", reason: `${e.message} It cannot be asked until that is fixed.` };
     return { kind: "unreachable", reason: `The ${network} RPC did not answer (${(e as Error).name}).` };
   }
 }

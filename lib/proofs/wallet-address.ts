@@ -6,6 +6,7 @@ import type { FieldError } from "@/lib/http/errors";
 export const EVM_NETWORKS = ["ethereum", "base", "polygon", "arbitrum", "optimism", "bsc"] as const;
 export const WALLET_NETWORKS = [...EVM_NETWORKS, "bitcoin", "solana"] as const;
 export type WalletNetwork = (typeof WALLET_NETWORKS)[number];
+export type EvmNetwork = (typeof EVM_NETWORKS)[number];
 export type AddressFamily = "evm" | "bitcoin" | "solana";
 export type BitcoinKind = "p2pkh" | "p2sh-p2wpkh" | "p2wpkh";
 

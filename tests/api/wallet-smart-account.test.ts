@@ -133,4 +133,19 @@ describe("wallet_ownership: EIP-6492 counterfactual account on a hardhat chain",
     const good = serializeErc6492Signature({ address: cf.factory, data: cf.factoryData, signature: await owner.signMessage({ message: c.message }) });
     expect((await prove(cf.address, c.id, good)).status).toBe(201);
   });
+
+  it("does not ask an RPC that serves another chain than the network named: the submission goes to review", async () => {
+    // tests/global-setup.ts names this same node (base's chain id) as the optimism RPC.
+    const owner = newOwner();
+    const wallet = await deployOwnerWallet(chain, owner.address);
+    const r0 = await call("POST", "/api/v1/wallet-challenges", { key, body: { address: wallet, network: "optimism" } });
+    expect(r0.status, r0.text).toBe(201);
+    const signature = await owner.signMessage({ message: r0.body.message });
+    // On the node the signature is valid; what is wrong is that this node is not optimism.
+    expect(await isValidSignatureOnChain(chain, wallet, hashMessage(r0.body.message), signature)).toBe(MAGIC);
+    const r = await prove(wallet, r0.body.id, signature);
+    expect(r.status, r.text).toBe(202);
+    expect(r.body.status).toBe("pending_review");
+    expect(r.body.review.reason).toMatch(new RegExp(`serves chain ${chainId}, not optimism \\(10\\)`));
+  });
 });
