@@ -44,6 +44,7 @@ export const domainOwnership: ClaimModule = {
       recheckAt: new Date(now.getTime() + getEnv().DOMAIN_RECHECK_INTERVAL_MS),
     };
   },
+  recheckIntervalMs: () => getEnv().DOMAIN_RECHECK_INTERVAL_MS,
   async recheck(evidence, now) {
     const txtName = String(evidence.txt_name ?? "");
     const txtValue = String(evidence.txt_value ?? "");

@@ -46,4 +46,6 @@ export interface ClaimModule {
    * source could not be reached, from the evidence stored with it. Absent: only a human decides.
    */
   recheck?(evidence: Record<string, unknown>, now: Date): Promise<RecheckOutcome>;
+  /** Issued records of this type are re-checked periodically (domain: the TXT record must stay); ms between checks. */
+  recheckIntervalMs?(): number;
 }

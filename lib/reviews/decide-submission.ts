@@ -81,7 +81,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     const at = new Date();
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
-      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer." })
+      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer.", recheckAt: recheckAfter(row.claimType, at) })
       : await reject(tx, row, { at, by, reason: input.reason! });
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
@@ -157,6 +157,12 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
 
 function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
   return tx.insert(reviewDecisions).values({ recordId, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
+}
+
+/** When a record of this type, issued now, is next re-checked by its connector (null: never). */
+function recheckAfter(claimType: string, at: Date) {
+  const every = recheckableModule(claimType)?.recheckIntervalMs?.();
+  return every ? new Date(at.getTime() + every) : null;
 }
 
 /** The module whose connector can check this claim type again, if any. */

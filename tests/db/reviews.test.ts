@@ -281,6 +281,27 @@ describe("re-run automatic check", () => {
     setDns(ch.txt_name, null);
   });
 
+  it("a domain submission a reviewer approves keeps being re-checked like an automatic one; a generic one is not", async () => {
+    const c = await customer();
+    const domain = `approve-${randomBytes(3).toString("hex")}.example.com`;
+    const ch = await createDomainChallenge(db, c.auth, { domain });
+    setDns(ch.txt_name, "servfail");
+    const res = await createRecord(db, c.auth, { subject: domain, claim_type: "domain_ownership", claim: "Controls DNS", evidence: { challenge_id: ch.id } }, randomUUID());
+    expect(res.status).toBe(202);
+    const id = JSON.parse(res.bodyJson).verification_id;
+    const before = Date.now();
+    const rec = await decideSubmission(db, reviewer, id, { decision: "approve", checklist: fullChecklist("domain_ownership") });
+    expect(rec).toMatchObject({ status: "active", evidence_level: "source_verified" });
+    const recheckAt = Date.parse(rec.lifecycle.recheck_at!);
+    expect(recheckAt).toBeGreaterThanOrEqual(before + 86_400_000 - 1000); // DOMAIN_RECHECK_INTERVAL_MS default: one day
+    expect(recheckAt).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    setDns(ch.txt_name, null);
+
+    const g = await submitGeneric(c.auth);
+    const generic = await decideSubmission(db, reviewer, g.verification_id, { decision: "approve", checklist: fullChecklist() });
+    expect(generic.lifecycle.recheck_at).toBeNull();
+  });
+
   it("is not offered for claim types without a connector", async () => {
     const c = await customer();
     const sub = await submitGeneric(c.auth);
