@@ -79,6 +79,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
           {(claimType || age) && <Link className="underline" href="/review">Clear</Link>}
         </form>
 
+        <div className="overflow-x-auto">
         <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="queue">
           <thead className="border-b border-slate-200 text-slate-500">
             <tr><th className="py-2">Submission</th><th>Claim type</th><th>Subject</th><th>Customer</th><th>Env</th><th>Submitted</th><th>Age (SLA)</th><th>Why it waits</th></tr>
@@ -99,11 +100,12 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
                     ? <span className="rounded bg-red-100 px-1 text-red-800" data-testid="sla-overdue">overdue</span>
                     : <span className="text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
                 </td>
-                <td className="max-w-64 text-slate-600">{r.reason}</td>
+                <td className="min-w-48 max-w-64 text-slate-600">{r.reason}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
       </main>
     </>
   );
