@@ -2,7 +2,7 @@ import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { ACCOUNTS_CHANNEL, forgetAllAuth } from "@/lib/accounts/auth-cache";
 import { allowances } from "@/lib/accounts/plans";
 import { getEnv } from "@/lib/env";
-import { getHandle } from "@/lib/db/client";
+import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/idempotency";
 import { expireDueRecords } from "@/lib/records/expire-records";
 import { recheckDomainRecords } from "@/lib/records/recheck-domains";
@@ -20,13 +20,14 @@ export async function boot() {
   // Announce the process before opening the embedded database, so the admin CLI waits
   // for this server instead of opening the same data folder itself.
   runtime.__prsRuntime = writeRuntimeFile();
+  runPgliteInWorker(); // the embedded database gets its own thread in the server
   const handle = await getHandle(); // opens the database and applies migrations
   const keys = keyring(); // generates the first signing key in the embedded default
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
   await handle.listen(ACCOUNTS_CHANNEL, () => forgetAllAuth());
   console.log(
-    `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite)` : ""}; ` +
+    `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite, in a worker thread)` : ""}; ` +
       `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
   );
   let sweeping = false;

@@ -1,0 +1,33 @@
+// The embedded database off the request thread: lib/db/client.ts starts this file in a
+// worker_threads Worker of the server process. It opens PGlite on the data folder and serves
+// it over the PostgreSQL wire protocol (@electric-sql/pglite-socket) on a unix socket in a
+// folder only this user can open; the app then talks to it with the same postgres-js driver as in
+// DATABASE_URL mode. A thread, not a process: it ends with the server however that ends.
+import fs from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+const { dir, socketPath } = workerData;
+// Same durability as the in-process mode: relaxedDurability only skips awaiting a syncToFs
+// that is a no-op on NodeFS (writes go straight to the data folder).
+const db = await PGlite.create(dir, { relaxedDurability: true });
+fs.rmSync(socketPath, { force: true }); // left behind by a killed server
+// PGlite has one session: pglite-socket queues the clients' messages onto it and, inside a
+// transaction, serves only the client that opened it. The app uses one connection; the
+// spare slots only cover a reconnect overlapping the old socket's close.
+const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 3 });
+// The socket's folder is private to this user (0700, made by client.ts): PGlite has no auth.
+await server.start();
+fs.chmodSync(socketPath, 0o600);
+parentPort.on("message", async (msg) => {
+  if (msg !== "close") return;
+  try {
+    await server.stop();
+    await db.close();
+  } finally {
+    fs.rmSync(socketPath, { force: true });
+    parentPort.postMessage("closed");
+  }
+});
+parentPort.postMessage("ready");
