@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { spawnGroup } from "./process-group";
 
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -24,29 +25,9 @@ const root = path.resolve(import.meta.dirname, "..");
  */
 export async function startServer(env: Record<string, string>, logFile: string): Promise<StartedServer> {
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  const log = fs.createWriteStream(logFile, { flags: "a" });
-  const proc = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", env.PORT!, "-H", "127.0.0.1"], {
-    cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true,
+  const { proc, stop, kill9 } = spawnGroup(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", env.PORT!, "-H", "127.0.0.1"], {
+    cwd: root, env: { ...process.env, ...env }, logFile, graceMs: 3000,
   });
-  proc.stdout!.pipe(log);
-  proc.stderr!.pipe(log);
-  const signalGroup = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-proc.pid!, sig);
-    } catch {
-      /* already gone */
-    }
-  };
-  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-  const stop = async () => {
-    signalGroup("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-    signalGroup("SIGKILL");
-  };
-  const kill9 = async () => {
-    signalGroup("SIGKILL");
-    await exited;
-  };
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.exitCode !== null) {

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { spawnGroup } from "../process-group";
 
 /** Hardhat's default account #0 (public test key, funded with 10 000 ETH on every hardhat node). */
 export const HARDHAT_KEY_0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
@@ -15,33 +15,16 @@ const root = path.resolve(import.meta.dirname, "..", "..");
  */
 export async function startHardhatNode(opts: { port: number; chainId: number; logFile: string; timeoutMs?: number }): Promise<HardhatNode> {
   const url = `http://127.0.0.1:${opts.port}`;
-  const log = fs.createWriteStream(opts.logFile, { flags: "a" });
-  const proc = spawn(
+  const { proc, stop } = spawnGroup(
     path.join(root, "node_modules", ".bin", "hardhat"),
     ["--config", path.join(import.meta.dirname, "hardhat.config.cjs"), "node", "--hostname", "127.0.0.1", "--port", String(opts.port)],
     {
       cwd: root,
       env: { ...process.env, PRS_TEST_CHAIN_ID: String(opts.chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", HARDHAT_SHOW_STACK_TRACES: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
+      logFile: opts.logFile,
+      graceMs: 2000,
     },
   );
-  proc.stdout!.pipe(log);
-  proc.stderr!.pipe(log);
-  const signalGroup = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-proc.pid!, sig);
-    } catch {
-      /* already gone */
-    }
-  };
-  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-  const stop = async () => {
-    signalGroup("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
-    signalGroup("SIGKILL");
-    log.end();
-  };
   const logTail = () => (fs.existsSync(opts.logFile) ? fs.readFileSync(opts.logFile, "utf8").slice(-2000) : "");
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
