@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
+import { adminViaServer } from "../tests/admin-client";
 import { setDnsEntry, type DnsEntry } from "../tests/dns-server";
 
 /** Shared steps of the e2e specs. The global setup exports where the server and its mail are. */
@@ -103,14 +104,5 @@ export async function issue(key: string, subject: string): Promise<string> {
 }
 
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
-export async function admin(...argv: string[]): Promise<Record<string, unknown>> {
-  const rt = JSON.parse(fs.readFileSync(path.join(process.env.PRS_E2E_DATA_DIR!, "server.json"), "utf8"));
-  const res = await fetch(`${baseURL}/api/internal/admin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
-    body: JSON.stringify({ argv }),
-  });
-  const out = await res.json();
-  if (!out.ok) throw new Error(`admin ${argv.join(" ")}: ${JSON.stringify(out.error)}`);
-  return out.result;
-}
+export const admin = (...argv: string[]): Promise<Record<string, unknown>> =>
+  adminViaServer(process.env.PRS_E2E_DATA_DIR!, baseURL, argv);

@@ -1,7 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
+import { adminViaServer } from "./admin-client";
 import { setDnsEntry, type DnsEntry } from "./dns-server";
 
 export const baseUrl = () => inject("baseUrl");
@@ -36,17 +35,7 @@ export async function call<T = any>(
 }
 
 /** Operator commands through the running server's admin endpoint (what the CLI does). */
-export async function admin(...argv: string[]): Promise<any> {
-  const rt = JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "server.json"), "utf8"));
-  const res = await fetch(`${baseUrl()}/api/internal/admin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
-    body: JSON.stringify({ argv }),
-  });
-  const out = await res.json();
-  if (!out.ok) throw new Error(`admin ${argv.join(" ")}: ${JSON.stringify(out.error)}`);
-  return out.result;
-}
+export const admin = (...argv: string[]): Promise<any> => adminViaServer(inject("dataDir"), baseUrl(), argv);
 
 export const uniqueEmail = (tag = "t") => `${tag}-${randomUUID().slice(0, 8)}@example.test`;
 
