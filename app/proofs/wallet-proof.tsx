@@ -171,7 +171,7 @@ function WalletFlow({ environment, networks }: Props) {
             </button>
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
-              Public record (a live one appears in lookup; private ones only by id)
+              Public record (its certificate may be indexed by search engines; a private one is reachable by its id only)
             </label>
           </div>
         </div>
