@@ -32,6 +32,9 @@ export const newDeliveryId = () => `whd_${crockford(20).toLowerCase()}`;
 export const newAttemptId = () => `wha_${crockford(20).toLowerCase()}`;
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 export const WEBHOOK_ID_RE = /^wh_[0-9a-hjkmnp-tv-z]{20}$/;
+/** Challenge ids as lib/challenges makes them (prefix + 20 letters and digits). */
+export const DOMAIN_CHALLENGE_ID_RE = /^dch_[A-Za-z0-9]{20}$/;
+export const WALLET_CHALLENGE_ID_RE = /^wch_[A-Za-z0-9]{20}$/;
 /**
  * Mandate key ids are chosen by the caller and unique across the whole service (records cite
  * them without an account): 3-100 characters, letters, digits and `. _ : -`, starting with a

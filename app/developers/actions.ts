@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
-import { liveBlockedReason } from "@/lib/accounts/live-access";
+import { portalEnvironment } from "@/lib/accounts/live-access";
 import { revokeOwnApiKey } from "@/lib/accounts/manage-account";
 import type { Environment } from "@/lib/accounts/types";
 import { authLimits } from "@/lib/auth/limits";
@@ -59,17 +59,6 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
   }
 }
 
-type Account = Awaited<ReturnType<typeof requireAccount>>;
-
-/** The environment a form asks for: sandbox always; live only while the account may have live keys. */
-function formEnvironment(account: Account, form: FormData): { environment: Environment } | { error: string } {
-  const environment = form.get("environment");
-  if (environment === "sandbox") return { environment };
-  if (environment !== "live") return { error: "Choose sandbox or live." };
-  const blocked = liveBlockedReason(account);
-  return blocked ? { error: blocked } : { environment };
-}
-
 /** An ApiError's message is written for API clients and safe to show; anything else is logged. */
 function failure(e: unknown, what: string): string {
   if (e instanceof ApiError) return e.message;
@@ -89,7 +78,7 @@ export type MandateKeyState = {
 export async function registerMandateKeyAction(_prev: MandateKeyState, form: FormData): Promise<MandateKeyState> {
   const account = await requireAccount();
   const keyId = String(form.get("key_id") ?? "").trim();
-  const env = formEnvironment(account, form);
+  const env = portalEnvironment(account, form.get("environment"));
   if ("error" in env) return { error: env.error, keyId };
   try {
     const input = parseMandateKeyCreate({ key_id: keyId, public_key: String(form.get("public_key") ?? "").trim() });
@@ -125,7 +114,7 @@ export async function createWebhookAction(_prev: WebhookState, form: FormData): 
   const url = String(form.get("url") ?? "").trim();
   const description = String(form.get("description") ?? "").trim();
   const values = { url, description };
-  const env = formEnvironment(account, form);
+  const env = portalEnvironment(account, form.get("environment"));
   if ("error" in env) return { error: env.error, values };
   const events = form.getAll("events").map(String);
   if (events.some((e) => !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(e))) return { error: "Choose events from the list.", values };

@@ -10,7 +10,9 @@ import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { createRecord } from "@/lib/records/create-record";
-import { liveBlockedReason, portalAuth } from "@/lib/records/portal-auth";
+import { portalEnvironment } from "@/lib/accounts/live-access";
+import { portalAuth } from "@/lib/records/portal-auth";
+import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 
 // Proofs in the portal call the same library functions as the API, as the signed-in
 // account (history actor `owner:portal`), never with a stored API key. Each action re-reads
@@ -23,16 +25,12 @@ export type ProofRecord = { id: string; status: string; subject: string; environ
 export type ProofState = { error?: string; notFound?: string; issued?: ProofRecord; pending?: ProofRecord };
 export type WalletChallenge = { id: string; address: string; network: string; message: string; expiresAt: string };
 
-const CHALLENGE_ID = { domain: /^dch_[A-Za-z0-9]{20}$/, wallet: /^wch_[A-Za-z0-9]{20}$/ };
 
 async function portalContext(environment: unknown) {
   const account = await requireAccount("/proofs");
-  if (environment !== "sandbox" && environment !== "live") return { error: "Unknown environment." } as const;
-  if (environment === "live") {
-    const blocked = liveBlockedReason(account);
-    if (blocked) return { error: blocked } as const;
-  }
-  return { auth: portalAuth(account, environment), db: await getDb() } as const;
+  const env = portalEnvironment(account, environment, "Live proofs");
+  if ("error" in env) return env;
+  return { auth: portalAuth(account, env.environment), db: await getDb() } as const;
 }
 
 /** What a failure that is not the caller's fault says: logged in full, shown in general. */
@@ -73,7 +71,7 @@ export async function checkDomainAction(_prev: ProofState, form: FormData): Prom
   const ctx = await portalContext(form.get("environment"));
   if ("error" in ctx) return { error: ctx.error };
   const challengeId = String(form.get("challenge_id") ?? "");
-  const ch = CHALLENGE_ID.domain.test(challengeId) ? await findChallenge(ctx.db, domainChallenges, ctx.auth, challengeId) : null;
+  const ch = DOMAIN_CHALLENGE_ID_RE.test(challengeId) ? await findChallenge(ctx.db, domainChallenges, ctx.auth, challengeId) : null;
   if (!ch) return { error: "No such challenge for this account and environment. Request a new one." };
   const visibility = form.get("visibility") === "public" ? "public" : "private";
   try {
@@ -118,7 +116,7 @@ export async function requestWalletChallengeAction(input: unknown): Promise<{ er
 
 const walletProofInput = z.strictObject({
   environment: z.enum(["sandbox", "live"]),
-  challengeId: z.string().regex(CHALLENGE_ID.wallet),
+  challengeId: z.string().regex(WALLET_CHALLENGE_ID_RE),
   // The subject is the challenge's own address; the browser only says which challenge.
   signature: z.string().min(1).max(4000),
   visibility: z.enum(["public", "private"]),

@@ -6,11 +6,13 @@ import { requireAccount } from "@/lib/auth/session";
 import { findChallenge } from "@/lib/challenges/challenges";
 import { getDb } from "@/lib/db/client";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
-import { liveBlockedReason, portalAuth } from "@/lib/records/portal-auth";
+import { liveBlockedReason } from "@/lib/accounts/live-access";
+import { portalAuth } from "@/lib/records/portal-auth";
 import { SignOutButton } from "../developers/forms";
 import { CopyButton } from "./copy-button";
 import { DomainCheckForm, DomainRequestForm } from "./domain-forms";
 import { WalletProof } from "./wallet-proof";
+import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Proofs", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -23,17 +25,17 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function ProofsPage({ searchParams }: Props) {
   const account = await requireAccount("/proofs");
   const sp = await searchParams;
-  const blocked = liveBlockedReason(account);
+  const blocked = liveBlockedReason(account, "Live proofs");
   const environment = one(sp.environment) === "live" && !blocked ? "live" : "sandbox";
   const challengeId = one(sp.challenge);
-  const challenge = challengeId && /^dch_[A-Za-z0-9]{20}$/.test(challengeId)
+  const challenge = challengeId && DOMAIN_CHALLENGE_ID_RE.test(challengeId)
     ? await findChallenge(await getDb(), domainChallenges, portalAuth(account, environment), challengeId)
     : null;
   const now = Date.now();
 
   return (
     <>
-      <PortalHeader right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
+      <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <main className="mx-auto max-w-4xl space-y-10 px-6 py-10">
         <section>
           <h1 className="text-2xl font-semibold">Proofs</h1>

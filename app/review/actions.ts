@@ -7,7 +7,11 @@ import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { decideSubmission, rerunAutomaticCheck } from "@/lib/reviews/decide-submission";
 
-export type ReviewState = { error?: string; conflict?: string; done?: string; status?: string };
+/**
+ * What a form shows after its action. A success needs no message: the page is revalidated
+ * and renders the decided submission (status, "Decided: …", audit log) without the forms.
+ */
+export type ReviewState = { error?: string; conflict?: string };
 
 function fail(e: unknown, what: string): ReviewState {
   if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
@@ -27,7 +31,7 @@ export async function decideAction(_prev: ReviewState, form: FormData): Promise<
     return { error: "A rejection needs a reason of 3 to 500 characters; the customer sees it." };
   }
   try {
-    const record = await decideSubmission(await getDb(), { id: account.id, role: account.role }, id, {
+    await decideSubmission(await getDb(), { id: account.id, role: account.role }, id, {
       decision,
       checklist: form.getAll("checklist").map(String),
       ...(notes ? { notes } : {}),
@@ -35,10 +39,7 @@ export async function decideAction(_prev: ReviewState, form: FormData): Promise<
     });
     revalidatePath("/review");
     revalidatePath(`/review/${id}`);
-    return {
-      status: record.status,
-      done: record.status === "active" ? "Approved: the record is issued and its certificate is public." : "Rejected: the customer sees your reason.",
-    };
+    return {};
   } catch (e) {
     return fail(e, "decision");
   }
@@ -51,8 +52,7 @@ export async function rerunAction(_prev: ReviewState, form: FormData): Promise<R
     const r = await rerunAutomaticCheck(await getDb(), { id: account.id, role: account.role }, id);
     revalidatePath("/review");
     revalidatePath(`/review/${id}`);
-    if (r.outcome === "issued") return { status: "active", done: "The source answered and confirmed it: the record is issued without a reviewer." };
-    return { error: r.reason };
+    return r.outcome === "issued" ? {} : { error: r.reason };
   } catch (e) {
     return fail(e, "re-run");
   }

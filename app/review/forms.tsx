@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useActionState } from "react";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import type { ChecklistItem } from "@/lib/reviews/checklists";
@@ -11,7 +10,6 @@ function Outcome({ state }: { state: ReviewState }) {
     <>
       {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.conflict && <Alert kind="error" id="review-conflict"><strong>Conflict:</strong> {state.conflict}</Alert>}
-      {state.done && <Alert kind="success" id="review-done">{state.done} <Link className="underline" href="/review">Back to the queue</Link></Alert>}
     </>
   );
 }
@@ -19,7 +17,7 @@ function Outcome({ state }: { state: ReviewState }) {
 /** Approve (every checklist item ticked) or reject (with a reason the customer sees). */
 export function DecisionForms({ id, checklist }: { id: string; checklist: ChecklistItem[] }) {
   const [state, action, pending] = useActionState<ReviewState, FormData>(decideAction, {});
-  const decided = Boolean(state.done || state.conflict);
+  const decided = Boolean(state.conflict);
   return (
     <div>
       <Outcome state={state} />

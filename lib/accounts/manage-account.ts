@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/drizzle/schema";
-import type { Db } from "@/lib/db/client";
+import type { Db, DbOrTx } from "@/lib/db/client";
 import { announceAccountChange } from "./auth-cache";
 import type { Plan, Role } from "./types";
 
@@ -16,13 +16,18 @@ export async function grantRole(db: Db, accountId: string, role: Role) {
   return r.length === 1;
 }
 
-export async function confirmEmail(db: Db, accountId: string) {
+/** Confirm the address unless it already is (the first confirmation's time stays); true if this call confirmed it. */
+export async function markEmailConfirmed(db: DbOrTx, accountId: string, at = new Date()) {
   const r = await db
     .update(accounts)
-    .set({ emailConfirmedAt: new Date() })
+    .set({ emailConfirmedAt: at })
     .where(and(eq(accounts.id, accountId), isNull(accounts.emailConfirmedAt)))
     .returning({ id: accounts.id });
-  if (r.length === 1) return true;
+  return r.length === 1;
+}
+
+export async function confirmEmail(db: Db, accountId: string) {
+  if (await markEmailConfirmed(db, accountId)) return true;
   const [exists] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
   return Boolean(exists);
 }

@@ -35,7 +35,7 @@ function readAllowances(): Record<Plan, Allowance> {
 export const usagePeriod = (d: Date) => d.toISOString().slice(0, 7);
 
 /** Live work needs a plan. Sandbox never does and is never counted. */
-export function requireActivePlan(auth: AuthContext) {
+export function requireActivePlan(auth: Pick<AuthContext, "environment" | "plan">) {
   if (auth.environment === "live" && auth.plan === "none") {
     throw new ApiError("plan_inactive", "This account has no active plan; live records need one. Sandbox keys stay free.");
   }
@@ -46,7 +46,10 @@ export function requireActivePlan(auth: AuthContext) {
  * past the allowance. Runs inside the issuing transaction, so a failed issue never consumes
  * allowance.
  */
-export async function meterLiveUsage(tx: DbOrTx, auth: AuthContext, metric: keyof Allowance, at: Date, units = 1) {
+/** Metering needs the account, the environment and the plan, not who called. */
+export type Metered = Pick<AuthContext, "accountId" | "environment" | "plan">;
+
+export async function meterLiveUsage(tx: DbOrTx, auth: Metered, metric: keyof Allowance, at: Date, units = 1) {
   if (auth.environment !== "live") return;
   requireActivePlan(auth);
   const limit = allowances()[auth.plan][metric];
@@ -87,7 +90,7 @@ export async function countReviewedVerification(tx: DbOrTx, accountId: string, a
 }
 
 /** A live submission that needs a reviewer: refused (402) once this month's reviewed verifications are used up. */
-export async function requireReviewAllowance(db: DbOrTx, auth: AuthContext, at: Date) {
+export async function requireReviewAllowance(db: DbOrTx, auth: Metered, at: Date) {
   if (auth.environment !== "live") return;
   requireActivePlan(auth);
   const limit = allowances()[auth.plan].reviewed_verifications;

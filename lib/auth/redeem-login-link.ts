@@ -1,18 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { accounts } from "@/drizzle/schema";
-import type { Db, DbOrTx } from "@/lib/db/client";
+import { markEmailConfirmed } from "@/lib/accounts/manage-account";
+import type { Db } from "@/lib/db/client";
 import { consumeLoginToken, voidLoginTokens, type LoginTokenCheck } from "./login-token";
 import { hashPassword } from "./password";
 
 type Redeemed = { ok: true; account: typeof accounts.$inferSelect } | Extract<LoginTokenCheck, { ok: false }>;
-
-/** Opening a mailed link proves the inbox is the account's: an unconfirmed address becomes confirmed. */
-async function confirmIfUnconfirmed(tx: DbOrTx, accountId: string, now: Date) {
-  await tx
-    .update(accounts)
-    .set({ emailConfirmedAt: now })
-    .where(and(eq(accounts.id, accountId), isNull(accounts.emailConfirmedAt)));
-}
 
 /**
  * Sign in with a magic link: use the token and confirm the address in one transaction, so a
@@ -22,7 +15,7 @@ export async function redeemMagicLink(db: Db, token: unknown, now = new Date()):
   return db.transaction(async (tx) => {
     const used = await consumeLoginToken(tx, token, "magic_link", now);
     if (!used.ok) return used;
-    await confirmIfUnconfirmed(tx, used.accountId, now);
+    await markEmailConfirmed(tx, used.accountId, now); // opening the mailed link proves the inbox
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, used.accountId));
     return { ok: true as const, account: account! };
   });
@@ -41,7 +34,7 @@ export async function resetPassword(db: Db, token: unknown, newPassword: string,
     const used = await consumeLoginToken(tx, token, "password_reset", now);
     if (!used.ok) return used;
     await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, used.accountId));
-    await confirmIfUnconfirmed(tx, used.accountId, now);
+    await markEmailConfirmed(tx, used.accountId, now); // opening the mailed link proves the inbox
     await voidLoginTokens(tx, used.accountId, now);
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, used.accountId));
     return { ok: true as const, account: account! };

@@ -4,11 +4,12 @@ import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
 import { resolveTxt } from "@/lib/connectors/dns";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { evidenceRules } from "./field-rules";
 import type { ClaimModule } from "./types";
 
-export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(/^dch_[A-Za-z0-9]{20}$/) }).meta({ id: "DomainOwnershipEvidence" });
+export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DOMAIN_CHALLENGE_ID_RE) }).meta({ id: "DomainOwnershipEvidence" });
 
 /**
  * domain_ownership: control of DNS for the domain, shown by the challenge's TXT record.

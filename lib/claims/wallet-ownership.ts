@@ -2,13 +2,14 @@ import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
 import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
 import type { Tx } from "@/lib/db/client";
+import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
 import { evidenceRules } from "./field-rules";
 import type { ClaimModule } from "./types";
 
 export const walletEvidence = z
-  .strictObject({ challenge_id: z.string().regex(/^wch_[A-Za-z0-9]{20}$/), signature: z.string().min(1).max(4000) })
+  .strictObject({ challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE), signature: z.string().min(1).max(4000) })
   .meta({ id: "WalletOwnershipEvidence" });
 
 /**

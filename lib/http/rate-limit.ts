@@ -36,9 +36,9 @@ export function memoryRateLimiter(opts: { limit: number; windowMs: number; maxKe
 }
 
 /**
- * The client's address as the nearest proxy reports it: the last `X-Forwarded-For` entry
- * (Next's server sets the header to the socket address when no proxy did), else
- * `X-Real-IP`. Behind a proxy, the proxy must set or append X-Forwarded-For.
+ * The client's address: the last `X-Forwarded-For` entry, else `X-Real-IP`. The server
+ * (scripts/serve.mjs) overwrites X-Forwarded-For with the socket address unless
+ * TRUST_PROXY=1, when the proxy in front must set or append it.
  */
 export function clientAddress(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
   const get = (n: string): string | undefined => {

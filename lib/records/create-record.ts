@@ -9,11 +9,11 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { beginIdempotent, findIdempotent, releaseIdempotent, type IdempotencyScope } from "@/lib/idempotency/idempotency";
 import { newRecordId } from "@/lib/ids";
 import { buildEvent } from "@/lib/outbox/write-event";
-import { canonicalJson, sha256Hex, signJson } from "@/lib/signing/canonical";
+import { canonicalJson, sha256Hex } from "@/lib/signing/canonical";
 import { recordCreateSchema, type RecordCreateInput } from "./schemas";
 import { serializeRecord, type RecordRow } from "./serialize-record";
 import { insertRecordBundle } from "./insert-record-bundle";
-import { buildSignedPayload } from "./signed-payload";
+import { defaultExpiry, signIssue } from "./signed-payload";
 
 const EVIDENCE_LIMIT = 32 * 1024;
 const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
@@ -68,14 +68,19 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
   return mod.offline ? createOffline(db, auth, input, mod, scope, requestHash) : createAfterLookups(db, auth, input, mod, scope, requestHash);
 }
 
-/** No I/O in the check: check first, then one write that also claims the key. */
-async function createOffline(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, scope: IdempotencyScope, requestHash: string) {
+/** The claim check, and for a record that passes it everything to write: row, history, answer, event. */
+async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule) {
   requireActivePlan(auth);
   const now = new Date();
   const outcome = await mod.check(input, { auth, now, db });
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-  const result = assemble(auth, input, outcome, now);
+  return { outcome, result: assemble(auth, input, outcome, now) };
+}
+
+/** No I/O in the check: check first, then one write that also claims the key. */
+async function createOffline(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, scope: IdempotencyScope, requestHash: string) {
+  const { outcome, result } = await checkAndAssemble(db, auth, input, mod);
   if (await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "claim" } })) {
     return { status: result.status, bodyJson: result.bodyJson, replayed: false };
   }
@@ -90,12 +95,7 @@ async function createAfterLookups(db: Db, auth: AuthContext, input: RecordCreate
   const begun = await beginIdempotent(db, scope, requestHash);
   if (begun.kind === "replay") return { status: 200 as const, bodyJson: begun.bodyJson, replayed: true };
   try {
-    requireActivePlan(auth);
-    const now = new Date();
-    const outcome = await mod.check(input, { auth, now, db });
-    if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
-    if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-    const result = assemble(auth, input, outcome, now);
+    const { outcome, result } = await checkAndAssemble(db, auth, input, mod);
     if (!(await persist(db, auth, outcome, { ...result, key: { scope, requestHash, status: result.status, bodyJson: result.bodyJson, mode: "complete" } }))) {
       throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
     }
@@ -160,12 +160,7 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
     return { ...base, status: "pending_review" as const, reviewReason: outcome.reason, issuedAt: null, validFrom: null,
       expiresAt: null, recheckAt: null, signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null, supersededBy: null };
   }
-  const expiresAt = input.expires_at
-    ? new Date(input.expires_at)
-    : new Date(now.getTime() + getEnv().DEFAULT_RECORD_VALIDITY_DAYS * 86_400_000);
-  const signedPayload = buildSignedPayload({ ...base, evidence: outcome.publicEvidence, issuedAt: now, validFrom: now, expiresAt });
-  const sig = signJson(signedPayload);
-  return { ...base, status: "active" as const, reviewReason: null, issuedAt: now, validFrom: now, expiresAt,
-    recheckAt: outcome.recheckAt ?? null, signingKeyId: sig.kid, payloadSha256: sig.payloadSha256,
-    signature: sig.signature, signedPayload, supersededBy: null };
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : defaultExpiry(now);
+  return { ...base, status: "active" as const, reviewReason: null, recheckAt: outcome.recheckAt ?? null, supersededBy: null,
+    ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt }, now) };
 }

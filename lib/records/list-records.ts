@@ -40,6 +40,12 @@ export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof l
   const history = page.length
     ? await db.select().from(recordHistory).where(inArray(recordHistory.recordId, page.map((r) => r.id))).orderBy(asc(recordHistory.seq))
     : [];
-  const data = page.map((r) => serializeRecord(r, history.filter((h) => h.recordId === r.id)));
+  const byRecord = new Map<string, typeof history>();
+  for (const h of history) {
+    const list = byRecord.get(h.recordId);
+    if (list) list.push(h);
+    else byRecord.set(h.recordId, [h]);
+  }
+  const data = page.map((r) => serializeRecord(r, byRecord.get(r.id) ?? []));
   return { object: "list" as const, data, has_more: rows.length > q.limit };
 }

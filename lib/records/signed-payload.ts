@@ -1,10 +1,13 @@
 import { getEnv } from "@/lib/env";
+import { signJson } from "@/lib/signing/canonical";
 
-/** Exactly what a record's signature covers (CONTRACT, Records). */
-export function buildSignedPayload(r: {
+type Signed = {
   id: string; environment: string; subject: string; claimType: string; claim: string; evidenceLevel: string;
   evidence: Record<string, unknown>; issuedAt: Date; validFrom: Date; expiresAt: Date | null;
-}) {
+};
+
+/** Exactly what a record's signature covers (CONTRACT, Records). */
+export function buildSignedPayload(r: Signed) {
   return {
     id: r.id,
     environment: r.environment,
@@ -17,5 +20,21 @@ export function buildSignedPayload(r: {
     valid_from: r.validFrom.toISOString(),
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
     issuer: getEnv().publicBaseUrl,
+  };
+}
+
+/** The end of a record's validity when the request named none: the default period from `from`. */
+export const defaultExpiry = (from: Date) => new Date(from.getTime() + getEnv().DEFAULT_RECORD_VALIDITY_DAYS * 86_400_000);
+
+/**
+ * The columns a record gets when it is issued at `at` (valid from then): its signed payload
+ * and the signature over it. One place for an automatic issue and a reviewer's approval.
+ */
+export function signIssue(r: Omit<Signed, "issuedAt" | "validFrom">, at: Date) {
+  const signedPayload = buildSignedPayload({ ...r, issuedAt: at, validFrom: at });
+  const sig = signJson(signedPayload);
+  return {
+    issuedAt: at, validFrom: at, expiresAt: r.expiresAt,
+    signingKeyId: sig.kid, payloadSha256: sig.payloadSha256, signature: sig.signature, signedPayload,
   };
 }

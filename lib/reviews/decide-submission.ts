@@ -4,7 +4,7 @@ import { accounts, recordHistory, records, reviewDecisions } from "@/drizzle/sch
 import { countReviewedVerification, meterLiveUsage } from "@/lib/accounts/plans";
 import type { Role } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
@@ -39,18 +39,21 @@ async function lockPending(tx: Tx, id: string): Promise<RecordRow> {
   if (!RECORD_ID_RE.test(id)) throw notFound(id);
   const [row] = await tx.select().from(records).where(eq(records.id, id)).for("update");
   if (!row) throw notFound(id);
-  if (row.status !== "pending_review") {
-    const [last] = await tx
-      .select({ decision: reviewDecisions.decision, at: reviewDecisions.at, email: accounts.email })
-      .from(reviewDecisions)
-      .innerJoin(accounts, eq(accounts.id, reviewDecisions.reviewerAccountId))
-      .where(eq(reviewDecisions.recordId, id))
-      .orderBy(desc(reviewDecisions.seq))
-      .limit(1);
-    const by = last ? ` (${last.decision} by ${last.email} at ${last.at.toISOString()})` : "";
-    throw new ApiError("review_conflict", `This submission was already decided: it is ${row.status} now${by}. Nothing was changed.`);
-  }
+  if (row.status !== "pending_review") throw await alreadyDecided(tx, row);
   return row;
+}
+
+/** The 409 for a submission that is no longer pending, naming the decision that won. */
+async function alreadyDecided(db: DbOrTx, row: RecordRow) {
+  const [last] = await db
+    .select({ decision: reviewDecisions.decision, at: reviewDecisions.at, email: accounts.email })
+    .from(reviewDecisions)
+    .innerJoin(accounts, eq(accounts.id, reviewDecisions.reviewerAccountId))
+    .where(eq(reviewDecisions.recordId, row.id))
+    .orderBy(desc(reviewDecisions.seq))
+    .limit(1);
+  const by = last ? ` (${last.decision} by ${last.email} at ${last.at.toISOString()})` : "";
+  return new ApiError("review_conflict", `This submission was already decided: it is ${row.status} now${by}. Nothing was changed.`);
 }
 
 /**
@@ -122,7 +125,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
   if (!RECORD_ID_RE.test(recordId)) throw notFound(recordId);
   const [first] = await db.select().from(records).where(eq(records.id, recordId));
   if (!first) throw notFound(recordId);
-  if (first.status !== "pending_review") await db.transaction((tx) => lockPending(tx, recordId)); // throws the conflict
+  if (first.status !== "pending_review") throw await alreadyDecided(db, first);
   const mod = recheckableModule(first.claimType);
   if (!mod?.recheck) {
     throw new ApiError("recheck_not_available", `claim_type '${first.claimType}' has no connector: only a reviewer can decide it.`);
@@ -134,8 +137,8 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     const by = `system:rerun:${reviewer.id}`;
     if (found.kind === "issue") {
       if (row.environment === "live") {
-        const [acct] = await tx.select({ plan: accounts.plan, role: accounts.role }).from(accounts).where(eq(accounts.id, row.accountId));
-        await meterLiveUsage(tx, { accountId: row.accountId, environment: "live", keyId: "rerun", plan: acct!.plan, role: acct!.role }, "live_records", now);
+        const [acct] = await tx.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, row.accountId));
+        await meterLiveUsage(tx, { accountId: row.accountId, environment: "live", plan: acct!.plan }, "live_records", now);
       }
       const record = await issuePending(tx, row, {
         at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",

@@ -8,8 +8,7 @@ import { getHistory } from "@/lib/records/get-record";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
-import { buildSignedPayload } from "@/lib/records/signed-payload";
-import { signJson } from "@/lib/signing/canonical";
+import { defaultExpiry, signIssue } from "@/lib/records/signed-payload";
 
 /**
  * The end of a pending submission's wait: sign it and make it active, with a history entry,
@@ -25,17 +24,14 @@ export async function issuePending(
   const expiresAt = validityEnd(row, at);
   const evidenceLevel = o.evidenceLevel ?? row.evidenceLevel;
   const evidence = o.publicEvidence ?? row.evidencePublic;
-  const signedPayload = buildSignedPayload({
-    id: row.id, environment: row.environment, subject: row.subject, claimType: row.claimType, claim: row.claim,
-    evidenceLevel, evidence, issuedAt: at, validFrom: at, expiresAt,
-  });
-  const sig = signJson(signedPayload);
   const [issued] = await tx
     .update(records)
     .set({
-      status: "active", evidenceLevel, evidencePublic: evidence, issuedAt: at, validFrom: at, expiresAt,
-      recheckAt: o.recheckAt ?? null, statusChangedAt: at, reviewReason: null,
-      signingKeyId: sig.kid, payloadSha256: sig.payloadSha256, signature: sig.signature, signedPayload,
+      status: "active", evidenceLevel, evidencePublic: evidence, recheckAt: o.recheckAt ?? null, statusChangedAt: at, reviewReason: null,
+      ...signIssue({
+        id: row.id, environment: row.environment, subject: row.subject, claimType: row.claimType, claim: row.claim,
+        evidenceLevel, evidence, expiresAt,
+      }, at),
     })
     .where(and(eq(records.id, row.id), eq(records.status, "pending_review")))
     .returning();
@@ -54,7 +50,7 @@ export async function issuePending(
  */
 function validityEnd(row: RecordRow, at: Date) {
   const env = getEnv();
-  if (!row.requestedExpiresAt) return new Date(at.getTime() + env.DEFAULT_RECORD_VALIDITY_DAYS * 86_400_000);
+  if (!row.requestedExpiresAt) return defaultExpiry(at);
   if (row.requestedExpiresAt.getTime() <= at.getTime() + env.MIN_VALIDITY_SECONDS * 1000) {
     throw new ApiError(
       "review_validity_passed",

@@ -26,6 +26,7 @@ export default async function ReviewPage({ params }: Props) {
   const { row } = s;
   const pending = row.status === "pending_review";
   const own = row.accountId === account.id;
+  const { certificate_url: certificateUrl } = recordUrls(row.id);
   const submitted = (row.evidencePrivate as { submitted?: unknown } | null)?.submitted;
 
   return (
@@ -54,7 +55,7 @@ export default async function ReviewPage({ params }: Props) {
             )}
             {row.reviewReason && <><dt className="text-slate-500">{pending ? "Why it waits" : "Reason given"}</dt><dd data-testid="review-reason">{row.reviewReason}</dd></>}
             {row.status !== "pending_review" && row.status !== "rejected" && (
-              <><dt className="text-slate-500">Certificate</dt><dd><a className="underline" href={recordUrls(row.id).certificate_url!} data-testid="certificate-link">{recordUrls(row.id).certificate_url}</a></dd></>
+              <><dt className="text-slate-500">Certificate</dt><dd><a className="underline" href={certificateUrl} data-testid="certificate-link">{certificateUrl}</a></dd></>
             )}
           </dl>
         </section>
