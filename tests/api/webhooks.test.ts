@@ -88,7 +88,8 @@ describe("webhook delivery", () => {
     await issue(sandboxKey);
     await waitFor(() => ep.received().length === 1);
     expect(ep.hits()).toBe(3);
-    const [d] = await deliveries(sandboxKey, hook.id);
+    // The receiver has answered; the worker records the outcome (attempt + status, one transaction) just after.
+    const d = await waitForAttempts(sandboxKey, hook.id, 3);
     expect(d.status).toBe("succeeded");
     expect(d.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 204]);
     const times = d.attempts.map((a: any) => Date.parse(a.at));
