@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startDnsServer } from "../tests/dns-server";
-import { freePort, startServer } from "../tests/server";
+import { startServerOnFreePort } from "../tests/server";
 import { startSmtpCapture } from "../tests/smtp-capture";
 
 /**
@@ -20,12 +20,8 @@ export default async function globalSetup() {
     await dns.close();
     throw e;
   });
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
-    PORT: String(port),
     DATA_DIR: dataDir,
-    PUBLIC_BASE_URL: baseUrl,
     NEXT_TELEMETRY_DISABLED: "1",
     // The tests play several clients from one loopback address through X-Forwarded-For.
     TRUST_PROXY: "1",
@@ -39,13 +35,14 @@ export default async function globalSetup() {
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
   try {
-    server = await startServer(env, path.join(dataDir, "server.log"));
+    // On a free port; another if something takes it before the server binds it.
+    server = await startServerOnFreePort((port) => ({ ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), path.join(dataDir, "server.log"));
   } catch (e) {
     await smtp.close();
     await dns.close();
     throw e;
   }
-  process.env.PRS_E2E_BASE_URL = baseUrl;
+  process.env.PRS_E2E_BASE_URL = server.baseUrl;
   process.env.PRS_E2E_MAIL_DIR = mailDir;
   process.env.PRS_E2E_DATA_DIR = dataDir;
   process.env.PRS_E2E_DNS_ZONE = dnsZoneFile;

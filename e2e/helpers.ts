@@ -1,25 +1,76 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { adminViaServer } from "../tests/admin-client";
 import { setDnsEntry, type DnsEntry } from "../tests/dns-server";
+import { decodeQp, mailedLinkIn } from "../tests/mail-capture";
 
 /** Shared steps of the e2e specs. The global setup exports where the server and its mail are. */
 export const baseURL = process.env.PRS_E2E_BASE_URL!;
 export const mailDir = process.env.PRS_E2E_MAIL_DIR!;
 export const password = "correct horse battery";
 
+const usedAddresses = new Set<string>();
+
+/**
+ * A client address (sent as X-Forwarded-For; the e2e server runs with TRUST_PROXY=1) that no
+ * other test or browser context of this run uses, so one test's sign-ins and sign-ups never
+ * spend another's rate-limit window, whatever order or timing the tests run in.
+ */
+export function freshClientAddress(): string {
+  for (;;) {
+    const [a, b, c] = randomBytes(3);
+    const ip = `10.${a}.${b}.${c}`;
+    if (!usedAddresses.has(ip)) {
+      usedAddresses.add(ip);
+      return ip;
+    }
+  }
+}
+
+/**
+ * For `test.use({ extraHTTPHeaders: ownClientAddress })`: evaluated per test, so every test's
+ * own `page`/`request` comes from an address of its own.
+ */
+export const ownClientAddress = async ({}, use: (h: Record<string, string>) => Promise<void>) =>
+  use({ "x-forwarded-for": freshClientAddress() });
+
+/** Another browser (own cookies) from a client address of its own. */
+export const newClientContext = (browser: Browser): Promise<BrowserContext> =>
+  browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": freshClientAddress() } });
+
 const shots = path.join(import.meta.dirname, "screenshots");
 fs.mkdirSync(shots, { recursive: true });
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 
-/** Undo quoted-printable soft breaks and escapes (nodemailer wraps long lines). */
-export const decodeQp = (s: string) =>
-  s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+/**
+ * Browser errors on `page`, collected for the test to assert on: uncaught exceptions,
+ * console errors (a refused script or style is one), warnings about the security headers,
+ * and every Content-Security-Policy violation the page reports (its
+ * `securitypolicyviolation` event), so a refusal fails the test however the browser words
+ * or levels its console message.
+ */
+export async function collectBrowserErrors(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    // The app has no favicon yet; the browser's request for it is not this page's doing.
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
+    // Chromium warns (not errs) about a header it cannot apply, e.g. an unknown Permissions-Policy feature.
+    if (m.type() === "warning" && /Permissions-Policy|Content[- ]Security[- ]Policy/i.test(m.text())) errors.push(`console warning: ${m.text()}`);
+  });
+  await page.exposeFunction("__prsCspViolation", (v: string) => errors.push(`csp violation: ${v}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __prsCspViolation: (v: string) => void }).__prsCspViolation;
+      void report(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} on ${e.documentURI}`);
+    });
+  });
+  return errors;
+}
 
-/** Capture files are `<ms>-<n>.eml`; n counts up, so it orders them. */
-const order = (f: string) => Number(/-(\d+)\.eml$/.exec(f)?.[1] ?? -1);
+export { decodeQp };
 
 /**
  * The newest link to `pathname` (e.g. "/confirm") in a mail the SMTP capture received for
@@ -27,19 +78,7 @@ const order = (f: string) => Number(/-(\d+)\.eml$/.exec(f)?.[1] ?? -1);
  */
 export async function mailedLink(to: string, pathname: string, seen: Iterable<string> = []): Promise<string> {
   const skip = new Set(seen);
-  const re = new RegExp(`https?://\\S+${pathname.replace(/[/.]/g, "\\$&")}\\?token=[A-Za-z0-9._%-]+`, "g");
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const files = (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []).sort((a, b) => order(b) - order(a));
-    for (const f of files) {
-      const raw = fs.readFileSync(path.join(mailDir, f), "utf8");
-      if (!raw.startsWith(`X-Envelope-To: ${to}\r\n`)) continue;
-      const link = decodeQp(raw).match(re)?.find((l) => !skip.has(l));
-      if (link) return link;
-    }
-    if (Date.now() > deadline) throw new Error(`no mail with a ${pathname} link for ${to} in ${mailDir}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return mailedLinkIn(mailDir, to, pathname, (link) => skip.has(link));
 }
 
 /** Sign up through the form; returns the sandbox key shown once. */
@@ -62,11 +101,12 @@ export async function signInWithPassword(page: Page, email: string, pw = passwor
 /** The confirmation link in the mail the SMTP capture received for `to`. */
 export const confirmationLink = (to: string) => mailedLink(to, "/confirm");
 
-/** Open the link from the confirmation mail. */
+/** Open the link from the confirmation mail and confirm (opening it alone confirms nothing). */
 export async function confirmEmail(page: Page, email: string) {
   const link = await confirmationLink(email);
   expect(link.startsWith(baseURL)).toBe(true);
   await page.goto(link);
+  await page.getByRole("button", { name: "I created this account: confirm it" }).click();
   await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
 }
 
@@ -106,3 +146,29 @@ export async function issue(key: string, subject: string): Promise<string> {
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
 export const admin = (...argv: string[]): Promise<Record<string, unknown>> =>
   adminViaServer(process.env.PRS_E2E_DATA_DIR!, baseURL, argv);
+
+/** Wait until React has hydrated the element (it then carries React's props). */
+export const hydrated = (el: Locator) =>
+  expect.poll(() => el.evaluate((node) => Object.keys(node).some((k) => k.startsWith("__reactProps$")))).toBe(true);
+
+/**
+ * Set a hidden input of `form` to `value` in the page, as a forging user would. Only once
+ * React has hydrated the form: hydration would put a controlled input's value back.
+ */
+export async function forge(form: Locator, name: string, value: string) {
+  await hydrated(form);
+  await form.locator(`input[name="${name}"]`).evaluate((el, v) => ((el as HTMLInputElement).value = v), value);
+}
+
+/**
+ * Click `button` and wait until the server action's POST has been answered; `posted` must be
+ * in the request body (the forged value really went to the server).
+ */
+export async function submitAction(page: Page, button: Locator, posted?: string) {
+  await hydrated(button); // else the browser posts the form itself, without the Next-Action header
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && r.request().headers()["next-action"] !== undefined),
+    button.click(),
+  ]);
+  if (posted) expect(response.request().postDataBuffer()?.toString()).toContain(posted);
+}

@@ -3,17 +3,17 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expect, test, type Page } from "@playwright/test";
 import { getAddress, hexToBytes, hexToString, verifyMessage, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { admin, baseURL, confirmEmail, setDns, shot, signIn, signUp } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, setDns, shot, signIn, signUp } from "./helpers";
 
 // Clipboard access for the Copy buttons. Each test signs in from a client address of its
-// own: the rate-limit test in portal.spec.ts spends the default one.
+// own: no test spends another's rate-limit window.
 test.use({ baseURL, permissions: ["clipboard-read", "clipboard-write"] });
 
 const uniq = () => `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A confirmed, signed-in account on /proofs; returns its sandbox key (for reading records back). */
-async function signedInOnProofs(page: Page, clientAddress: string): Promise<string> {
-  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": clientAddress });
+async function signedInOnProofs(page: Page): Promise<string> {
+  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": freshClientAddress() });
   const email = `${uniq()}@example.com`;
   const key = await signUp(page, email);
   await confirmEmail(page, email);
@@ -26,17 +26,6 @@ const getJson = async (path: string, key?: string) => {
   return { status: r.status, body: await r.json() };
 };
 
-/** Browser errors (a hydration mismatch, an uncaught exception) collected for the test to assert on. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    // The app has no favicon yet; the browser's request for it is not this page's doing.
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
-  });
-  return errors;
-}
-
 /** Nothing on the page asks for a key or a phrase. */
 async function expectNoSecretFields(page: Page) {
   const fields = await page.locator("input, textarea").evaluateAll((els) =>
@@ -48,8 +37,8 @@ async function expectNoSecretFields(page: Page) {
 }
 
 test("domain proof: challenge, copy, not found yet, publish, check, certificate; DNS down → review", async ({ page }) => {
-  const errors = collectErrors(page);
-  const sandboxKey = await signedInOnProofs(page, "10.78.0.1");
+  const errors = await collectBrowserErrors(page);
+  const sandboxKey = await signedInOnProofs(page);
   const domain = `${uniq()}.example.com`;
 
   // The portal navigation links here; the page works in sandbox for an account without a plan.
@@ -266,9 +255,9 @@ test("wallet proof: connect an injected wallet, request, sign, issue; a wrong si
   const stranger = privateKeyToAccount(generatePrivateKey());
   let signer = stranger; // the first signature is made by the wrong key
   const signed: { hex: Hex; from: string; signature: Hex }[] = [];
-  const errors = collectErrors(page);
+  const errors = await collectBrowserErrors(page);
   await installTestWallet(page, wallet.address, () => signer, signed);
-  const sandboxKey = await signedInOnProofs(page, "10.78.0.2");
+  const sandboxKey = await signedInOnProofs(page);
 
   const part = page.getByTestId("wallet-proof");
   await expect(page.getByTestId("no-wallet")).toHaveCount(0);

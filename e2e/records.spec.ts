@@ -1,11 +1,11 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { baseURL, issue, password, shot, signUp } from "./helpers";
+import { baseURL, issue, newClientContext, ownClientAddress, password, shot, signUp } from "./helpers";
 
-// A client address of its own: the rate-limit test in portal.spec.ts spends the default one.
-test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.1" } });
+// Each test (and each extra browser) signs up from a client address of its own: no test spends another's rate-limit window.
+test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
 
 async function otherAccountRecord(browser: Browser): Promise<string> {
-  const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.2" } });
+  const ctx = await newClientContext(browser);
   try {
     const key = await signUp(await ctx.newPage(), `e2e-other-${Date.now()}@example.com`);
     return await issue(key, "Other Holdings Ltd");

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
-import { admin, baseURL, shot, signInWithPassword, signUp } from "./helpers";
+import { admin, baseURL, newClientContext, shot, signInWithPassword, signUp } from "./helpers";
 
 /** A browser of its own (own cookies, own client address for the rate limit), signed up and signed in. */
-async function person(browser: Browser, tag: string, ip: string) {
-  const ctx = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": ip } });
+async function person(browser: Browser, tag: string) {
+  const ctx = await newClientContext(browser);
   const page = await ctx.newPage();
   const email = `e2e-${tag}-${Date.now()}@example.com`;
   const key = await signUp(page, email);
@@ -38,7 +38,7 @@ async function submit(key: string, claimType: string, subject: string) {
 
 test("generic claim: API 202 → reviewer approves one, rejects one, a second reviewer sees the conflict → customer and certificate show it", async ({ browser }) => {
   const claimType = `trade_licence_e2e_${Date.now()}`;
-  const customer = await person(browser, "cust", "10.88.0.1");
+  const customer = await person(browser, "cust");
   const first = await submit(customer.key, claimType, "Acme Trading Ltd");
   const second = await submit(customer.key, claimType, "Bogus Trading Ltd");
   const third = await submit(customer.key, claimType, "Raced Trading Ltd");
@@ -59,7 +59,7 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   await expect(anonPage).toHaveURL(/\/signin\?callbackUrl=%2Freview/);
   await anon.close();
 
-  const reviewer = await person(browser, "rev", "10.88.0.2");
+  const reviewer = await person(browser, "rev");
   await admin("role", "grant", "--account", reviewer.accountId, "--role", "reviewer");
   const rp = reviewer.page;
   await rp.goto("/review");
@@ -111,7 +111,7 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   await expect(rp.getByTestId("decided")).toContainText("rejected");
 
   // Two reviewers on the third at once: the first decision wins, the other sees a clear conflict.
-  const other = await person(browser, "rev2", "10.88.0.3");
+  const other = await person(browser, "rev2");
   await admin("role", "grant", "--account", other.accountId, "--role", "reviewer");
   await rp.goto(`/review/${third}`);
   await other.page.goto(`/review/${third}`);
@@ -153,8 +153,8 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
 });
 
 test("admin console: set a plan, grant reviewer, rotate the signing key; reviewers cannot open it", async ({ browser }) => {
-  const target = await person(browser, "target", "10.88.0.4");
-  const boss = await person(browser, "admin", "10.88.0.5");
+  const target = await person(browser, "target");
+  const boss = await person(browser, "admin");
   await admin("role", "grant", "--account", boss.accountId, "--role", "reviewer");
   expect((await boss.page.goto("/admin"))!.status()).toBe(403);
   await admin("role", "grant", "--account", boss.accountId, "--role", "admin");

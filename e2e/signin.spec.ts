@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
-import { baseURL, mailDir, mailedLink, password, shot, signInWithPassword, signUp } from "./helpers";
+import { baseURL, mailDir, mailedLink, newClientContext, ownClientAddress, password, shot, signInWithPassword, signUp } from "./helpers";
 
-// Client addresses of their own: the rate-limit test in portal.spec.ts spends the default one.
-test.use({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "10.78.0.1" } });
+// Each test (and each extra browser) comes from a client address of its own: no test spends another's rate-limit window.
+test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
 
-const newPage = async (browser: Browser, ip: string) =>
-  (await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": ip } })).newPage();
+const newPage = async (browser: Browser) => (await newClientContext(browser)).newPage();
 
 const mailsTo = (to: string) =>
   fs.readdirSync(mailDir).filter((f) => fs.readFileSync(`${mailDir}/${f}`, "utf8").startsWith(`X-Envelope-To: ${to}\r\n`));
@@ -47,18 +46,23 @@ test("magic link: request, open (a scanner's GET uses nothing), sign in once, co
 
   await page.goto(link);
   await expect(page.getByTestId("link-email")).toHaveText(email);
+  await expect(page.locator("#unconfirmed-warning")).toContainText("Using this link confirms it");
   // The token is in the URL: the page never sends it on as a Referer.
   await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
   await shot(page, "signin-link");
   // The same link open in another browser at the same time, not yet pressed.
-  const other = await newPage(browser, "10.78.0.2");
+  const other = await newPage(browser);
   await other.goto(link);
   await expect(other.getByRole("button", { name: "Sign in" })).toBeVisible();
 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/developers$/);
-  // Signing in through the mailed link proved the inbox: the address is confirmed.
+  // Signing in through the mailed link proved the inbox: the address is confirmed. It did not
+  // prove who signed up, so what was made before (the sign-up key, the password) is revoked.
   await expect(page.getByTestId("email-status")).toHaveText("confirmed");
+  await expect(page.getByTestId("revoked-at-confirmation")).toContainText("1 API key");
+  await expect(page.getByTestId("key-row").first()).toContainText("revoked");
+  await shot(page, "signin-link-revoked-before");
 
   // The second press of the same link is refused (the token is used) and signs nobody in.
   await other.getByRole("button", { name: "Sign in" }).click();
@@ -85,7 +89,7 @@ test("password reset: new password works, old one is refused, link works once, o
   await signUp(page, email);
 
   // A session signed in with the old password, elsewhere.
-  const elsewhere = await newPage(browser, "10.78.0.3");
+  const elsewhere = await newPage(browser);
   await elsewhere.goto("/signin");
   await signInWithPassword(elsewhere, email);
   await expect(elsewhere).toHaveURL(/\/developers$/);
@@ -136,7 +140,7 @@ test("password reset: new password works, old one is refused, link works once, o
 
 test("link requests are rate limited per client address and per email address", async ({ browser }) => {
   const victim = `e2e-flood-${Date.now()}@example.com`;
-  const page = await newPage(browser, "10.78.0.5"); // a client address no other test used
+  const page = await newPage(browser);
   await page.goto("/reset-password");
   for (let i = 0; i < 10; i++) {
     await page.getByLabel("Email").fill(victim);
@@ -150,7 +154,7 @@ test("link requests are rate limited per client address and per email address", 
   await page.context().close();
 
   // From a fresh address, the same inbox is still protected (sign-in links count too).
-  const fresh = await newPage(browser, "10.78.0.4");
+  const fresh = await newPage(browser);
   await fresh.goto("/signin");
   await fresh.getByLabel("Email").fill(victim);
   await fresh.getByRole("button", { name: "Email me a sign-in link" }).click();

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { EvmNetwork } from "@/lib/proofs/wallet-address";
 
 /**
  * The only reader of process.env. Parsed once, lazily, so `next build` never needs
@@ -7,6 +8,20 @@ import { z } from "zod";
  */
 const intFrom = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** The EVM networks a setting may name (a type-only import: env.ts loads no address code). */
+const evmNetwork = z.enum(["ethereum", "base", "polygon", "arbitrum", "optimism", "bsc"] as const satisfies readonly EvmNetwork[]);
+
+/** A JSON object in a setting, checked by `shape`; a bad one stops the start with the setting named. */
+const jsonSetting = <T extends z.ZodType>(shape: T, example: string) =>
+  z.string().transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: `must be JSON like ${example}` });
+      return z.NEVER;
+    }
+  }).pipe(shape);
 
 const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
@@ -23,16 +38,33 @@ const envSchema = z.object({
   /** Resolvers for TXT checks, comma-separated host[:port]; unset = the system's. */
   DNS_SERVERS: z.string().optional(),
   DNS_TIMEOUT_MS: intFrom(3000, 50, 30_000),
-  DOMAIN_RECHECK_INTERVAL_MS: intFrom(86_400_000, 100, 30 * 86_400_000),
+  /** How often issued records whose claim type re-checks (domain TXT, LEI) are checked again (CONTRACT). */
+  RECHECK_INTERVAL_MS: intFrom(86_400_000, 100, 30 * 86_400_000),
   /** JSON object network → JSON-RPC URL, e.g. {"ethereum":"https://…"}; enables EIP-1271/6492 checks. */
   EVM_RPC_URLS: z.string().optional(),
   RPC_TIMEOUT_MS: intFrom(5000, 50, 60_000),
-  /** Allow http:// and private/loopback webhook destinations (tests, local development only). */
+  /** The LEI register (GLEIF API): `GET {LEI_API_URL}/lei-records/{LEI}`. */
+  LEI_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.gleif.org/api/v1"),
+  /** One register call; no answer in time, 429 or 5xx → unreachable (pending review). */
+  LEI_TIMEOUT_MS: intFrom(5000, 50, 60_000),
+  /**
+   * JSON object network → confirmations a transaction receipt needs, overriding the
+   * built-in defaults of lib/connectors/evm-confirmations.ts for the networks it names.
+   */
+  EVM_CONFIRMATIONS: jsonSetting(z.partialRecord(evmNetwork, z.number().int().min(1).max(100_000)), '{"ethereum":12}').optional(),
+  /**
+   * Allow http:// and loopback webhook destinations (tests, local development only; never
+   * link-local, private or unique-local ones). Refused with an https PUBLIC_BASE_URL.
+   */
   WEBHOOK_ALLOW_INSECURE: z.enum(["0", "1"]).default("0"),
   /** Delays after the first try, comma-separated milliseconds (CONTRACT: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
   WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/).default("5000,300000,1800000,7200000,18000000,36000000,36000000"),
   WEBHOOK_DISABLE_AFTER: intFrom(15, 1, 1000),
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100, 60_000),
+  /** What a disabled endpoint is kept for its re-enabling: the newest this-many events ... */
+  WEBHOOK_BACKLOG_MAX: intFrom(1000, 1, 100_000),
+  /** ... raised within this many days. Older or further back: recorded failed, never sent. */
+  WEBHOOK_BACKLOG_DAYS: intFrom(7, 1, 90),
   /** Run the delivery worker inside the server (default) or only as `npm run worker`. */
   WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
   WORKER_POLL_MS: intFrom(1000, 20, 60_000),
@@ -45,7 +77,20 @@ const envSchema = z.object({
   REVIEW_SLA_HOURS: intFrom(24, 1, 24 * 30),
   /** Sign-in and sign-up attempts per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
+  /** Set by Next itself: `next dev` runs "development", where the CSP allows what its overlay needs. */
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+}).superRefine((e, ctx) => {
+  if (e.WEBHOOK_ALLOW_INSECURE === "1" && /^https:/i.test(e.PUBLIC_BASE_URL ?? "")) {
+    ctx.addIssue({
+      code: "custom", path: ["WEBHOOK_ALLOW_INSECURE"],
+      message: "must not be 1 when PUBLIC_BASE_URL is https (it allows http:// and loopback webhook destinations, for tests and local development only)",
+    });
+  }
 });
+
+/** Logged at the start of a server or worker that runs with WEBHOOK_ALLOW_INSECURE=1. */
+export const INSECURE_WEBHOOKS_WARNING =
+  "[prs] WARNING: WEBHOOK_ALLOW_INSECURE=1: webhooks may be sent over http:// and to loopback addresses. For tests and local development only.";
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };
 

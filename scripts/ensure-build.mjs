@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const INPUTS = ["app", "components", "lib", "drizzle", "public", "instrumentation.ts", "next.config.ts",
+const INPUTS = ["app", "components", "lib", "drizzle", "public", "instrumentation.ts", "proxy.ts", "next.config.ts",
   "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
 
 function walk(p, out) {

@@ -13,9 +13,30 @@ const { dir, socketPath } = workerData;
 // that is a no-op on NodeFS (writes go straight to the data folder).
 const db = await PGlite.create(dir, { relaxedDurability: true });
 fs.rmSync(socketPath, { force: true }); // left behind by a killed server
+
+// One client's extended-protocol exchange (Parse, Bind, Describe, Execute, Flush … up to its
+// Sync) must reach the single session without another client's messages in between: a
+// second client's Bind or simple Query there replaces the unnamed portal or statement the
+// first is about to execute ("portal "" does not exist"). pglite-socket already keeps serving
+// the same client while a transaction is open; counting an unfinished exchange as one makes
+// each exchange atomic too. Sync, a simple Query, Terminate, the startup message and a
+// password end an exchange (a client that connects and idles must not hold the session).
+const ENDS_EXCHANGE = new Set([0x53 /* S */, 0x51 /* Q */, 0x58 /* X */, 0x00 /* startup */, 0x70 /* p */]);
+let exchangeOpen = false;
+const execRaw = db.execProtocolRawStream.bind(db);
+db.execProtocolRawStream = async (message, options) => {
+  try {
+    return await execRaw(message, options);
+  } finally {
+    exchangeOpen = !ENDS_EXCHANGE.has(message[0]);
+  }
+};
+const inTransaction = db.isInTransaction.bind(db);
+db.isInTransaction = () => exchangeOpen || inTransaction();
 // PGlite has one session: pglite-socket queues the clients' messages onto it and, inside a
-// transaction, serves only the client that opened it. The app uses one connection; the
-// spare slots only cover a reconnect overlapping the old socket's close.
+// transaction or (see above) an exchange, serves only the client that opened it. The app uses
+// one connection; the spare slots cover a reconnect overlapping the old socket's close and
+// the tests' direct access (tests/server-db.ts).
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 3 });
 // The socket's folder is private to this user (0700, made by client.ts): PGlite has no auth.
 await server.start();

@@ -3,6 +3,8 @@
 // socket's unless TRUST_PROXY=1 says a proxy in front sets it. `next start` would keep a
 // client-supplied X-Forwarded-For as it is, letting anyone pick their own address.
 // Usage: node scripts/serve.mjs -p PORT -H HOST   (npm start runs it after building)
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 
@@ -20,12 +22,44 @@ const arg = (flag, fallback) => {
 const port = Number(arg("-p", process.env.PORT || "3000"));
 const hostname = arg("-H", process.env.HOSTNAME || "127.0.0.1");
 const trustProxy = process.env.TRUST_PROXY === "1";
+// The constant security headers, set before Next sees the request: answers Next writes
+// before its routing (or this file writes itself) carry them too. proxy.ts replaces the
+// CSP with a page's nonce policy and adds HSTS (lib/http/security-headers.ts).
+const baselineHeaders = Object.entries(JSON.parse(fs.readFileSync(path.join(root, "lib", "http", "baseline-headers.json"), "utf8")));
 
 const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// Next decodes the path itself and answers a bare 500 when it cannot (`/r/%ED%A0%80`, `/keys/%ff`);
+// a NUL in the query reaches the database as text PostgreSQL refuses. Both are refused here,
+// before Next, in the API's error envelope (lib/http/errors.ts: invalid_path, invalid_query).
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+const requestId = () => `req_${Array.from(randomBytes(20), (b) => CROCKFORD[b & 31]).join("")}`;
+
+function refusal(url) {
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return ["invalid_path", "The path is not valid percent-encoded UTF-8."];
+  }
+  if (/%00|\0/i.test(url)) return ["invalid_query", "The URL must not contain the NUL character (%00)."];
+  return null;
+}
+
 const server = http.createServer((req, res) => {
+  for (const [name, value] of baselineHeaders) res.setHeader(name, value);
+  const refused = refusal(req.url ?? "/");
+  if (refused) {
+    const id = requestId();
+    const [code, message] = refused;
+    console.warn(`[${id}] 400 ${code}: ${req.method} ${JSON.stringify((req.url ?? "").slice(0, 200))}`);
+    res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "Request-Id": id, "Cache-Control": "no-store" });
+    res.end(JSON.stringify({ error: { type: "invalid_request_error", code, message, request_id: id } }));
+    return;
+  }
   if (!trustProxy || !req.headers["x-forwarded-for"]) {
     // No trusted proxy: what the client says about itself counts for nothing.
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";

@@ -2,8 +2,11 @@
 // apart from the web server (set WEBHOOK_WORKER=off on the servers then). Several workers
 // may run at once: deliveries are claimed with leases taken under SKIP LOCKED.
 import { closeDb, getDb } from "@/lib/db/client";
-import { getEnv } from "@/lib/env";
+import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
+import { redactConsoleErrors } from "@/lib/log/redact-console";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
+
+redactConsoleErrors();
 
 async function main() {
   if (!getEnv().DATABASE_URL) {
@@ -12,6 +15,7 @@ async function main() {
     );
     process.exit(2);
   }
+  if (getEnv().WEBHOOK_ALLOW_INSECURE === "1") console.warn(INSECURE_WEBHOOKS_WARNING);
   const stop = startDeliveryWorker(await getDb());
   console.log("[prs] webhook worker running");
   const shutdown = async () => {

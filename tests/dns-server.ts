@@ -16,18 +16,31 @@ export function setDnsEntry(zoneFile: string, name: string, entry: DnsEntry | nu
   fs.renameSync(tmp, zoneFile);
 }
 
+/** Where the server started on `zoneFile` notes each question it receives, one name per line. */
+const queryLog = (zoneFile: string) => `${zoneFile}.queries`;
+
+/** How many questions for `name` the server has received so far (answered or not). */
+export function dnsQueryCount(zoneFile: string, name: string): number {
+  if (!fs.existsSync(queryLog(zoneFile))) return 0;
+  const want = name.toLowerCase();
+  return fs.readFileSync(queryLog(zoneFile), "utf8").split("\n").filter((l) => l === want).length;
+}
+
 /**
  * A real DNS server on loopback for the tests. It answers TXT queries from a JSON zone
  * file the tests edit: `{ "<name>": ["value", …] | "drop" | "servfail" }`. Unknown
  * names are NXDOMAIN; "drop" never answers (a dead resolver); "servfail" answers SERVFAIL.
+ * Every question is logged (see dnsQueryCount), so a test can tell a look-up happened.
  */
 export async function startDnsServer(zoneFile: string): Promise<{ port: number; close: () => Promise<void> }> {
   fs.writeFileSync(zoneFile, "{}");
+  fs.writeFileSync(queryLog(zoneFile), "");
   const server = (dns2 as any).createServer({
     udp: true,
     handle: (request: any, send: (r: any) => void) => {
       const response = Packet.createResponseFromRequest(request);
       const [q] = request.questions;
+      fs.appendFileSync(queryLog(zoneFile), `${String(q.name).toLowerCase()}\n`);
       const zone = JSON.parse(fs.readFileSync(zoneFile, "utf8")) as Record<string, DnsEntry>;
       const entry = zone[String(q.name).toLowerCase()];
       if (entry === "drop") return;

@@ -1,16 +1,18 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startHardhatNode, type HardhatNode } from "./chain/hardhat-node";
 import { startDnsServer } from "./dns-server";
-import { freePort, startServer, type StartedServer } from "./server";
+import { startLeiRegister } from "./lei-register";
+import { freePort, onFreePort, startServerOnFreePort, type StartedServer } from "./server";
 import { startSmtpCapture } from "./smtp-capture";
 
 /**
- * Starts, for the API tests: a real DNS server, a real SMTP server and a real EVM chain
- * (a hardhat node standing in for Base, chain id 8453) on loopback, and the built app
- * (`next start`) on a free port with a fresh data folder — embedded PGlite, or the
+ * Starts, for the API tests: a real DNS server, a real SMTP server, a real EVM chain
+ * (a hardhat node standing in for Base, chain id 8453) and an LEI register stand-in on loopback, and the built app
+ * (`next start`) on a free port (another if it is taken meanwhile) with a fresh data folder — embedded PGlite, or the
  * PostgreSQL in DATABASE_URL — pointed at them.
  */
 declare module "vitest" {
@@ -22,6 +24,8 @@ declare module "vitest" {
     mailDir: string;
     /** The hardhat node the server's EVM_RPC_URLS names for `network`. */
     evmChain: { network: string; url: string; chainId: number };
+    /** The LEI register stand-in the server's LEI_API_URL names; edit it with setLeiRecord(recordsFile, …). */
+    leiRegister: { url: string; recordsFile: string };
   }
 }
 
@@ -33,22 +37,25 @@ export default async function setup(project: TestProject) {
   const mailDir = path.join(dataDir, "smtp-inbox");
   const dns = await startDnsServer(dnsZoneFile);
   const smtp = await startSmtpCapture(mailDir);
+  const lei = await startLeiRegister(path.join(dataDir, "lei-records.json"));
   const evmChain = { network: "base", chainId: 8453, url: "" };
+  // An RPC address that never answers: a port this process holds, closing every connection.
+  const deadRpc = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((r) => deadRpc.listen(0, "127.0.0.1", r));
+  const closeDeadRpc = () => new Promise<void>((r) => deadRpc.close(() => r()));
   let chain: HardhatNode;
   try {
-    chain = await startHardhatNode({ port: await freePort(), chainId: evmChain.chainId, logFile: path.join(dataDir, "hardhat.log") });
+    chain = await onFreePort((port) => startHardhatNode({ port, chainId: evmChain.chainId, logFile: path.join(dataDir, "hardhat.log") }));
   } catch (e) {
     await dns.close();
     await smtp.close();
+    await lei.close();
+    await closeDeadRpc();
     throw e;
   }
   evmChain.url = chain.url;
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const serverEnv: Record<string, string> = {
-    PORT: String(port),
+  const common: Record<string, string> = {
     DATA_DIR: dataDir,
-    PUBLIC_BASE_URL: baseUrl,
     EXPIRY_SWEEP_INTERVAL_MS: "300",
     MIN_VALIDITY_SECONDS: "1",
     PLAN_LIMITS: JSON.stringify({ starter: { live_records: 3 } }),
@@ -57,13 +64,15 @@ export default async function setup(project: TestProject) {
     TRUST_PROXY: "1",
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
-    DOMAIN_RECHECK_INTERVAL_MS: "1500",
+    RECHECK_INTERVAL_MS: "1500",
     // base is the hardhat node (smart accounts are checked on a real chain); bsc has an RPC
     // configured that never answers: smart-account checks there are "unreachable"; optimism
     // is misconfigured on purpose — the same node, which serves base's chain id, not optimism's.
-    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: chain.url, bsc: `http://127.0.0.1:${await freePort()}`, optimism: chain.url }),
-    // Generous for the hardhat node on a busy machine; the dead bsc port refuses at once.
+    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: chain.url, bsc: `http://127.0.0.1:${(deadRpc.address() as net.AddressInfo).port}`, optimism: chain.url }),
+    // Generous for the hardhat node on a busy machine; the dead bsc address fails at once.
     RPC_TIMEOUT_MS: "3000",
+    // evm_transaction records on the hardhat node: two confirmations (tests mine the second block).
+    EVM_CONFIRMATIONS: JSON.stringify({ [evmChain.network]: 2 }),
     // Webhooks: loopback receivers, a shortened retry schedule and threshold, fast polling.
     WEBHOOK_ALLOW_INSECURE: "1",
     WEBHOOK_RETRY_SCHEDULE_MS: "150,150,150,150,150,150,150",
@@ -71,28 +80,39 @@ export default async function setup(project: TestProject) {
     WEBHOOK_TIMEOUT_MS: "700",
     WORKER_POLL_MS: "100",
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    // The register stand-in; its slow LEI answers after 5 s, well beyond this.
+    LEI_API_URL: lei.url,
+    LEI_TIMEOUT_MS: "700",
   };
-  if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.DATABASE_URL) common.DATABASE_URL = process.env.DATABASE_URL;
   let server: StartedServer;
   try {
-    server = await startServer(serverEnv, path.join(dataDir, "server.log"));
+    server = await startServerOnFreePort(
+      (port) => ({ ...common, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
+      path.join(dataDir, "server.log"),
+    );
   } catch (e) {
     await chain.stop();
     await dns.close();
     await smtp.close();
+    await lei.close();
+    await closeDeadRpc();
     throw e;
   }
-  project.provide("baseUrl", baseUrl);
+  project.provide("baseUrl", server.baseUrl);
   project.provide("dataDir", dataDir);
-  project.provide("serverEnv", serverEnv);
+  project.provide("serverEnv", server.env);
   project.provide("dnsZoneFile", dnsZoneFile);
   project.provide("mailDir", mailDir);
   project.provide("evmChain", evmChain);
+  project.provide("leiRegister", { url: lei.url, recordsFile: lei.recordsFile });
   return async () => {
     await server.stop();
     await chain.stop();
     await dns.close();
     await smtp.close();
+    await lei.close();
+    await closeDeadRpc();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

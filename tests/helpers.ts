@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { adminViaServer } from "./admin-client";
-import { setDnsEntry, type DnsEntry } from "./dns-server";
+import { dnsQueryCount, setDnsEntry, type DnsEntry } from "./dns-server";
 
 export const baseUrl = () => inject("baseUrl");
 
@@ -72,4 +72,36 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Edit the loopback DNS server's zone (see tests/dns-server.ts). */
 export function setDns(name: string, entry: DnsEntry | null) {
   setDnsEntry(inject("dnsZoneFile"), name, entry);
+}
+
+/** How many TXT questions for `name` the loopback DNS server has been asked. */
+export const dnsQueries = (name: string) => dnsQueryCount(inject("dnsZoneFile"), name);
+
+/** Poll `check` until it returns something truthy, or fail after `timeoutMs` naming `what`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false | null> | T | undefined | false | null, timeoutMs = 20_000, stepMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+/** Wait until the clock has passed `iso` (plus `marginMs`). */
+export const untilPast = (iso: string, marginMs = 50) => until(`${iso} to pass`, () => Date.now() > Date.parse(iso) + marginMs, Date.parse(iso) - Date.now() + 60_000, 50);
+
+/**
+ * Send a request whose `expires_at` lies only `ms` ahead, so a test can watch it pass. The
+ * server refuses an `expires_at` less than MIN_VALIDITY_SECONDS (1 s in tests) away with a
+ * 422 naming it; on a slow machine the request may get there that late, so then `send` is
+ * called again with twice the time. `send` must use a fresh Idempotency-Key per call.
+ */
+export async function withShortExpiry<T extends Res>(send: (expiresAt: string) => Promise<T>, ms = 3000): Promise<{ res: T; expiresAt: string }> {
+  for (let budget = ms; ; budget *= 2) {
+    const expiresAt = new Date(Date.now() + budget).toISOString();
+    const res = await send(expiresAt);
+    const refusedForTime = res.status === 422 && JSON.stringify(res.body?.error ?? {}).includes("expires_at");
+    if (!refusedForTime || budget >= 8 * ms) return { res, expiresAt };
+  }
 }

@@ -2,16 +2,30 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-export type Received = { id: string; type: string; body: any; at: number; verified: boolean; headers: http.IncomingHttpHeaders };
-type Behaviour = { failTimes?: number; status?: number; hang?: boolean; redirectTo?: string };
+/**
+ * One verified arrival. `duplicate`: an earlier arrival had the same `webhook-id` (the
+ * receiver de-duplicates on it, as customers are told to). `acked`: the receiver's 2xx
+ * answer was written to the sender's connection — false while held, and for good when the
+ * sender went away before it could be answered.
+ */
+export type Received = {
+  id: string; type: string; body: any; raw: string; at: number; headers: http.IncomingHttpHeaders; duplicate: boolean; acked: boolean;
+};
+type Behaviour = {
+  failTimes?: number; status?: number; hang?: boolean; redirectTo?: string;
+  /** Verify and record the delivery, then keep the request open without answering; `onHold` runs at once. */
+  hold?: boolean; onHold?: (r: Received) => void;
+};
 
 /**
  * A real HTTP endpoint on loopback for webhook tests. Each path is its own endpoint with
- * its own secret and behaviour; every delivery is checked with the standardwebhooks
- * verifier (independent of the service) and kept, so tests can count duplicates.
+ * its own secret and behaviour. Every delivery is checked with the standardwebhooks
+ * verifier (independent of the service): a delivery that does not verify — wrong secret,
+ * forged or stale signature, missing headers — is answered 400 and not recorded. Verified
+ * arrivals are all kept, duplicates included, so tests can count them.
  */
 export async function startReceiver() {
-  const endpoints = new Map<string, { secret?: string; behaviour: Behaviour; received: Received[]; hits: number }>();
+  const endpoints = new Map<string, { secret?: string; behaviour: Behaviour; received: Received[]; hits: number; rejected: number }>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -28,15 +42,21 @@ export async function startReceiver() {
       }
       if (b.status && (b.status < 200 || b.status > 299)) return res.writeHead(b.status).end();
       const raw = Buffer.concat(chunks).toString("utf8");
-      let verified = false;
       let body: any;
       try {
-        body = new Webhook(ep.secret!).verify(raw, req.headers as Record<string, string>);
-        verified = true;
+        if (!ep.secret) throw new Error("no secret set for this endpoint");
+        body = new Webhook(ep.secret).verify(raw, req.headers as Record<string, string>);
       } catch {
-        body = JSON.parse(raw);
+        ep.rejected++;
+        return res.writeHead(400, { "content-type": "application/json" }).end('{"error":"signature verification failed"}');
       }
-      ep.received.push({ id: String(req.headers["webhook-id"]), type: body?.type, body, at: Date.now(), verified, headers: req.headers });
+      const id = String(req.headers["webhook-id"]);
+      const r: Received = {
+        id, type: body?.type, body, raw, at: Date.now(), headers: req.headers, duplicate: ep.received.some((x) => x.id === id), acked: false,
+      };
+      ep.received.push(r);
+      if (b.hold) return b.onHold?.(r);
+      res.on("finish", () => (r.acked = true));
       res.writeHead(204).end();
     });
   });
@@ -47,14 +67,19 @@ export async function startReceiver() {
     /** A new endpoint path; set its secret once the webhook is registered. */
     endpoint(name: string, behaviour: Behaviour = {}) {
       const pathName = `/hook/${name}`;
-      const ep = { behaviour, received: [] as Received[], hits: 0, secret: undefined as string | undefined };
+      const ep = { behaviour, received: [] as Received[], hits: 0, rejected: 0, secret: undefined as string | undefined };
       endpoints.set(pathName, ep);
       return {
         url: `${base}${pathName}`,
         setSecret: (s: string) => (ep.secret = s),
         behave: (b: Behaviour) => (ep.behaviour = b),
+        /** Every verified arrival, duplicates included. */
         received: () => ep.received,
+        /** What a de-duplicating consumer processes: the first arrival of each webhook-id. */
+        processed: () => ep.received.filter((r) => !r.duplicate),
         hits: () => ep.hits,
+        /** Deliveries refused because they did not verify. */
+        rejected: () => ep.rejected,
       };
     },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),

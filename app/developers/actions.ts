@@ -15,6 +15,7 @@ import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { createWebhook, deleteWebhook, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import { describeError } from "@/lib/log/describe-error";
 
 // Every action re-reads the session (server side) and acts only on that account. Next
 // refuses server-action POSTs whose Origin differs from the host: that is the CSRF check.
@@ -31,7 +32,7 @@ export async function createKeyAction(_prev: CreateKeyState, form: FormData): Pr
     return { created: { environment, secret: key, keyId } };
   } catch (e) {
     if (e instanceof ApiKeyRefused) return { error: e.message };
-    console.error(`[prs] key creation failed: ${(e as Error).stack ?? e}`);
+    console.error(`[prs] key creation failed: ${describeError(e)}`);
     return { error: "The key could not be created. Please try again." };
   }
 }
@@ -62,7 +63,7 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
 /** An ApiError's message is written for API clients and safe to show; anything else is logged. */
 function failure(e: unknown, what: string): string {
   if (e instanceof ApiError) return e.message;
-  console.error(`[prs] portal ${what} failed: ${(e as Error).stack ?? e}`);
+  console.error(`[prs] portal ${what} failed: ${describeError(e)}`);
   return `The ${what} failed. Please try again.`;
 }
 

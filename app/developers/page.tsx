@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
-import { PortalHeader, secondaryButtonClass } from "@/components/portal";
+import { Alert, PortalHeader, secondaryButtonClass } from "@/components/portal";
 import Link from "next/link";
 import { getUsage } from "@/lib/accounts/get-usage";
 import { liveBlockedReason as liveBlockedReasonOf } from "@/lib/accounts/live-access";
 import { listApiKeys } from "@/lib/accounts/manage-account";
+import { revokedAtConfirmation } from "@/lib/accounts/revoked-at-confirmation";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -21,16 +22,18 @@ const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 
 const allowanceText = (n: number | null) => (n === null ? "unlimited" : String(n));
 const fmtIso = (iso: string | null) => (iso ? fmt(new Date(iso)) : "—");
 const ENVIRONMENTS: Environment[] = ["sandbox", "live"];
+const plural = (n: number, what: string) => (n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`);
 
 export default async function DevelopersPage() {
   const account = await requireAccount("/developers");
   const db = await getDb();
-  const [keys, usage, mandateLists, webhookLists] = await Promise.all([
+  const [keys, usage, mandateLists, webhookLists, revoked] = await Promise.all([
     listApiKeys(db, account.id),
     getUsage(db, { accountId: account.id, plan: account.plan }),
     // Both environments are shown; each list is the API's own query under the session's account.
     Promise.all(ENVIRONMENTS.map((env) => listMandateKeys(db, portalAuth(account, env)))),
     Promise.all(ENVIRONMENTS.map((env) => listWebhooks(db, portalAuth(account, env)))),
+    revokedAtConfirmation(db, account),
   ]);
   const mandateKeys = mandateLists.flatMap((l) => l.data);
   const webhooks = webhookLists.flatMap((l) => l.data);
@@ -53,6 +56,19 @@ export default async function DevelopersPage() {
             </dd>
             <dt className="text-slate-500">Plan</dt><dd data-testid="plan">{account.plan}</dd>
           </dl>
+          {revoked && (
+            <Alert kind="info" id="revoked-at-confirmation">
+              <span data-testid="revoked-at-confirmation">
+                When this address was confirmed through a mailed sign-in or password-reset link ({fmt(revoked.at)}), everything
+                made in the account before was revoked, in case someone else had signed up with your address:{" "}
+                {[plural(revoked.apiKeys, "API key"), plural(revoked.mandateKeys, "mandate key"), plural(revoked.webhooks, "webhook destination")]
+                  .filter(Boolean).join(", ")}
+                , and every session and password from before.
+                {account.passwordHash === null && <> To sign in with a password, set one through <Link className="underline" href="/reset-password">Forgot password?</Link></>}{" "}
+                Create new keys below if you need them.
+              </span>
+            </Alert>
+          )}
         </section>
 
         <section>

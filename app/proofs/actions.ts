@@ -13,6 +13,7 @@ import { createRecord } from "@/lib/records/create-record";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
+import { describeError } from "@/lib/log/describe-error";
 
 // Proofs in the portal call the same library functions as the API, as the signed-in
 // account (history actor `owner:portal`), never with a stored API key. Each action re-reads
@@ -35,7 +36,7 @@ async function portalContext(environment: unknown) {
 
 /** What a failure that is not the caller's fault says: logged in full, shown in general. */
 function unexpected(what: string, e: unknown): { error: string } {
-  console.error(`[prs] portal ${what} failed: ${(e as Error).stack ?? e}`);
+  console.error(`[prs] portal ${what} failed: ${describeError(e)}`);
   return { error: "That did not work because of a problem on our side. Please try again." };
 }
 

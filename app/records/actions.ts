@@ -9,6 +9,7 @@ import { changeLifecycle } from "@/lib/records/change-lifecycle";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { lifecycleSchema } from "@/lib/records/schemas";
 import { IRREVERSIBLE } from "./lifecycle-ops";
+import { describeError } from "@/lib/log/describe-error";
 
 export type LifecycleState = { error?: string; done?: string };
 
@@ -47,7 +48,7 @@ export async function lifecycleAction(_prev: LifecycleState, form: FormData): Pr
     return { done: `The record is now ${record.status}.` };
   } catch (e) {
     if (e instanceof ApiError) return { error: e.message };
-    console.error(`[prs] portal lifecycle change failed: ${(e as Error).stack ?? e}`);
+    console.error(`[prs] portal lifecycle change failed: ${describeError(e)}`);
     return { error: "The change could not be made. Please try again." };
   }
 }

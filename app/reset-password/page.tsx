@@ -3,6 +3,7 @@ import { Alert, PortalHeader } from "@/components/portal";
 import { peekLoginToken } from "@/lib/auth/login-token";
 import { findAccountById } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db/client";
+import { UnconfirmedWarning } from "@/components/unconfirmed-warning";
 import { NewPasswordForm, RequestResetForm } from "./forms";
 import { RESET_PROBLEMS } from "./messages";
 
@@ -25,7 +26,10 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
       <main className="mx-auto max-w-md space-y-6 px-6 py-12">
         <h1 className="text-2xl font-semibold">Reset your password</h1>
         {check?.ok && account ? (
-          <NewPasswordForm token={token as string} email={account.email} />
+          <>
+            {!account.emailConfirmedAt && <UnconfirmedWarning />}
+            <NewPasswordForm token={token as string} email={account.email} />
+          </>
         ) : (
           <>
             {check && <Alert kind="error" id="reset-result">{RESET_PROBLEMS[check.ok ? "invalid" : check.reason]}</Alert>}

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { decideSubmission, rerunAutomaticCheck } from "@/lib/reviews/decide-submission";
+import { describeError } from "@/lib/log/describe-error";
 
 /**
  * What a form shows after its action. A success needs no message: the page is revalidated
@@ -15,7 +16,7 @@ export type ReviewState = { error?: string; conflict?: string };
 
 function fail(e: unknown, what: string): ReviewState {
   if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
-  console.error(`[prs] review ${what} failed: ${(e as Error).stack ?? e}`);
+  console.error(`[prs] review ${what} failed: ${describeError(e)}`);
   return { error: `The ${what} could not be recorded. Please try again.` };
 }
 

@@ -15,7 +15,7 @@ function Outcome({ state }: { state: ReviewState }) {
 }
 
 /** Approve (every checklist item ticked) or reject (with a reason the customer sees). */
-export function DecisionForms({ id, checklist }: { id: string; checklist: ChecklistItem[] }) {
+export function DecisionForms({ id, checklist }: { id: string; checklist: readonly ChecklistItem[] }) {
   const [state, action, pending] = useActionState<ReviewState, FormData>(decideAction, {});
   const decided = Boolean(state.conflict);
   return (

@@ -6,6 +6,7 @@ import { signUpSchema } from "@/lib/auth/credentials";
 import { authLimits } from "@/lib/auth/limits";
 import { AccountExists, signUp } from "@/lib/auth/signup";
 import { clientAddress } from "@/lib/http/rate-limit";
+import { describeError } from "@/lib/log/describe-error";
 
 export type SignUpState = {
   error?: string;
@@ -37,7 +38,7 @@ export async function signUpAction(_prev: SignUpState, form: FormData): Promise<
     if (e instanceof AccountExists) {
       return { email, fieldErrors: { email: "This email address cannot be used for a new account. If it is yours, sign in instead." } };
     }
-    console.error(`[prs] sign-up failed: ${(e as Error).stack ?? e}`);
+    console.error(`[prs] sign-up failed: ${describeError(e)}`);
     return { email, error: "Something went wrong on our side; your account was not created. Please try again." };
   }
 }

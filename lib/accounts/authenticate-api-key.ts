@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { API_KEY_RE } from "@/lib/ids";
 import { hashApiKey } from "./api-key-hash";
-import { cachedAuth, rememberAuth } from "./auth-cache";
+import { authGeneration, cachedAuth, rememberAuth } from "./auth-cache";
 import type { AuthContext } from "./types";
 
 const LAST_USED_EVERY_MS = 60_000;
@@ -27,6 +27,7 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     }
     return hit.auth;
   }
+  const generation = authGeneration(); // before the read: a change announced after it voids this lookup
   const [row] = await db
     .select({
       keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt,
@@ -43,7 +44,7 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     await touchLastUsed(db, row.keyId, now);
   }
   const auth: AuthContext = { accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role };
-  rememberAuth(hash, auth, lastUsedWrite);
+  rememberAuth(hash, auth, lastUsedWrite, generation);
   return auth;
 }
 

@@ -6,13 +6,13 @@ import type { Plan, Role } from "./types";
 
 export async function setPlan(db: Db, accountId: string, plan: Plan) {
   const r = await db.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
-  await announceAccountChange(db);
+  announceAccountChange(); // committed: drop cached lookups before answering
   return r.length === 1;
 }
 
 export async function grantRole(db: Db, accountId: string, role: Role) {
   const r = await db.update(accounts).set({ role }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
-  await announceAccountChange(db);
+  announceAccountChange(); // committed: drop cached lookups before answering
   return r.length === 1;
 }
 
@@ -38,7 +38,7 @@ export async function revokeApiKey(db: Db, keyId: string) {
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  await announceAccountChange(db);
+  announceAccountChange(); // committed: drop cached lookups before answering
   return r.length === 1;
 }
 
@@ -49,7 +49,7 @@ export async function revokeOwnApiKey(db: Db, accountId: string, keyId: string) 
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  await announceAccountChange(db);
+  announceAccountChange(); // committed: drop cached lookups before answering
   return r.length === 1;
 }
 

@@ -5,6 +5,7 @@ import { confirmEmail, grantRole, revokeApiKey, setPlan } from "@/lib/accounts/m
 import { PLANS, ROLES } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+import { sweepWalletProofs } from "./sweep-wallet-proofs";
 
 /** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
 export type AdminResult = { ok: true; result: Record<string, unknown> } | { ok: false; error: { code: string; message: string } };
@@ -18,7 +19,8 @@ const USAGE = `usage:
   key revoke --key KEY_ID
   plan set --account ID --plan none|starter|growth
   role grant --account ID --role reviewer|admin
-  signing-key rotate`;
+  signing-key rotate
+  wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -98,6 +100,10 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
     }
     case "signing-key rotate":
       return rotateSigningKey();
+    case "wallet-proofs sweep": {
+      const weak = await sweepWalletProofs(db);
+      return { weak_records: weak, count: weak.length };
+    }
     default:
       throw new AdminUsage(USAGE);
   }

@@ -39,9 +39,18 @@ describe("rate limiter", () => {
     expect(rl.hit("b", t).ok).toBe(true);
     expect(rl.hit("a", t + 60_000).ok).toBe(true);
   });
-  it("bounds its memory", () => {
+  it("bounds its memory: past maxKeys live windows, the oldest keys are forgotten", () => {
+    // limit 1, so a key it still remembers is refused on its next hit, and a forgotten one
+    // starts afresh. A refused hit adds no entry; a fresh one adds one (evicting the oldest).
     const rl = memoryRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 10 });
     for (let i = 0; i < 100; i++) expect(rl.hit(`k${i}`, 1).ok).toBe(true);
+    // The 10 newest are remembered (all windows still live)…
+    for (let i = 90; i < 100; i++) expect(rl.hit(`k${i}`, 2).ok, `k${i}`).toBe(false);
+    // …and none of the 90 older ones: each starts a new window, pushing out the oldest entry.
+    for (let i = 0; i < 90; i++) expect(rl.hit(`k${i}`, 3).ok, `k${i}`).toBe(true);
+    // Now exactly k80..k89 are held: k79 and earlier were pushed out again, k90.. too.
+    for (let i = 80; i < 90; i++) expect(rl.hit(`k${i}`, 4).ok, `k${i}`).toBe(false);
+    expect(rl.hit("k95", 5).ok).toBe(true);
   });
   it("takes the nearest proxy's X-Forwarded-For entry", () => {
     expect(clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1, 10.0.0.2" }))).toBe("10.0.0.2");

@@ -1,24 +1,43 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "@/drizzle/schema";
+import { announceAccountChange } from "@/lib/accounts/auth-cache";
 import { markEmailConfirmed } from "@/lib/accounts/manage-account";
-import type { Db } from "@/lib/db/client";
+import { revokeAccessBeforeConfirmation } from "@/lib/accounts/revoke-access-before-confirmation";
+import type { Db, Tx } from "@/lib/db/client";
 import { consumeLoginToken, voidLoginTokens, type LoginTokenCheck } from "./login-token";
 import { hashPassword } from "./password";
 
 type Redeemed = { ok: true; account: typeof accounts.$inferSelect } | Extract<LoginTokenCheck, { ok: false }>;
 
 /**
+ * A used link proves the inbox, so it confirms the address. But anyone can sign up with
+ * someone else's address, so on an account not confirmed until now whoever signed up may
+ * not be whoever holds the inbox: a password set before is voided (`voidPassword`; a reset
+ * replaces it anyway), which ends every session made with it (`passwordVersion`), and the
+ * account's other links, API keys, mandate keys and webhook endpoints are revoked.
+ */
+async function confirmThroughLink(tx: Tx, accountId: string, now: Date, opts: { voidPassword: boolean }) {
+  if (!(await markEmailConfirmed(tx, accountId, now))) return;
+  if (opts.voidPassword) await tx.update(accounts).set({ passwordHash: null }).where(eq(accounts.id, accountId));
+  await voidLoginTokens(tx, accountId, now);
+  await revokeAccessBeforeConfirmation(tx, accountId, now);
+}
+
+const accountOf = async (tx: Tx, id: string) => (await tx.select().from(accounts).where(eq(accounts.id, id)))[0]!;
+
+/**
  * Sign in with a magic link: use the token and confirm the address in one transaction, so a
  * failure leaves the link usable and a success cannot be replayed.
  */
 export async function redeemMagicLink(db: Db, token: unknown, now = new Date()): Promise<Redeemed> {
-  return db.transaction(async (tx) => {
+  const r = await db.transaction(async (tx): Promise<Redeemed> => {
     const used = await consumeLoginToken(tx, token, "magic_link", now);
     if (!used.ok) return used;
-    await markEmailConfirmed(tx, used.accountId, now); // opening the mailed link proves the inbox
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, used.accountId));
-    return { ok: true as const, account: account! };
+    await confirmThroughLink(tx, used.accountId, now, { voidPassword: true });
+    return { ok: true, account: await accountOf(tx, used.accountId) };
   });
+  if (r.ok) announceAccountChange(); // committed; keys may have been revoked
+  return r;
 }
 
 /**
@@ -30,13 +49,14 @@ export async function redeemMagicLink(db: Db, token: unknown, now = new Date()):
 export async function resetPassword(db: Db, token: unknown, newPassword: string, now = new Date()): Promise<Redeemed> {
   // scrypt is slow on purpose: hash before the transaction, not while holding the row lock.
   const passwordHash = await hashPassword(newPassword);
-  return db.transaction(async (tx) => {
+  const r = await db.transaction(async (tx): Promise<Redeemed> => {
     const used = await consumeLoginToken(tx, token, "password_reset", now);
     if (!used.ok) return used;
     await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, used.accountId));
-    await markEmailConfirmed(tx, used.accountId, now); // opening the mailed link proves the inbox
+    await confirmThroughLink(tx, used.accountId, now, { voidPassword: false });
     await voidLoginTokens(tx, used.accountId, now);
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, used.accountId));
-    return { ok: true as const, account: account! };
+    return { ok: true, account: await accountOf(tx, used.accountId) };
   });
+  if (r.ok) announceAccountChange(); // committed; keys may have been revoked
+  return r;
 }

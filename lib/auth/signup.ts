@@ -20,11 +20,15 @@ export async function sendConfirmationMail(accountId: string, email: string) {
     text: [
       "Someone (hopefully you) created a Proof Records account with this address.",
       "",
-      "Confirm it by opening this link:",
+      "If you created it, open this link and press the button to confirm it:",
       confirmUrl(accountId),
       "",
       `The link works for ${CONFIRM_TTL_SECONDS / 3600} hours. A confirmed email address is needed for live API keys.`,
-      "If this was not you, ignore this mail.",
+      "Confirming keeps the account as it was made: its password, its API keys and everything set up in it.",
+      "",
+      "If you did not create this account, do not confirm it. To take it over, use \"Forgot password?\" on the sign-in page",
+      `(${getEnv().publicBaseUrl}/reset-password) with this address: setting a password through the link we mail you`,
+      "revokes the password, sessions, API keys, mandate keys and webhooks of whoever created it.",
     ].join("\n"),
   });
 }

@@ -3,6 +3,15 @@ import { onlyLevels, refuseSourceFields } from "./field-rules";
 
 /** company_status: the participant's own statement; nothing is checked, and the record says so. */
 export const companyStatus: ClaimModule = {
+  type: "company_status",
+  docs: {
+    describe: "`company_status`: no evidence; issued at once at participant_attested (the participant's own statement).",
+    errors: ["field_not_allowed", "evidence_level_not_allowed"],
+    example: {
+      summary: "Participant-attested company status (201)",
+      value: { subject: "Acme Trading Ltd", claim_type: "company_status", claim: "Acme Trading Ltd is an active company.", visibility: "public" },
+    },
+  },
   offline: true,
   validate(input) {
     if (input.evidence && Object.keys(input.evidence).length > 0) {

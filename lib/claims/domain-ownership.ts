@@ -6,7 +6,7 @@ import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
-import { evidenceRules } from "./field-rules";
+import { evidenceRules, withEvidence } from "./field-rules";
 import type { ClaimModule } from "./types";
 
 export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DOMAIN_CHALLENGE_ID_RE) }).meta({ id: "DomainOwnershipEvidence" });
@@ -17,9 +17,24 @@ export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DO
  * periodic re-check suspends the record when the record is gone.
  */
 export const domainOwnership: ClaimModule = {
+  type: "domain_ownership",
+  docs: {
+    describe:
+      "`domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) " +
+      "whose TXT record is published; the subject is the domain; issued at source_verified and re-checked periodically. " +
+      "A DNS resolver that does not answer gives 202 pending_review.",
+    evidenceSchema: domainEvidence,
+    errors: ["challenge_not_found", "challenge_expired", "challenge_used", "subject_mismatch", "dns_record_not_found", "field_not_allowed", "evidence_level_not_allowed"],
+    example: {
+      summary: "Domain control, after publishing the challenge's TXT record (201)",
+      value: {
+        subject: "example.com", claim_type: "domain_ownership", claim: "Acme Trading Ltd controls the DNS of example.com.",
+        evidence: { challenge_id: "dch_4mQ0xVb1sWk9cJ2tRz7a" },
+      },
+    },
+  },
   validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, ["source_verified"]),
-  async check(input, { auth, now, db }) {
-    const { challenge_id } = input.evidence as z.infer<typeof domainEvidence>;
+  check: withEvidence(domainEvidence, async (input, { challenge_id }, { auth, now, db }) => {
     const loaded = await loadChallenge(db, domainChallenges, auth, challenge_id, now);
     if ("error" in loaded) return { kind: "fail", error: loaded.error! };
     const ch = loaded.row;
@@ -33,30 +48,44 @@ export const domainOwnership: ClaimModule = {
     if (lookup.kind === "unreachable") {
       return { kind: "review", evidenceLevel: "source_verified", reason: `${lookup.reason} A reviewer confirms the TXT record instead.`, publicEvidence: evidence, commit };
     }
-    if (lookup.kind === "not_found" || !lookup.values.includes(ch.txtValue)) {
-      const seen = lookup.kind === "found" ? ` Found ${lookup.values.length} TXT value(s), none equal to the challenge's.` : "";
+    if (lookup.kind === "not_found" || !lookup.value.includes(ch.txtValue)) {
+      const seen = lookup.kind === "found" ? ` Found ${lookup.value.length} TXT value(s), none equal to the challenge's.` : "";
       return {
         kind: "fail",
         error: { code: "dns_record_not_found", param: "evidence.challenge_id", message: `Publish TXT ${ch.txtName} = "${ch.txtValue}" and try again.${seen}` },
       };
     }
-    return {
-      kind: "issue", evidenceLevel: "source_verified", publicEvidence: evidence, commit,
-      recheckAt: new Date(now.getTime() + getEnv().DOMAIN_RECHECK_INTERVAL_MS),
-    };
+    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: evidence, commit };
+  }),
+  review: {
+    checklist: [
+      { key: "txt_found", label: "With a resolver of my own, the TXT record at txt_name holds txt_value exactly." },
+      { key: "domain_matches", label: "The domain in the evidence is the record's subject." },
+    ],
   },
-  recheckIntervalMs: () => getEnv().DOMAIN_RECHECK_INTERVAL_MS,
+  monitor: {
+    intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
+    async run(evidence) {
+      const again = await askTxtAgain(evidence);
+      if (again.kind === "unreachable") return again;
+      if (again.kind === "published") return { kind: "holds" };
+      return { kind: "lapsed", reason: `The TXT record ${again.txtName} = "${again.txtValue}" is no longer published.` };
+    },
+  },
   async recheck(evidence, now) {
-    const txtName = String(evidence.txt_name ?? "");
-    const txtValue = String(evidence.txt_value ?? "");
-    const lookup = await resolveTxt(txtName);
-    if (lookup.kind === "unreachable") return { kind: "unreachable", reason: lookup.reason };
-    if (lookup.kind === "not_found" || !lookup.values.includes(txtValue)) {
-      return { kind: "fail", reason: `DNS answered, but TXT ${txtName} does not hold "${txtValue}".` };
-    }
-    return {
-      kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString() },
-      recheckAt: new Date(now.getTime() + getEnv().DOMAIN_RECHECK_INTERVAL_MS),
-    };
+    const again = await askTxtAgain(evidence);
+    if (again.kind === "unreachable") return again;
+    if (again.kind === "absent") return { kind: "fail", reason: `DNS answered, but TXT ${again.txtName} does not hold "${again.txtValue}".` };
+    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString() } };
   },
 };
+
+/** Ask DNS again for the TXT record a record's (or submission's) evidence names. */
+async function askTxtAgain(evidence: Record<string, unknown>) {
+  const txtName = String(evidence.txt_name ?? "");
+  const txtValue = String(evidence.txt_value ?? "");
+  const lookup = await resolveTxt(txtName);
+  if (lookup.kind === "unreachable") return { kind: "unreachable" as const, reason: lookup.reason };
+  const published = lookup.kind === "found" && lookup.value.includes(txtValue);
+  return { kind: published ? ("published" as const) : ("absent" as const), txtName, txtValue };
+}

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
 import type { RecordCreateInput } from "@/lib/records/schemas";
+import type { CheckOutcome, ClaimContext } from "./types";
 
 const SOURCE_FIELDS = ["source_name", "source_url", "checked_at"] as const;
 
@@ -35,4 +36,15 @@ export function evidenceRules(input: RecordCreateInput, claimType: string, schem
   const parsed = schema.safeParse(evidence);
   if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
   return refuseSourceFields(input, claimType) ?? onlyLevels(input, levels, claimType);
+}
+
+/**
+ * A check that receives the request's evidence parsed by the type's schema — typed, no casts.
+ * The pipeline runs `validate` (which checks the same schema) first, so the parse succeeds.
+ */
+export function withEvidence<S extends z.ZodType>(
+  schema: S,
+  check: (input: RecordCreateInput, evidence: z.output<S>, ctx: ClaimContext) => Promise<CheckOutcome>,
+) {
+  return (input: RecordCreateInput, ctx: ClaimContext) => check(input, schema.parse(input.evidence ?? {}), ctx);
 }

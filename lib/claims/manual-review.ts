@@ -10,6 +10,21 @@ const SKEW_MS = 5 * 60_000;
  * reviewer and never published.
  */
 export const manualReview: ClaimModule = {
+  /** Stands for every claim type without a module of its own. */
+  type: "*",
+  /** Credentials pasted as "further evidence" for the reviewer are never kept. */
+  secrets: ["api_key", "api_secret", "secret", "secret_key", "password", "passphrase", "private_key", "seed_phrase", "mnemonic", "access_token"],
+  docs: {
+    describe: "Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it.",
+    errors: ["missing_evidence", "evidence_level_not_allowed"],
+    example: {
+      summary: "Any other claim type, confirmed by a reviewer (202)",
+      value: {
+        subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Acme Trading Ltd was featured in the Financial Times.",
+        source_name: "Financial Times", source_url: "https://www.ft.com/content/acme-trading", checked_at: "2026-01-30T09:00:00Z",
+      },
+    },
+  },
   offline: true,
   validate(input) {
     for (const f of ["source_name", "source_url", "checked_at"] as const) {

@@ -1,25 +1,38 @@
 import { ApiError } from "@/lib/http/errors";
+import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
 import { domainOwnership } from "./domain-ownership";
+import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
 import type { ClaimModule } from "./types";
 
-/** Claim types with a module. A new claim type is one file plus one line here. */
-const MODULES: Record<string, ClaimModule> = {
-  company_status: companyStatus,
-  domain_ownership: domainOwnership,
-  wallet_ownership: walletOwnership,
-};
+/**
+ * Claim types with a module. A new claim type is one file plus one line here. A Map, not an
+ * object: a claim_type such as "constructor" must not find Object.prototype's members.
+ */
+const MODULES = new Map<string, ClaimModule>([companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction].map((m) => [m.type, m]));
+
+/** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
+export function nextRecheckAt(claimType: string, at: Date): Date | null {
+  const every = MODULES.get(claimType)?.monitor?.intervalMs();
+  return every ? new Date(at.getTime() + every) : null;
+}
+
+/** Every module, the reviewed fallback last: what the API documentation is built from. */
+export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
+
+/** The claim types whose issued records are re-checked periodically (the scheduler's list). */
+export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
 export const NOT_YET_AVAILABLE = [
-  "agent_authorization", "company_identity", "evm_transaction",
+  "agent_authorization",
   "verified_listing", "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
 
 export function claimModuleFor(claimType: string): ClaimModule {
-  const mod = MODULES[claimType];
+  const mod = MODULES.get(claimType);
   if (mod) return mod;
   if ((NOT_YET_AVAILABLE as readonly string[]).includes(claimType)) {
     throw new ApiError(

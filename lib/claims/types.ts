@@ -1,6 +1,7 @@
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db, Tx } from "@/lib/db/client";
-import type { FieldError } from "@/lib/http/errors";
+import type { ZodType } from "zod";
+import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
@@ -10,7 +11,6 @@ export type CheckOutcome =
       evidenceLevel: EvidenceLevel;
       publicEvidence: Record<string, unknown>;
       privateEvidence?: Record<string, unknown>;
-      recheckAt?: Date | null;
       commit?: CommitHook;
     }
   | {
@@ -31,11 +31,47 @@ export type ClaimContext = { auth: AuthContext; now: Date; db: Db };
 
 /** What asking the source again for a pending submission finds (the reviewers' "re-run automatic check"). */
 export type RecheckOutcome =
-  | { kind: "issue"; evidenceLevel: EvidenceLevel; publicEvidence: Record<string, unknown>; recheckAt?: Date | null }
+  | { kind: "issue"; evidenceLevel: EvidenceLevel; publicEvidence: Record<string, unknown> }
   | { kind: "unreachable"; reason: string }
   | { kind: "fail"; reason: string };
 
+/** What a periodic re-check of an issued record finds (the scheduler: lib/records/recheck-records.ts). */
+export type MonitorOutcome =
+  | { kind: "holds"; publicEvidence?: Record<string, unknown> }
+  | { kind: "lapsed"; reason: string }
+  | { kind: "unreachable"; reason: string };
+
+/** What a reviewer confirms before approving; every item must be ticked. */
+export type ChecklistItem = { key: string; label: string };
+
+/** How the type is documented (OpenAPI document and docs/api.md): read from the registry, never written out elsewhere. */
+export type ClaimDocs = {
+  /** One sentence for createRecord's description: what `evidence` holds and what the subject is. */
+  describe: string;
+  /** The evidence schema, registered as an OpenAPI component (its zod `.meta({id})` names it). */
+  evidenceSchema?: ZodType;
+  /** The 422 codes its check can answer, beyond the shared validation codes. */
+  errors: readonly ErrorCode[];
+  example: { summary: string; value: Record<string, unknown> };
+};
+
 export interface ClaimModule {
+  /** The claim_type this module checks (the registry's key). */
+  type: string;
+  docs: ClaimDocs;
+  /**
+   * Evidence fields that carry secrets (an API secret, a password): the check may use them;
+   * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).
+   */
+  secrets?: readonly string[];
+  /** What a reviewer ticks before approving a submission of this type; absent: the generic source checklist. */
+  review?: { checklist: readonly ChecklistItem[] };
+  /**
+   * Issued records of this type are re-checked every `intervalMs()` by the one scheduler: a
+   * lapse suspends the record (by `system:recheck`), a pass reinstates a record a re-check
+   * suspended (never one its owner suspended), an unreachable source changes nothing.
+   */
+  monitor?: { intervalMs(): number; run(evidence: Record<string, unknown>, now: Date): Promise<MonitorOutcome> };
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */
@@ -45,7 +81,5 @@ export interface ClaimModule {
    * For claim types with a connector: check a submission that went to review because the
    * source could not be reached, from the evidence stored with it. Absent: only a human decides.
    */
-  recheck?(evidence: Record<string, unknown>, now: Date): Promise<RecheckOutcome>;
-  /** Issued records of this type are re-checked periodically (domain: the TXT record must stay); ms between checks. */
-  recheckIntervalMs?(): number;
+  recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string }): Promise<RecheckOutcome>;
 }

@@ -5,7 +5,7 @@ import type { Tx } from "@/lib/db/client";
 import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
-import { evidenceRules } from "./field-rules";
+import { evidenceRules, withEvidence } from "./field-rules";
 import type { ClaimModule } from "./types";
 
 export const walletEvidence = z
@@ -17,9 +17,32 @@ export const walletEvidence = z
  * signature over the challenge message. It says nothing about who holds the key.
  */
 export const walletOwnership: ClaimModule = {
+  type: "wallet_ownership",
+  docs: {
+    describe:
+      "`wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge " +
+      "(POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or BIP-322 simple; " +
+      "solana base58 or base64); the subject is the address; issued at source_verified. An EVM RPC that does not answer " +
+      "(smart accounts) gives 202 pending_review.",
+    evidenceSchema: walletEvidence,
+    errors: ["challenge_not_found", "challenge_expired", "challenge_used", "subject_mismatch", "invalid_signature", "signature_mismatch", "invalid_address", "field_not_allowed", "evidence_level_not_allowed"],
+    example: {
+      summary: "Wallet control, with the signature over the challenge's message (201)",
+      value: {
+        subject: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "wallet_ownership",
+        claim: "Acme Trading Ltd controls this Ethereum address.",
+        evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x<65-byte personal_sign signature, hex>" },
+      },
+    },
+  },
+  review: {
+    checklist: [
+      { key: "message_matches", label: "The signed message is the challenge issued for this address and network." },
+      { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain)." },
+    ],
+  },
   validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, ["source_verified"]),
-  async check(input, { auth, now, db }) {
-    const { challenge_id, signature } = input.evidence as z.infer<typeof walletEvidence>;
+  check: withEvidence(walletEvidence, async (input, { challenge_id, signature }, { auth, now, db }) => {
     const loaded = await loadChallenge(db, walletChallenges, auth, challenge_id, now);
     if ("error" in loaded) return { kind: "fail", error: loaded.error! };
     const ch = loaded.row;
@@ -48,7 +71,7 @@ export const walletOwnership: ClaimModule = {
           error: { code: "signature_mismatch", param: "evidence.signature", message: `The signature was not made by the key behind ${ch.address} over the challenge message.` },
         };
     }
-  },
+  }),
   async recheck(evidence, now) {
     const network = String(evidence.network) as WalletNetwork;
     const addr = normalizeAddress(String(evidence.address), network);

@@ -1,10 +1,12 @@
 import { ApiError } from "./errors";
+import { checkJsonInput } from "./json-guard";
 
 export const KiB = 1024;
 
 /**
  * Read a JSON object body with a hard byte limit, never trusting Content-Length alone.
- * Malformed JSON → 400 invalid_json; anything but an object → 422 invalid_type.
+ * Malformed JSON → 400 invalid_json; anything but an object → 422 invalid_type; NUL, lone
+ * surrogates, `__proto__` keys and deep nesting anywhere in it → 422 (checkJsonInput).
  */
 export async function readJsonObject(req: Request, limitBytes: number): Promise<Record<string, unknown>> {
   const type = req.headers.get("content-type") ?? "";
@@ -23,6 +25,8 @@ export async function readJsonObject(req: Request, limitBytes: number): Promise<
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ApiError("invalid_type", "The request body must be a JSON object.");
   }
+  const bad = checkJsonInput(parsed);
+  if (bad) throw ApiError.fromField(bad);
   return parsed as Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 import { newRequestId } from "@/lib/ids";
+import { describeError } from "@/lib/log/describe-error";
 import { ApiError, errorBody } from "./errors";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
@@ -43,7 +44,7 @@ export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
       if (err instanceof ApiError) {
         res = json(errorBody(err, requestId), err.status, err.headers);
       } else {
-        console.error(`[${requestId}] unhandled error`, err);
+        console.error(`[${requestId}] unhandled error: ${describeError(err)}`);
         const e = new ApiError("internal_error", "An internal error occurred. It has been logged.");
         res = json(errorBody(e, requestId), 500);
       }

@@ -1,5 +1,5 @@
-import * as ed from "@noble/ed25519";
 import type { FieldError } from "@/lib/http/errors";
+import { checkEd25519PublicKey } from "@/lib/signing/ed25519-strict";
 
 /**
  * Read a mandate public key: base64url (no padding) of the 32 raw Ed25519 bytes, a
@@ -66,15 +66,10 @@ export function parseMandatePublicKey(value: string): ParsedPublicKey {
     return fail(invalid("'public_key' is a DER SubjectPublicKeyInfo; send only its last 32 bytes (the raw key), base64url."));
   }
   if (bytes.length !== 32) return fail(invalid(`'public_key' must decode to exactly 32 bytes; it decodes to ${bytes.length}.`));
-  let point: ed.Point;
-  try {
-    point = ed.Point.fromBytes(new Uint8Array(bytes), false); // RFC 8032 strict: canonical y only
-  } catch {
-    return fail(invalid("'public_key' is not an Ed25519 public key: the bytes are not a point on the curve."));
+  const key = checkEd25519PublicKey(new Uint8Array(bytes));
+  if (!key.ok) {
+    const what = { not_a_point: "not an Ed25519 public key: the bytes are not a point on the curve", small_order: "a weak Ed25519 key (a point of small order)", mixed_order: "not in Ed25519's prime-order subgroup" }[key.reason];
+    return fail(invalid(`'public_key' is ${what}.`));
   }
-  // Small-order keys accept forged signatures for any message; mixed-order keys are never
-  // produced by a key generator and are read differently by different verifiers.
-  if (point.isSmallOrder()) return fail(invalid("'public_key' is a weak Ed25519 key (a point of small order)."));
-  if (!point.isTorsionFree()) return fail(invalid("'public_key' is not in Ed25519's prime-order subgroup."));
   return { ok: true, bytes: new Uint8Array(bytes), base64url: value };
 }

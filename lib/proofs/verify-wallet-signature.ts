@@ -1,8 +1,8 @@
-import { ed25519 } from "@noble/curves/ed25519.js";
 import { Verifier } from "bip322-js";
 import bs58 from "bs58";
 import { isErc6492Signature, isHex, verifyMessage } from "viem";
-import { assertChain, evmClient, WrongChain } from "@/lib/connectors/evm-rpc";
+import { askEvm, hasEvmRpc } from "@/lib/connectors/evm-rpc";
+import { verifyEd25519Strict } from "@/lib/signing/ed25519-strict";
 import type { EvmNetwork, NormalizedAddress, WalletNetwork } from "./wallet-address";
 
 export type SignatureCheck =
@@ -35,20 +35,16 @@ async function verifyEvm(address: `0x${string}`, network: WalletNetwork, message
     /* not a recoverable EOA signature: maybe a smart account's */
   }
   // Smart accounts (EIP-1271, and EIP-6492 for undeployed ones) need the chain.
-  const client = evmClient(network);
-  if (!client) return { kind: "mismatch" };
-  try {
-    // viem's verifyMessage treats a dead RPC like a bad signature, so ask for the code first:
-    // it tells a smart account from a plain key and proves the chain is answering.
-    await assertChain(client, network as EvmNetwork);
+  if (!hasEvmRpc(network)) return { kind: "mismatch" };
+  // viem's verifyMessage treats a dead RPC like a bad signature, so ask for the code first:
+  // it tells a smart account from a plain key and proves the chain is answering.
+  const answer = await askEvm(network as EvmNetwork, async (client) => {
     const code = await client.getCode({ address });
-    if ((!code || code === "0x") && !isErc6492Signature(signature)) return { kind: "mismatch" };
-    const ok = await client.verifyMessage({ address, message, signature });
-    return ok ? { kind: "valid", scheme: "eip1271/6492" } : { kind: "mismatch" };
-  } catch (e) {
-    if (e instanceof WrongChain) return { kind: "unreachable", reason: `${e.message} It cannot be asked until that is fixed.` };
-    return { kind: "unreachable", reason: `The ${network} RPC did not answer (${(e as Error).name}).` };
-  }
+    if ((!code || code === "0x") && !isErc6492Signature(signature)) return false;
+    return client.verifyMessage({ address, message, signature });
+  });
+  if (answer.kind === "found") return answer.value ? { kind: "valid", scheme: "eip1271/6492" } : { kind: "mismatch" };
+  return { kind: "unreachable", reason: answer.reason ?? `The ${network} RPC did not answer.` };
 }
 
 function verifyBitcoin(address: string, message: string, signature: string): SignatureCheck {
@@ -69,12 +65,14 @@ function verifyBitcoin(address: string, message: string, signature: string): Sig
 function verifySolana(address: string, message: string, signature: string): SignatureCheck {
   const sig = decodeSolanaSignature(signature);
   if (!sig) return { kind: "malformed", message: "A Solana signature is 64 bytes, base58 or base64." };
+  let key: Uint8Array;
   try {
-    const ok = ed25519.verify(sig, new TextEncoder().encode(message), bs58.decode(address));
-    return ok ? { kind: "valid", scheme: "ed25519" } : { kind: "mismatch" };
+    key = bs58.decode(address);
   } catch {
     return { kind: "mismatch" };
   }
+  // Strict (RFC 8032, no small-order or mixed-order keys): see lib/signing/ed25519-strict.ts.
+  return verifyEd25519Strict(sig, new TextEncoder().encode(message), key) ? { kind: "valid", scheme: "ed25519" } : { kind: "mismatch" };
 }
 
 /** base58 and base64 can both be 88 characters: tell them apart by alphabet, then require 64 bytes. */

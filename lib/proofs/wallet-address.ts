@@ -2,6 +2,7 @@ import * as bitcoin from "bitcoinjs-lib";
 import bs58 from "bs58";
 import { getAddress, isAddress } from "viem";
 import type { FieldError } from "@/lib/http/errors";
+import { checkEd25519PublicKey } from "@/lib/signing/ed25519-strict";
 
 export const EVM_NETWORKS = ["ethereum", "base", "polygon", "arbitrum", "optimism", "bsc"] as const;
 export const WALLET_NETWORKS = [...EVM_NETWORKS, "bitcoin", "solana"] as const;
@@ -39,6 +40,11 @@ export function normalizeAddress(address: string, network: WalletNetwork): Norma
         return invalid(`'${a.slice(0, 100)}' is not a base58 Solana address.`);
       }
       if (bytes.length !== 32) return invalid("A Solana address is the base58 form of a 32-byte public key.");
+      // Off-curve addresses (program-derived) and weak keys cannot sign: no proof can be made for them.
+      const key = checkEd25519PublicKey(bytes);
+      if (!key.ok) {
+        return invalid(`'${a}' cannot sign messages: it is not the public key of a key pair (${key.message.replace(/\.$/, "")}).`);
+      }
       return { address: a, family: "solana" };
     }
   }

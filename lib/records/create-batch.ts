@@ -3,14 +3,13 @@ import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { CheckOutcome, CommitHook } from "@/lib/claims/types";
 import type { Db, Tx } from "@/lib/db/client";
-import { ApiError, type FieldError } from "@/lib/http/errors";
-import {
-  beginIdempotent, completeIdempotent, findIdempotent, releaseIdempotent, type IdempotencyScope,
-} from "@/lib/idempotency/idempotency";
+import type { FieldError } from "@/lib/http/errors";
+import { completeKey } from "@/lib/idempotency/complete-key";
+import { runIdempotent, type IdempotentResult } from "@/lib/idempotency/run-idempotent";
+import type { KeyClaim } from "@/lib/idempotency/types";
 import { newBatchId } from "@/lib/ids";
-import { canonicalJson, sha256Hex } from "@/lib/signing/canonical";
+import { assemble, type Passed } from "./assemble-record";
 import { batchAnswer, replayedBatch, type BatchRowResult } from "./batch-answer";
-import { assemble, type Passed } from "./create-record";
 import { insertRecordBundles } from "./insert-record-bundle";
 import type { RecordCreateInput } from "./schemas";
 import { recordUrls } from "./urls";
@@ -20,46 +19,28 @@ import { validateBatchInput } from "./validate-batch";
 const CHECK_CONCURRENCY = 8;
 
 /** `bodyJson` is the answer as sent (200 either way). */
-export type BatchResult = { bodyJson: string; replayed: boolean };
+export type BatchResult = IdempotentResult<200>;
 
 /**
  * POST /api/v1/records/batch: up to 250 records under one Idempotency-Key.
  * validate every row → claim the key → check each row → ONE transaction writes every row
  * that passed (metering, challenge use, record + history + outbox event) and the key's answer.
  * A row whose check fails is `failed` and the others still issue; an invalid row, an
- * exhausted allowance or any error issues nothing.
+ * exhausted allowance or any error issues nothing (and frees the key).
  */
 export async function createBatch(db: Db, auth: AuthContext, raw: Record<string, unknown>, idempotencyKey: string): Promise<BatchResult> {
-  const scope: IdempotencyScope = { accountId: auth.accountId, environment: auth.environment, endpoint: "records.batch", key: idempotencyKey };
-  const requestHash = sha256Hex(canonicalJson(raw));
-  let inputs: RecordCreateInput[];
-  try {
-    inputs = validateBatchInput(raw);
-  } catch (err) {
-    // Clock-dependent rules (expires_at, checked_at): a retry of a batch that went through replays.
-    const prior = await findIdempotent(db, scope, requestHash);
-    if (prior?.kind === "replay") return replay(prior.bodyJson);
-    throw err;
-  }
-  const begun = await beginIdempotent(db, scope, requestHash);
-  if (begun.kind === "replay") return replay(begun.bodyJson);
-  try {
-    requireActivePlan(auth);
-    return { bodyJson: await issueRows(db, auth, inputs, scope, requestHash), replayed: false };
-  } catch (err) {
-    // Another request holds the key now (it took over a lapsed claim): leave its claim alone.
-    if (err instanceof KeyTaken) {
-      throw new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
-    }
-    // Nothing was written: free the key so a corrected retry can use it.
-    await releaseIdempotent(db, scope, begun.claimedAt).catch((e) => console.error("idempotency release failed", e));
-    throw err;
-  }
+  return runIdempotent(db, {
+    scope: { accountId: auth.accountId, environment: auth.environment, endpoint: "records.batch", key: idempotencyKey },
+    body: raw,
+    validate: () => validateBatchInput(raw),
+    execute: async (inputs, key) => {
+      requireActivePlan(auth);
+      return { status: 200 as const, bodyJson: await issueRows(db, auth, inputs, key) };
+    },
+    replayBody: (storedJson) => JSON.stringify(replayedBatch(storedJson)),
+  });
 }
 
-const replay = (storedJson: string): BatchResult => ({ bodyJson: JSON.stringify(replayedBatch(storedJson)), replayed: true });
-
-class KeyTaken extends Error {}
 class Refused extends Error {
   constructor(readonly error: FieldError) {
     super(error.message);
@@ -68,7 +49,7 @@ class Refused extends Error {
 
 type Ready = { index: number; outcome: Passed } & ReturnType<typeof assemble>;
 
-async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[], scope: IdempotencyScope, requestHash: string) {
+async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[], key: KeyClaim) {
   const now = new Date();
   const outcomes = await mapLimit(inputs, CHECK_CONCURRENCY, (input) => claimModuleFor(input.claim_type).check(input, { auth, now, db }));
   const results: BatchRowResult[] = [];
@@ -99,7 +80,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
       };
     }
     const json = JSON.stringify(batchAnswer(newBatchId(), results));
-    if (!(await completeIdempotent(tx, scope, requestHash, 200, json))) throw new KeyTaken(); // rolls everything back
+    await completeKey(tx, key, { status: 200, bodyJson: json }); // KeyTaken rolls everything back
     return json;
   });
   return bodyJson;

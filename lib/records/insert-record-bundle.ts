@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getHandle, rowsOf, type DbOrTx } from "@/lib/db/client";
-import type { IdempotencyScope } from "@/lib/idempotency/idempotency";
+import type { KeyClaim } from "@/lib/idempotency/types";
 import type { buildEvent } from "@/lib/outbox/write-event";
 import type { HistoryRow, RecordRow } from "./serialize-record";
 
@@ -10,12 +10,11 @@ const t = (d: Date | null) => (d ? d.toISOString() : null);
 /** A new record as written: the row, its first history entry and its outbox event. */
 export type RecordBundle = { row: RecordRow; history: Omit<HistoryRow, "seq">; event: ReturnType<typeof buildEvent> };
 
-/** The idempotency key of a single create, stored as done with the answer it gets. */
-export type BundleKey = {
-  scope: IdempotencyScope; requestHash: string; status: number; bodyJson: string;
-  /** "claim": the key must be new. "complete": this request claimed it earlier (state running). */
-  mode: "claim" | "complete";
-};
+/**
+ * The idempotency key of a single create, stored as done with the answer it gets.
+ * Mode "claim": the key must be new. "complete": this request claimed it earlier (state running).
+ */
+export type BundleKey = KeyClaim & { status: number; bodyJson: string };
 
 /**
  * One statement, hence atomic without an explicit transaction: insert the records, their

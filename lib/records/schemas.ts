@@ -6,8 +6,18 @@ export const LIFECYCLE_OPERATIONS = ["suspend", "reinstate", "revoke", "expire",
 export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
 
 /** No control characters in one-line or free-text fields (tabs and newlines allowed in claims). */
-const noControl = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
-const NO_CONTROL = "must not contain control characters.";
+export const noControl = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+export const NO_CONTROL = "must not contain control characters.";
+/**
+ * Bidi controls (embeddings, overrides, isolates, marks) and invisible characters (zero-width
+ * space, joiners, word joiner, BOM): text shown on a certificate must read as what was signed.
+ */
+const noHiddenText = /^[^\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]*$/;
+const NO_HIDDEN =
+  "must not contain bidirectional controls or zero-width characters (U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF): " +
+  "the certificate must read exactly as what was signed.";
+const CLAIM_TYPE_RE = /^[a-z][a-z0-9_]{1,63}$/;
+const CLAIM_TYPE_FORMAT = "must be snake_case: a lower-case letter, then letters, digits or underscores.";
 const timestamp = z.iso.datetime({ offset: true });
 
 export const recordIdSchema = z
@@ -17,18 +27,18 @@ export const recordIdSchema = z
 
 export const recordCreateSchema = z
   .strictObject({
-    subject: z.string().min(1).max(300).regex(noControl, NO_CONTROL).describe("Who or what the claim is about."),
+    subject: z.string().min(1).max(300).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe("Who or what the claim is about."),
     claim_type: z
       .string()
       .min(1)
       .max(64)
-      .regex(/^[a-z][a-z0-9_]{1,63}$/, "must be snake_case: a lower-case letter, then letters, digits or underscores.")
+      .regex(CLAIM_TYPE_RE, CLAIM_TYPE_FORMAT)
       .describe("A claim type from the spec's table, or any other snake_case type (reviewed by a person)."),
-    claim: z.string().min(1).max(2000).regex(noControl, NO_CONTROL).describe("Free-text statement of the claim."),
+    claim: z.string().min(1).max(2000).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe("Free-text statement of the claim."),
     evidence_level: z.enum(EVIDENCE_LEVELS).optional(),
     visibility: z.enum(["public", "private"]).optional().describe("Defaults to private."),
     evidence: z.record(z.string(), z.unknown()).optional().describe("Claim-type specific; at most 32 KiB."),
-    source_name: z.string().min(1).max(200).regex(noControl, NO_CONTROL).optional(),
+    source_name: z.string().min(1).max(200).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).optional(),
     source_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
     checked_at: timestamp.optional(),
     expires_at: timestamp.optional().describe("End of validity; default one year after issue, at most five years."),
@@ -74,5 +84,5 @@ export const listRecordsQuerySchema = z.strictObject({
     .enum(["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"])
     .optional()
     .describe("Only records in this stored status."),
-  claim_type: z.string().max(64).optional().describe("Only records of this claim type."),
+  claim_type: z.string().max(64).regex(CLAIM_TYPE_RE, CLAIM_TYPE_FORMAT).optional().describe("Only records of this claim type."),
 });

@@ -84,7 +84,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     const at = new Date();
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
-      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer.", recheckAt: recheckAfter(row.claimType, at) })
+      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer." })
       : await reject(tx, row, { at, by, reason: input.reason! });
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
@@ -131,7 +131,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     throw new ApiError("recheck_not_available", `claim_type '${first.claimType}' has no connector: only a reviewer can decide it.`);
   }
   const now = new Date();
-  const found = await mod.recheck(first.evidencePublic, now);
+  const found = await mod.recheck(first.evidencePublic, now, { subject: first.subject });
   const result = await db.transaction(async (tx): Promise<RerunResult> => {
     const row = await lockPending(tx, recordId);
     const by = `system:rerun:${reviewer.id}`;
@@ -142,7 +142,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
       }
       const record = await issuePending(tx, row, {
         at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",
-        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence, recheckAt: found.recheckAt,
+        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence,
       });
       await audit(tx, row.id, reviewer.id, "rerun_issued", null, now);
       return { outcome: "issued", record };
@@ -160,12 +160,6 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
 
 function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
   return tx.insert(reviewDecisions).values({ recordId, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
-}
-
-/** When a record of this type, issued now, is next re-checked by its connector (null: never). */
-function recheckAfter(claimType: string, at: Date) {
-  const every = recheckableModule(claimType)?.recheckIntervalMs?.();
-  return every ? new Date(at.getTime() + every) : null;
 }
 
 /** The module whose connector can check this claim type again, if any. */

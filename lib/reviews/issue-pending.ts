@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { recordHistory, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { nextRecheckAt } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { getHistory } from "@/lib/records/get-record";
@@ -18,7 +19,7 @@ import { defaultExpiry, signIssue } from "@/lib/records/signed-payload";
 export async function issuePending(
   tx: Tx,
   row: RecordRow,
-  o: { at: Date; by: string; reason: string; evidenceLevel?: EvidenceLevel; publicEvidence?: Record<string, unknown>; recheckAt?: Date | null },
+  o: { at: Date; by: string; reason: string; evidenceLevel?: EvidenceLevel; publicEvidence?: Record<string, unknown> },
 ) {
   const at = o.at;
   const expiresAt = validityEnd(row, at);
@@ -27,7 +28,7 @@ export async function issuePending(
   const [issued] = await tx
     .update(records)
     .set({
-      status: "active", evidenceLevel, evidencePublic: evidence, recheckAt: o.recheckAt ?? null, statusChangedAt: at, reviewReason: null,
+      status: "active", evidenceLevel, evidencePublic: evidence, recheckAt: nextRecheckAt(row.claimType, at), statusChangedAt: at, reviewReason: null,
       ...signIssue({
         id: row.id, environment: row.environment, subject: row.subject, claimType: row.claimType, claim: row.claim,
         evidenceLevel, evidence, expiresAt,

@@ -1,14 +1,15 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
-import { ACCOUNTS_CHANNEL, forgetAllAuth } from "@/lib/accounts/auth-cache";
 import { allowances } from "@/lib/accounts/plans";
-import { getEnv } from "@/lib/env";
+import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
-import { purgeIdempotencyKeys } from "@/lib/idempotency/idempotency";
+import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { expireDueRecords } from "@/lib/records/expire-records";
-import { recheckDomainRecords } from "@/lib/records/recheck-domains";
+import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
+import { describeError } from "@/lib/log/describe-error";
+import { redactConsoleErrors } from "@/lib/log/redact-console";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };
 
@@ -16,6 +17,7 @@ const g = globalThis as unknown as { __prsBooted?: boolean };
 export async function boot() {
   if (g.__prsBooted) return;
   g.__prsBooted = true;
+  redactConsoleErrors(); // before anything can fail: no query parameters in the log
   const env = getEnv();
   // Announce the process before opening the embedded database, so the admin CLI waits
   // for this server instead of opening the same data folder itself.
@@ -25,11 +27,11 @@ export async function boot() {
   const keys = keyring(); // generates the first signing key in the embedded default
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
-  await handle.listen(ACCOUNTS_CHANNEL, () => forgetAllAuth());
   console.log(
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite, in a worker thread)` : ""}; ` +
       `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
   );
+  if (env.WEBHOOK_ALLOW_INSECURE === "1") console.warn(INSECURE_WEBHOOKS_WARNING);
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return; // a slow round (DNS timeouts) must not overlap the next
@@ -37,11 +39,11 @@ export async function boot() {
     try {
       const n = await expireDueRecords(handle.db);
       if (n > 0) console.log(`[prs] expired ${n} record(s)`);
-      const r = await recheckDomainRecords(handle.db);
-      if (r.suspended > 0) console.log(`[prs] suspended ${r.suspended} domain record(s) whose TXT record is gone`);
+      const r = await recheckRecords(handle.db);
+      if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
       await purgeIdempotencyKeys(handle.db);
     } catch (e) {
-      console.error("[prs] sweep failed", e);
+      console.error(`[prs] sweep failed: ${describeError(e)}`);
     } finally {
       sweeping = false;
     }

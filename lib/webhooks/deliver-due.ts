@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { accounts, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import { rowsOf, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -15,14 +15,23 @@ type Claimed = { id: string; webhook_id: string; event_id: string; attempts: num
 /**
  * Claim due deliveries for this worker (a lease, taken with SKIP LOCKED so concurrent
  * workers never pick the same one), send them outside any transaction, record the outcome.
+ * One delivery per endpoint at a time, across all workers: the endpoint's due delivery of
+ * the oldest event, and only while none of its deliveries is leased. So an endpoint gets
+ * its events in order (a failed one is retried on its schedule while later ones go on),
+ * a backlog drains oldest first, and endpoints are served side by side.
  */
 export async function deliverDue(db: Db, limit = 20): Promise<number> {
   const leaseMs = getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
   const res = await db.execute(sql`
-    with due as (
-      select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-      where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
-        and w.status = 'enabled' and w.deleted_at is null
+    with heads as (
+      select distinct on (d.webhook_id) d.id
+      from webhook_deliveries d join webhooks w on w.id = d.webhook_id join events e on e.id = d.event_id
+      where d.status = 'pending' and d.next_attempt_at <= now() and w.status = 'enabled' and w.deleted_at is null
+      order by d.webhook_id, e.created_at, e.id
+    ), due as (
+      select d.id from webhook_deliveries d join heads h on h.id = d.id
+      where (d.locked_until is null or d.locked_until < now())
+        and not exists (select 1 from webhook_deliveries o where o.webhook_id = d.webhook_id and o.status = 'pending' and o.locked_until >= now())
       order by d.next_attempt_at limit ${limit}
       for update of d skip locked
     )
@@ -57,7 +66,9 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
         status: exhausted ? "failed" : "pending", attempts, lastAttemptAt: now, lockedUntil: null,
         nextAttemptAt: exhausted ? now : new Date(now.getTime() + jitter(delays[attempts - 1]!)),
       })
-      .where(eq(webhookDeliveries.id, c.id));
+      // Still pending: a delivery ended while this attempt was in flight (its endpoint removed,
+      // e.g. at a first confirmation) stays ended — a failed attempt must not bring it back.
+      .where(and(eq(webhookDeliveries.id, c.id), eq(webhookDeliveries.status, "pending")));
     const [w] = await tx
       .update(webhooks)
       .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
@@ -79,8 +90,9 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
       text:
         `Proof Records stopped sending events to your ${disabledBy.webhook.environment} webhook ${disabledBy.webhook.id}\n` +
         `(${disabledBy.webhook.url}).\n\nReason: ${disabledBy.reason}\n\n` +
-        `Events are kept. Fix the endpoint, then re-enable it with POST /api/v1/webhooks/${disabledBy.webhook.id}/enable;\n` +
-        `pending deliveries resume from there.\n`,
+        `Events are kept for it meanwhile: the newest ${getEnv().WEBHOOK_BACKLOG_MAX} raised within the last ${getEnv().WEBHOOK_BACKLOG_DAYS} days.\n` +
+        `Fix the endpoint, then re-enable it with POST /api/v1/webhooks/${disabledBy.webhook.id}/enable;\n` +
+        `the kept deliveries then go out, oldest first.\n`,
     }).catch((e) => console.error("[prs] could not send the webhook-disabled mail", e));
   }
 }

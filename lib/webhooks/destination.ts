@@ -6,21 +6,49 @@ import type { FieldError } from "@/lib/http/errors";
 
 const insecure = () => getEnv().WEBHOOK_ALLOW_INSECURE === "1";
 
+/** IPv4-compatible IPv6 (RFC 4291 §2.5.5.1, deprecated): ipaddr.js has no range name for it. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
 /**
- * Only ordinary public unicast addresses: no loopback, private, link-local (cloud metadata
- * lives at 169.254.169.254), CGNAT, unique-local, multicast or reserved ranges, including
- * IPv4 hidden inside IPv6 (::ffff:127.0.0.1).
+ * An address as ipaddr.js sees it, IPv4-mapped IPv6 (::ffff:a.b.c.d) turned into the IPv4
+ * it carries. IPv6 text goes through the WHATWG URL parser first: ipaddr.js reads the
+ * dotted form `::a.b.c.d` as IPv4-mapped, which it is not (it is IPv4-compatible, `::/96`).
+ */
+function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (!net.isIP(ip)) return null;
+  try {
+    const addr = ipaddr.parse(net.isIPv6(ip) ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip);
+    return addr instanceof ipaddr.IPv6 && addr.isIPv4MappedAddress() ? addr.toIPv4Address() : addr;
+  } catch {
+    return null; // e.g. a zone index (fe80::1%eth0): link-local anyway
+  }
+}
+
+/**
+ * Only ordinary public unicast addresses (ipaddr.js `range()` is "unicast"): no loopback,
+ * private, link-local (cloud metadata lives at 169.254.169.254), CGNAT, unique-local,
+ * multicast or reserved ranges, and no IPv4 carried in IPv6 — IPv4-mapped addresses are
+ * judged by the IPv4 they carry; IPv4-compatible (::/96), NAT64 (64:ff9b::/96,
+ * 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32) are refused whatever they carry.
  */
 export function isPublicAddress(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  const addr = parseAddress(ip);
+  if (!addr || (addr instanceof ipaddr.IPv6 && addr.match(IPV4_COMPATIBLE))) return false;
   return addr.range() === "unicast";
+}
+
+/** Where deliveries may go: public addresses, and loopback too with WEBHOOK_ALLOW_INSECURE=1 (nothing else). */
+export function isAllowedDestination(ip: string): boolean {
+  if (isPublicAddress(ip)) return true;
+  return insecure() && parseAddress(ip)?.range() === "loopback";
 }
 
 const bad = (message: string): FieldError => ({ code: "invalid_webhook_url", param: "url", message });
 
-/** Registration-time check of a destination: scheme, shape, and where its name resolves now. */
+/**
+ * Registration-time check of a destination: scheme, shape, and where its name resolves now.
+ * Errors never say what the name resolved to: that would let a caller read internal DNS.
+ */
 export async function checkWebhookUrl(raw: string): Promise<{ url: string } | { error: FieldError }> {
   let u: URL;
   try {
@@ -31,7 +59,6 @@ export async function checkWebhookUrl(raw: string): Promise<{ url: string } | { 
   if (u.protocol !== "https:" && !(insecure() && u.protocol === "http:")) return { error: bad("Webhook destinations must use https://.") };
   if (u.username || u.password) return { error: bad("Put no credentials in the URL; verify our signature instead.") };
   if (u.hash) return { error: bad("A webhook URL has no #fragment.") };
-  if (insecure()) return { url: u.toString() };
   const host = u.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
@@ -39,15 +66,15 @@ export async function checkWebhookUrl(raw: string): Promise<{ url: string } | { 
   } catch {
     return { error: bad(`The host ${host} does not resolve.`) };
   }
-  const blocked = addresses.find((a) => !isPublicAddress(a));
-  if (blocked) return { error: bad(`The host ${host} resolves to ${blocked}, which is not a public address.`) };
+  if (!addresses.every(isAllowedDestination)) return { error: bad(`The host ${host} does not resolve to public addresses only.`) };
   return { url: u.toString() };
 }
 
 /**
  * `lookup` for outgoing delivery sockets: the name is resolved again at connect time and
- * refused if any address is not public, so DNS changes after registration (rebinding)
- * cannot point deliveries at internal services.
+ * refused if any address is not allowed, so DNS changes after registration (rebinding)
+ * cannot point deliveries at internal services. The error (kept in the delivery log the
+ * customer reads) does not name the address.
  */
 export function guardedLookup(
   hostname: string,
@@ -56,9 +83,8 @@ export function guardedLookup(
 ) {
   dns.lookup(hostname, { all: true, verbatim: true }).then(
     (list) => {
-      const blocked = !insecure() && list.find((a) => !isPublicAddress(a.address));
-      if (blocked) {
-        const e = new Error(`refused: ${hostname} resolves to non-public ${blocked.address}`) as NodeJS.ErrnoException;
+      if (!list.every((a) => isAllowedDestination(a.address))) {
+        const e = new Error(`refused: ${hostname} does not resolve to public addresses only`) as NodeJS.ErrnoException;
         e.code = "EBLOCKED";
         return cb(e, []);
       }

@@ -1,12 +1,15 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import { events, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { newDeliveryId } from "@/lib/ids";
+import { trimBacklog } from "./trim-backlog";
 
 /**
  * Fan new outbox events out to the endpoints subscribed at that moment: one delivery per
  * (endpoint, event), unique, so a repeated fan-out cannot double-send. Events are claimed
- * with SKIP LOCKED, so several workers share the work.
+ * with SKIP LOCKED, so several workers share the work. A disabled endpoint gets its
+ * deliveries too: they wait, within the backlog bounds (trim-backlog.ts), until it is
+ * enabled again.
  */
 export async function dispatchEvents(db: Db, limit = 200): Promise<number> {
   return db.transaction(async (tx) => {
@@ -19,9 +22,9 @@ export async function dispatchEvents(db: Db, limit = 200): Promise<number> {
       .for("update", { skipLocked: true });
     if (due.length === 0) return 0;
     const hooks = await tx
-      .select({ id: webhooks.id, accountId: webhooks.accountId, environment: webhooks.environment, events: webhooks.events })
+      .select({ id: webhooks.id, accountId: webhooks.accountId, environment: webhooks.environment, events: webhooks.events, status: webhooks.status })
       .from(webhooks)
-      .where(and(inArray(webhooks.accountId, [...new Set(due.map((e) => e.accountId))]), eq(webhooks.status, "enabled"), isNull(webhooks.deletedAt)));
+      .where(and(inArray(webhooks.accountId, [...new Set(due.map((e) => e.accountId))]), isNull(webhooks.deletedAt)));
     const now = new Date();
     const rows = due.flatMap((e) =>
       hooks
@@ -30,6 +33,8 @@ export async function dispatchEvents(db: Db, limit = 200): Promise<number> {
         .map((w) => ({ id: newDeliveryId(), webhookId: w.id, eventId: e.id, status: "pending" as const, nextAttemptAt: now })),
     );
     if (rows.length) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+    const held = new Set(rows.map((r) => r.webhookId));
+    await trimBacklog(tx, hooks.filter((w) => w.status === "disabled" && held.has(w.id)).map((w) => w.id));
     await tx.update(events).set({ dispatchedAt: now }).where(inArray(events.id, due.map((e) => e.id)));
     return due.length;
   });

@@ -6,13 +6,15 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { newWebhookId, newWebhookSecret, WEBHOOK_ID_RE } from "@/lib/ids";
 import { buildEvent, SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
+import { NO_CONTROL, noControl } from "@/lib/records/schemas";
 import { checkWebhookUrl } from "./destination";
+import { trimBacklog } from "./trim-backlog";
 
 export const webhookCreateSchema = z
   .strictObject({
     url: z.string().min(1).max(2000),
     events: z.array(z.enum(SUBSCRIBABLE_EVENTS)).max(SUBSCRIBABLE_EVENTS.length).optional(),
-    description: z.string().max(500).optional(),
+    description: z.string().max(500).regex(noControl, NO_CONTROL).optional(),
   })
   .meta({ id: "WebhookCreate" });
 
@@ -84,14 +86,29 @@ export async function deleteWebhook(db: Db, auth: AuthContext, id: string) {
   return { object: "webhook" as const, id: w.id, deleted: true };
 }
 
+/**
+ * Enable again: what was kept while disabled (within the backlog bounds, see trim-backlog.ts)
+ * becomes due at once and goes out oldest event first, one at a time (deliver-due.ts).
+ * Deliveries, then the webhook: the worker's lock order.
+ */
 export async function enableWebhook(db: Db, auth: AuthContext, id: string) {
   const w = await getWebhookOrThrow(db, auth, id);
-  const [row] = await db
-    .update(webhooks)
-    .set({ status: "enabled", disabledReason: null, consecutiveFailures: 0 })
-    .where(eq(webhooks.id, w.id))
-    .returning();
-  return serializeWebhook(row!);
+  const row = await db.transaction(async (tx) => {
+    if (w.status === "disabled") {
+      await trimBacklog(tx, [w.id]);
+      await tx
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: new Date() })
+        .where(and(eq(webhookDeliveries.webhookId, w.id), eq(webhookDeliveries.status, "pending")));
+    }
+    const [updated] = await tx
+      .update(webhooks)
+      .set({ status: "enabled", disabledReason: null, consecutiveFailures: 0 })
+      .where(eq(webhooks.id, w.id))
+      .returning();
+    return updated!;
+  });
+  return serializeWebhook(row);
 }
 
 /** Queue a `webhook.test` event for this endpoint only; it goes through normal delivery. */

@@ -1,15 +1,17 @@
 import http from "node:http";
 import https from "node:https";
+import net from "node:net";
 import { Webhook } from "standardwebhooks";
 import { getEnv } from "@/lib/env";
-import { guardedLookup } from "./destination";
+import { guardedLookup, isAllowedDestination } from "./destination";
 
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null };
 
 /**
  * One signed POST (Standard Webhooks): `webhook-id` is the event id (stable across
  * retries), the signature covers `id.timestamp.body` with the endpoint's secret. Redirects
- * are not followed (a 3xx is a failure) and the address is checked again at connect time.
+ * are not followed (a 3xx is a failure) and the address is checked again at connect time
+ * (a name through the guarded lookup; an IP literal, which sockets do not look up, here).
  */
 export function sendWebhook(url: string, secret: string, eventId: string, body: string): Promise<SendResult> {
   const started = Date.now();
@@ -26,6 +28,8 @@ export function sendWebhook(url: string, secret: string, eventId: string, body: 
   return new Promise((resolve) => {
     const done = (statusCode: number | null, error: string | null) =>
       resolve({ statusCode, error, latencyMs: Date.now() - started });
+    const literal = u.hostname.replace(/^\[|\]$/g, "");
+    if (net.isIP(literal) && !isAllowedDestination(literal)) return done(null, `refused: ${literal} is not a public address`);
     const req = lib.request(
       u,
       { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never, timeout: getEnv().WEBHOOK_TIMEOUT_MS },

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, setDns, sleep } from "../helpers";
+import { admin, baseUrl, call, companyStatus, newAccount, newLiveAccount, setDns, untilPast, withShortExpiry } from "../helpers";
+import { canonicalSha256, verifyWithJwks } from "../signatures";
+import { inOneUsageMonth } from "../usage-month";
 
 const BATCH = "/api/v1/records/batch";
 const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
@@ -80,8 +82,14 @@ describe("POST /api/v1/records/batch: a full batch", () => {
       const page = await fetch(r.body.results[i].certificate_url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain(sent[i]!.subject);
+      // The service's own verdict, and an independent one: the signed payload is row i's, its
+      // hash is the one the record states, and jose + WebCrypto verify it against the JWKS.
+      const rec = byId.get(ids[i])!;
       const sig = await call("GET", `/api/v1/records/${ids[i]}/signature`);
-      expect(sig.body).toMatchObject({ verification_id: ids[i], valid: true });
+      expect(sig.body).toMatchObject({ verification_id: ids[i], valid: true, signing_key_id: rec.integrity.signing_key_id });
+      expect(sig.body.signed_payload).toMatchObject({ id: ids[i], subject: sent[i]!.subject, claim: sent[i]!.claim });
+      expect(canonicalSha256(sig.body.signed_payload)).toBe(rec.integrity.payload_sha256);
+      expect(await verifyWithJwks(sig.body.signed_payload, rec.integrity.signature, rec.integrity.signing_key_id)).toBe(true);
     }
   }, 120_000);
 });
@@ -115,7 +123,7 @@ describe("POST /api/v1/records/batch: validation before anything is issued", () 
     sent[5] = { subject: "x.example.com", claim_type: "domain_ownership", claim: "DNS." };
     sent[6] = companyStatus({ evidence_level: "source_verified" });
     sent[8] = "not an object";
-    sent[9] = companyStatus({ claim_type: "evm_transaction" });
+    sent[9] = companyStatus({ claim_type: "agent_authorization" });
     sent[11] = companyStatus({ subject: "x".repeat(301) });
     sent[13] = { claim_type: "press_coverage", subject: "S", claim: "C" };
     const r = await batch(sandboxKey, sent);
@@ -230,12 +238,19 @@ describe("POST /api/v1/records/batch: one Idempotency-Key for the batch", () => 
 
   it("replays a batch whose rows would no longer validate (clock-dependent expires_at)", async () => {
     const { sandboxKey } = await newAccount("batch");
-    const key = randomUUID();
-    const sent = [companyStatus({ expires_at: new Date(Date.now() + 1500).toISOString() }), companyStatus()];
-    const first = await batch(sandboxKey, sent, key);
-    expect(first.status).toBe(200);
-    await sleep(1600);
-    const again = await batch(sandboxKey, sent, key);
+    let key = "";
+    let sent: unknown[] = [];
+    const { res: first, expiresAt } = await withShortExpiry((at) => {
+      key = randomUUID();
+      sent = [companyStatus({ expires_at: at }), companyStatus()];
+      return batch(sandboxKey, sent, key);
+    });
+    expect(first.status, first.text).toBe(200);
+    await untilPast(expiresAt);
+    const fresh = await batch(sandboxKey, sent, randomUUID()); // no longer valid as a new batch…
+    expect(fresh.status).toBe(422);
+    expect(fresh.body.error.rows).toEqual([{ index: 0, errors: [expect.objectContaining({ code: "invalid_value", param: "records[0].expires_at" })] }]);
+    const again = await batch(sandboxKey, sent, key); // …but its key replays it
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.batch_id).toBe(first.body.batch_id);
@@ -334,7 +349,7 @@ describe("POST /api/v1/records/batch: rows whose check fails", () => {
 
 describe("POST /api/v1/records/batch: live batches and the plan", () => {
   // The test server runs with PLAN_LIMITS={"starter":{"live_records":3}}.
-  it("meters each live issued row (not reviewed or failed ones), and refuses a batch past the allowance whole", async () => {
+  it("meters each live issued row (not reviewed or failed ones), and refuses a batch past the allowance whole", () => inOneUsageMonth(async () => {
     const acct = await newLiveAccount("starter");
     const two = await batch(acct.liveKey, rows(2, "Live"));
     expect(two.status).toBe(200);
@@ -354,9 +369,9 @@ describe("POST /api/v1/records/batch: live batches and the plan", () => {
     // Sandbox batches are never metered.
     expect((await batch(acct.sandboxKey, rows(5))).status).toBe(200);
     expect(await usage(acct.liveKey)).toBe(3);
-  });
+  }));
 
-  it("answers 402 for 4 live rows on a 3-record allowance: nothing issued, usage unchanged, key free again", async () => {
+  it("answers 402 for 4 live rows on a 3-record allowance: nothing issued, usage unchanged, key free again", () => inOneUsageMonth(async () => {
     const acct = await newLiveAccount("starter");
     const key = randomUUID();
     const r = await batch(acct.liveKey, rows(4, "Live"), key);
@@ -369,7 +384,7 @@ describe("POST /api/v1/records/batch: live batches and the plan", () => {
     expect(retry.body.totals.issued).toBe(3);
     expect(retry.body.results.every((x: any) => x.certificate_url?.startsWith(baseUrl()))).toBe(true);
     expect(await usage(acct.liveKey)).toBe(3);
-  });
+  }));
 
   it("answers 402 plan_inactive for a live batch without a plan", async () => {
     const acct = await newLiveAccount("growth");

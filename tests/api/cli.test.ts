@@ -1,12 +1,14 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import canonicalize from "canonicalize";
 import { createLocalJWKSet } from "jose";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { call, companyStatus, issue, uniqueEmail } from "../helpers";
+import { startServerOnFreePort, stopStartedServers, type StartedServer } from "../server";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -48,30 +50,63 @@ describe("operator CLI while the server runs", () => {
     expect((await cli(env(), "plan", "set", "--account", id, "--plan", "platinum")).out.error.code).toBe("usage");
     expect((await cli(env(), "frobnicate")).code).toBe(1);
   });
+});
+
+describe("signing-key rotation, on a server of its own", () => {
+  // A rotation changes the key that signs everything afterwards: on the shared server it would
+  // leak into every later test file. This server has its own data folder, hence its own keys.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-rotate-"));
+  let own: StartedServer;
+  beforeAll(async () => {
+    own = await startServerOnFreePort(
+      (port) => ({ ...inject("serverEnv"), DATA_DIR: dir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, WEBHOOK_WORKER: "off" }),
+      path.join(dir, "server.log"),
+    );
+  }, 90_000);
+  afterAll(async () => {
+    await stopStartedServers();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = async (p: string) => (await fetch(own.baseUrl + p)).json() as Promise<any>;
+  async function issueThere(key: string, subject: string) {
+    const r = await fetch(`${own.baseUrl}/api/v1/records`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: JSON.stringify(companyStatus({ subject })),
+    });
+    expect(r.status).toBe(201);
+    return (await r.json()) as any;
+  }
 
   it("rotates the signing key: new records use it, old signatures keep verifying", async () => {
-    const acct = await cli(env(), "account", "create", "--email", uniqueEmail("rot"));
+    const env = { ...own.env, DATA_DIR: dir };
+    const sharedJwks = (await call("GET", "/.well-known/jwks.json")).body;
+    const acct = await cli(env, "account", "create", "--email", uniqueEmail("rot"));
+    expect(acct.code, JSON.stringify(acct.out)).toBe(0);
     const key = acct.out.sandbox_key;
-    const before = await issue(key);
-    const rotated = await cli(env(), "signing-key", "rotate");
+    const before = await issueThere(key, "Before rotation");
+    const rotated = await cli(env, "signing-key", "rotate");
     expect(rotated.code).toBe(0);
     expect(rotated.out.kid).not.toBe(before.integrity.signing_key_id);
-    const jwks = (await call("GET", "/.well-known/jwks.json")).body;
+    const jwks = await get("/.well-known/jwks.json");
     const kids = jwks.keys.map((k: any) => k.kid);
     expect(kids).toContain(before.integrity.signing_key_id);
     expect(kids).toContain(rotated.out.kid);
-    const after = await issue(key, companyStatus({ subject: "After rotation" }));
+    const after = await issueThere(key, "After rotation");
     expect(after.integrity.signing_key_id).toBe(rotated.out.kid);
     const set = createLocalJWKSet(jwks);
     for (const rec of [before, after]) {
-      const sig = (await call("GET", `/api/v1/records/${rec.verification_id}/signature`)).body;
+      const sig = await get(`/api/v1/records/${rec.verification_id}/signature`);
       expect(sig.valid).toBe(true);
       const k = (await set({ alg: "EdDSA", kid: rec.integrity.signing_key_id })) as CryptoKey;
       const ok = await crypto.subtle.verify("Ed25519", k, Buffer.from(rec.integrity.signature, "base64url"), new TextEncoder().encode(canonicalize(sig.signed_payload)!));
       expect(ok).toBe(true);
     }
-    const status = (await call("GET", `/api/v1/records/${after.verification_id}/status`)).body;
+    const status = await get(`/api/v1/records/${after.verification_id}/status`);
     expect(status.signing_key_id).toBe(rotated.out.kid);
+    // The shared server, which the later test files use, still has the keys it had.
+    expect((await call("GET", "/.well-known/jwks.json")).body).toEqual(sharedJwks);
   });
 });
 

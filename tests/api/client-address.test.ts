@@ -4,7 +4,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl } from "../helpers";
-import { freePort, startServer, type StartedServer } from "../server";
+import { startServerOnFreePort, type StartedServer } from "../server";
 
 /**
  * The sign-in rate limit counts per client address. Only a proxy the operator trusts
@@ -35,11 +35,12 @@ describe("client address for the sign-in rate limit", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-xff-"));
 
   beforeAll(async () => {
-    const env: Record<string, string> = { ...inject("serverEnv"), DATA_DIR: dir, PORT: String(await freePort()) };
-    delete env.TRUST_PROXY;
-    untrustedUrl = `http://127.0.0.1:${env.PORT}`;
-    env.PUBLIC_BASE_URL = untrustedUrl;
-    untrusted = await startServer(env, path.join(dir, "server.log"));
+    const { TRUST_PROXY: _trusted, ...shared } = inject("serverEnv");
+    untrusted = await startServerOnFreePort(
+      (port) => ({ ...shared, DATA_DIR: dir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
+      path.join(dir, "server.log"),
+    );
+    untrustedUrl = untrusted.baseUrl;
   }, 90_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, newAccount, setDns, sleep } from "../helpers";
+import { call, dnsQueries, newAccount, setDns, sleep, until } from "../helpers";
 
 const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
 
@@ -136,5 +136,70 @@ describe("domain_ownership records", () => {
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.lifecycle.history.at(-1)).toMatchObject({ status: "suspended", by: "system" });
     expect(got.lifecycle.history.at(-1).reason).toContain(c.txt_name);
+
+    // Published again: the next passing re-check lifts the suspension it made.
+    setDns(c.txt_name, [c.txt_value]);
+    for (let i = 0; i < 40 && status === "suspended"; i++) {
+      await sleep(250);
+      status = (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status;
+    }
+    expect(status).toBe("active");
+    const back = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
+    expect(back.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([
+      ["active", "owner"], ["suspended", "system"], ["active", "system"],
+    ]);
   });
+
+  it("never lifts a suspension made by the owner, even while the TXT record is in place", async () => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(sandboxKey, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const rec = (await prove(sandboxKey, domain, c.id)).body;
+    const s = await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "paused by us" } });
+    expect(s.status, s.text).toBe(200);
+    const before = Date.parse(s.body.lifecycle.recheck_at);
+    // wait until the scheduler has looked at it at least twice (recheck_at moved on twice)
+    let seen = before;
+    for (let i = 0, passes = 0; i < 60 && passes < 2; i++) {
+      await sleep(250);
+      const r = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
+      const at = Date.parse(r.lifecycle.recheck_at);
+      if (at > seen) [seen, passes] = [at, passes + 1];
+    }
+    expect(seen).toBeGreaterThan(before);
+    const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
+    expect(got.status).toBe("suspended");
+    expect(got.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([["active", "owner"], ["suspended", "owner"]]);
+  });
+  it.each(["drop", "servfail"] as const)("a DNS outage (%s) during re-checks suspends nothing; re-checks resume when DNS answers", async (outage) => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(sandboxKey, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const made = await prove(sandboxKey, domain, c.id);
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.verification_id;
+    const owner = async () => (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body;
+    const issued = await owner();
+
+    // The resolver stops answering (or answers SERVFAIL) for this name; re-checks keep asking.
+    setDns(c.txt_name, outage);
+    const asked = dnsQueries(c.txt_name);
+    // (A record no longer active is not re-checked: stop waiting then, the checks below say why.)
+    await until("three re-check look-ups during the outage", async () => dnsQueries(c.txt_name) >= asked + 3 || (await owner()).status !== "active", 30_000);
+    const during = await owner();
+    expect(during.status).toBe("active");
+    expect(during.lifecycle.history).toEqual(issued.lifecycle.history);
+    expect((await call("GET", `/api/v1/records/${id}/status`)).body.status).toBe("active");
+
+    // DNS is back with the record in place: the next re-check passes and schedules the one after.
+    setDns(c.txt_name, [c.txt_value]);
+    const after = await until("a successful re-check after the outage", async () => {
+      const r = await owner();
+      return Date.parse(r.lifecycle.recheck_at) > Date.parse(during.lifecycle.recheck_at) && r;
+    }, 30_000);
+    expect(after.status).toBe("active");
+    expect(after.lifecycle.history).toEqual(issued.lifecycle.history);
+  }, 90_000);
 });

@@ -12,9 +12,12 @@ import path from "node:path";
 import { createLocalJWKSet, importJWK } from "jose";
 import { verifyMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chainClients } from "../chain/contracts";
+import { LEI } from "../lei-register";
 import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
+import { usageMonth } from "../usage-month";
 
 /**
  * The request/response examples of docs/api.md, taken from this run against the started
@@ -126,6 +129,7 @@ const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString(
 describe("documented examples (docs/api.md)", () => {
   let sandboxKey = "";
   let live: Awaited<ReturnType<typeof newLiveAccount>>;
+  let liveIssuedIn = ""; // the usage month (UTC) of the live record issued below
   let created: any;
   let successorId = "";
 
@@ -223,6 +227,7 @@ describe("documented examples (docs/api.md)", () => {
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ environment: "live", status: "active", visibility: "private", verified: false, evidence_level: "participant_attested" });
+    liveIssuedIn = r.body.created_at.slice(0, 7);
   });
 
   // ---- errors of POST /api/v1/records ------------------------------------------------------
@@ -237,7 +242,7 @@ describe("documented examples (docs/api.md)", () => {
   it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
     const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
       key: sandboxKey,
-      body: { subject: "Acme Trading Ltd", claim_type: "company_identity", claim: "Acme Trading Ltd holds this LEI.", evidence: { lei: "5493001KJTIIGC8Y1R12" } },
+      body: { subject: "Acme Trading Ltd", claim_type: "agent_authorization", claim: "Agent shop-bot-7 may pay up to 500 EUR for Acme Trading Ltd." },
     });
     expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
   });
@@ -375,11 +380,14 @@ describe("documented examples (docs/api.md)", () => {
   // ---- account ---------------------------------------------------------------------------
 
   it("usage: this month's live usage against the plan", async () => {
+    const asked = usageMonth();
     const r = await exchange("usage", "GET", "/api/v1/usage", { key: live.liveKey });
     expect(r.status).toBe(200);
+    expect([asked, usageMonth()]).toContain(r.body.period);
+    // The record above counts in the month it was issued (a run may cross a month's end).
     expect(r.body).toEqual({
-      object: "usage", period: new Date().toISOString().slice(0, 7), plan: "growth",
-      live_records: { used: 1, allowance: 25_000 }, reviewed_verifications: { used: 0, allowance: 500 },
+      object: "usage", period: r.body.period, plan: "growth",
+      live_records: { used: r.body.period === liveIssuedIn ? 1 : 0, allowance: 25_000 }, reviewed_verifications: { used: 0, allowance: 500 },
     });
   });
 
@@ -668,7 +676,7 @@ describe("documented examples: webhooks (docs/api.md)", () => {
     const rec = await issue(key, { subject: "Webhook Demo Ltd", claim: "Webhook Demo Ltd is an active company." });
     await waitFor(() => ep.received().length === 1);
     const got = ep.received()[0]!;
-    expect(got.verified).toBe(true);
+    expect(ep.rejected()).toBe(0); // the delivery verified (an unverified one is refused, not recorded)
     expect(got.body).toMatchObject({ type: "record.issued", data: { record: { verification_id: rec.verification_id } } });
     const deliveryHeaders = Object.fromEntries(
       ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, String(got.headers[h])]),
@@ -869,5 +877,46 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ key_id: keyId, status: "revoked", revoked_at: expect.stringMatching(TIMESTAMP) });
     expect((await call("GET", `/keys/${keyId}`)).body.status).toBe("revoked");
+  });
+});
+
+describe("documented examples: company identity and EVM transactions (docs/api.md)", () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await newAccount("ex-connectors")).sandboxKey;
+  });
+
+  it("company_identity_create: the LEI register confirms the legal name → 201 source_verified", async () => {
+    const r = await exchange("company_identity_create", "POST", "/api/v1/records", {
+      key, body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Proof Records Test Company Ltd holds an active LEI.", visibility: "public", evidence: { lei: LEI.active } },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ evidence_level: "source_verified", evidence: { lei: LEI.active, registration_status: "ISSUED", entity_status: "ACTIVE" } });
+  });
+
+  it("error_subject_mismatch_lei: another name than the register's → 422 naming it", async () => {
+    const r = await exchange("error_subject_mismatch_lei", "POST", "/api/v1/records", {
+      key, body: { subject: "Proof Records Test Co", claim_type: "company_identity", claim: "Proof Records Test Co holds an active LEI.", evidence: { lei: LEI.active } },
+    });
+    expectError(r, 422, "invalid_request_error", "subject_mismatch", "subject");
+    expect(r.body.error.message).toContain("Proof Records Test Company Ltd");
+  });
+
+  it("evm_transaction_create and error_transaction_not_confirmed: a transfer on Base, first too fresh, then deep enough", async () => {
+    const { url, chainId } = inject("evmChain");
+    const chain = chainClients(url, chainId);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const hash = await chain.walletClient.sendTransaction({ to, value: 500_000_000_000_000_000n });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    const body = {
+      subject: "Payment to Globex", claim_type: "evm_transaction", claim: "Acme paid Globex 0.5 ETH on Base.", visibility: "public",
+      evidence: { network: "base", tx_hash: hash, expected_to: to },
+    };
+    const early = await exchange("error_transaction_not_confirmed", "POST", "/api/v1/records", { key, body });
+    expectError(early, 422, "invalid_request_error", "transaction_not_confirmed", "evidence.tx_hash");
+    await chain.publicClient.request({ method: "hardhat_mine" as never, params: ["0x1"] as never });
+    const r = await exchange("evm_transaction_create", "POST", "/api/v1/records", { key, body });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.evidence).toMatchObject({ network: "base", chain_id: 8453, tx_hash: hash, to, value: "500000000000000000", explorer_url: `https://basescan.org/tx/${hash}` });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { call, companyStatus, newAccount } from "../helpers";
+import { call, companyStatus, newAccount, untilPast, withShortExpiry } from "../helpers";
 
 const post = (key: string, body: unknown, idem: string | null) => call("POST", "/api/v1/records", { key, body, idem });
 
@@ -66,11 +66,20 @@ describe("Idempotency-Key on POST /api/v1/records", () => {
 
   it("replays a successful create even after its body would no longer validate (clock-dependent fields)", async () => {
     const { sandboxKey } = await newAccount();
-    const key = randomUUID();
-    const body = companyStatus({ expires_at: new Date(Date.now() + 1500).toISOString() });
-    const first = await post(sandboxKey, body, key);
-    expect(first.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 1600));
+    let key = "";
+    let body: Record<string, unknown> = {};
+    const { res: first, expiresAt } = await withShortExpiry((at) => {
+      key = randomUUID();
+      body = companyStatus({ expires_at: at });
+      return post(sandboxKey, body, key);
+    });
+    expect(first.status, first.text).toBe(201);
+    await untilPast(expiresAt);
+    // The same body no longer validates as a new request…
+    const fresh = await post(sandboxKey, body, randomUUID());
+    expect(fresh.status).toBe(422);
+    expect(fresh.body.error).toMatchObject({ code: "invalid_value", param: "expires_at" });
+    // …but its key replays the original answer.
     const again = await post(sandboxKey, body, key);
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");

@@ -1,20 +1,8 @@
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
-import { createLocalJWKSet } from "jose";
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, companyStatus, issue, newAccount } from "../helpers";
-
-/**
- * Check a bare Ed25519 signature (base64url) over the RFC 8785 form of `payload`, using
- * only independent code: jose imports the key from the published JWKS, canonicalize
- * encodes, WebCrypto verifies. Nothing of the service's own signing code is involved.
- */
-async function verifyWithJwks(payload: unknown, signature: string, kid: string): Promise<boolean> {
-  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
-  const key = (await jwks({ alg: "EdDSA", kid })) as CryptoKey;
-  const bytes = new TextEncoder().encode(canonicalize(payload)!);
-  return crypto.subtle.verify("Ed25519", key, Buffer.from(signature, "base64url"), bytes);
-}
+import { verifyWithJwks } from "../signatures";
 
 describe("records: happy path", () => {
   it("issues a company_status record with every URL, lifecycle and integrity field", async () => {

@@ -53,6 +53,9 @@ describe("wallet challenges", () => {
     ["tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", "bitcoin", "invalid_address"], // testnet
     ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "solana", "invalid_address"],
     ["4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4", "solana", "invalid_address"], // 31 bytes
+    // Weak keys: a forged R = identity, S = 0 signature verified for them under ZIP-215 (docs/security.md, finding 1)
+    ["11111111111111111111111111111111", "solana", "invalid_address"], // y = 0, a point of order 4
+    ["4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM", "solana", "invalid_address"], // the identity point
   ])("refuses %s on %s (%s)", async (address, network, code) => {
     const { sandboxKey } = await newAccount();
     const r = await call("POST", "/api/v1/wallet-challenges", { key: sandboxKey, body: { address, network } });
@@ -186,4 +189,20 @@ describe("wallet_ownership: solana (@noble/curves ed25519)", () => {
     expect((await prove(sandboxKey, address, c.id, bs58.encode(otherSig))).body.error.code).toBe("signature_mismatch");
     expect((await prove(sandboxKey, address, c.id, "abc")).body.error.code).toBe("invalid_signature");
   });
+
+  it.each(["11111111111111111111111111111111", "4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM"])(
+    "issues nothing for the forged R = identity, S = 0 proof of the weak address %s",
+    async (address) => {
+      const { sandboxKey } = await newAccount();
+      const c = await call("POST", "/api/v1/wallet-challenges", { key: sandboxKey, body: { address, network: "solana" } });
+      expect(c.status, c.text).toBe(422);
+      expect(c.body.error).toMatchObject({ code: "invalid_address", param: "address" });
+      expect(c.body.error.message).toMatch(/cannot sign/);
+      const forged = bs58.encode(Uint8Array.from([1, ...new Array(63).fill(0)]));
+      const r = await prove(sandboxKey, address, c.body.id ?? "wch_00000000000000000000", forged);
+      expect(r.status, r.text).toBe(422);
+      const list = await call("GET", "/api/v1/records?claim_type=wallet_ownership", { key: sandboxKey });
+      expect(list.body.data).toEqual([]);
+    },
+  );
 });

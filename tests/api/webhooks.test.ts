@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { call, issue, newAccount, sleep } from "../helpers";
+import { call, issue, newAccount, newLiveAccount, sleep } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 let rx: Awaited<ReturnType<typeof startReceiver>>;
@@ -57,6 +59,60 @@ describe("webhook registration", () => {
   });
 });
 
+describe("webhook destinations (SSRF guard)", () => {
+  it("refuses private, link-local, unique-local and IPv4-compatible destinations even with WEBHOOK_ALLOW_INSECURE=1 (loopback only)", async () => {
+    const { sandboxKey } = await newAccount();
+    expect(inject("serverEnv").WEBHOOK_ALLOW_INSECURE).toBe("1");
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/x", "http://192.168.1.1/x", "http://172.16.0.1/x", "http://100.64.0.1/x",
+      "http://[fd00::1]/x", "http://[fe80::1]/x", "http://[::ffff:10.0.0.5]/x", "http://[::ffff:169.254.169.254]/x",
+      "http://[::127.0.0.1]/x", "http://[::a00:5]/x", "http://[64:ff9b::a00:5]/x", "http://[2002:a00:5::1]/x", "http://0.0.0.0/x",
+    ]) {
+      const r = await call("POST", "/api/v1/webhooks", { key: sandboxKey, body: { url } });
+      expect(r.status, url).toBe(422);
+      expect(r.body.error, url).toMatchObject({ code: "invalid_webhook_url", param: "url" });
+    }
+    // Loopback stays allowed in this mode (the tests' receivers live there).
+    const ok = await call("POST", "/api/v1/webhooks", { key: sandboxKey, body: { url: `${rx.base}/hook/loopback-ok` } });
+    expect(ok.status).toBe(201);
+    expect((await call("POST", "/api/v1/webhooks", { key: sandboxKey, body: { url: "http://localhost:9/x" } })).status).toBe(201);
+  });
+});
+
+describe("the test receiver", () => {
+  it("answers 400 to a delivery that does not verify and does not record it", async () => {
+    const ep = rx.endpoint(`lone${n++}`);
+    const secret = `whsec_${randomBytes(32).toString("base64")}`;
+    ep.setSecret(secret);
+    const body = JSON.stringify({ id: "evt_forged", type: "record.issued" });
+    const post = (headers: Record<string, string>) =>
+      fetch(ep.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then((r) => r.status);
+    const signed = (key: string, at: Date) => ({
+      "webhook-id": "evt_forged", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(key).sign("evt_forged", at, body),
+    });
+    expect(await post(signed(`whsec_${randomBytes(32).toString("base64")}`, new Date()))).toBe(400); // another key
+    expect(await post(signed(secret, new Date(Date.now() - 10 * 60_000)))).toBe(400); // stale timestamp
+    expect(await post({ "webhook-id": "evt_forged" })).toBe(400); // unsigned
+    expect(ep.received()).toEqual([]);
+    expect(ep.rejected()).toBe(3);
+    expect(await post(signed(secret, new Date()))).toBe(204); // the real thing is accepted
+    expect(ep.received().map((r) => r.id)).toEqual(["evt_forged"]);
+  });
+
+  it("refuses the service's deliveries signed with another secret, which the service records as failed attempts", async () => {
+    const { sandboxKey } = await newAccount();
+    const { ep, hook } = await hookFor(sandboxKey);
+    ep.setSecret(`whsec_${randomBytes(32).toString("base64")}`); // not the one the service signs with
+    await issue(sandboxKey);
+    const d = await waitForAttempts(sandboxKey, hook.id, 1);
+    expect(d.attempts[0]).toMatchObject({ status_code: 400 });
+    expect(ep.received()).toEqual([]);
+    expect(ep.rejected()).toBeGreaterThanOrEqual(1);
+    await call("DELETE", `/api/v1/webhooks/${hook.id}`, { key: sandboxKey });
+  });
+});
+
 describe("webhook delivery", () => {
   it("delivers signed events from the outbox once each, for the key's environment and subscribed types", async () => {
     const { sandboxKey } = await newAccount();
@@ -67,9 +123,9 @@ describe("webhook delivery", () => {
     await waitFor(() => all.ep.received().length >= 2 && onlyChanges.ep.received().length >= 1);
     await sleep(500); // nothing more may arrive
     const got = all.ep.received();
+    expect(all.ep.rejected()).toBe(0); // each verified with the endpoint's secret
     expect(got.map((r) => r.type)).toEqual(["record.issued", "record.status_changed"]);
     for (const r of got) {
-      expect(r.verified).toBe(true);
       expect(r.body).toMatchObject({ environment: "sandbox", data: { record: { verification_id: rec.verification_id } } });
       expect(r.body.id).toBe(r.id);
       expect(r.id).toMatch(/^evt_/);
@@ -142,6 +198,80 @@ describe("webhook delivery", () => {
     expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
   });
 
+  it("disables the endpoint at once on 410 Gone, keeping the delivery for when it is enabled", async () => {
+    const { sandboxKey } = await newAccount();
+    const { ep, hook } = await hookFor(sandboxKey, { status: 410 });
+    const rec = await issue(sandboxKey);
+    const disabled = await pollUntil(async () => {
+      const l = (await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0];
+      return l.status === "disabled" ? l : undefined;
+    });
+    expect(disabled.disabled_reason).toBe("The endpoint answered 410 Gone.");
+    const [d] = await deliveries(sandboxKey, hook.id);
+    expect(d.status).toBe("pending");
+    expect(d.attempts.map((a: any) => a.status_code)).toEqual([410]); // one answer was enough (the threshold is 4)
+    await sleep(500);
+    expect(ep.hits()).toBe(1);
+    expect(ep.received()).toEqual([]);
+    ep.behave({});
+    await call("POST", `/api/v1/webhooks/${hook.id}/enable`, { key: sandboxKey });
+    await waitFor(() => ep.received().length === 1);
+    expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
+  });
+
+  it("keeps the events raised while an endpoint is disabled and delivers them in order once it is enabled", async () => {
+    const { sandboxKey } = await newAccount();
+    const { ep, hook } = await hookFor(sandboxKey, { status: 410 });
+    const first = await issue(sandboxKey, { subject: "Backlog 0 Ltd" });
+    await pollUntil(async () => ((await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0].status === "disabled" ? true : undefined));
+    const later = [];
+    for (let i = 1; i <= 3; i++) later.push(await issue(sandboxKey, { subject: `Backlog ${i} Ltd` }));
+    const susp = await call("POST", `/api/v1/records/${later[0].verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "checking" } });
+    expect(susp.status).toBe(200);
+    // The fan-out keeps one pending delivery per event for the disabled endpoint ...
+    const held = await pollUntil(async () => {
+      const l = await deliveries(sandboxKey, hook.id);
+      return l.length === 5 ? l : undefined;
+    });
+    expect(held.map((x: any) => x.status)).toEqual(["pending", "pending", "pending", "pending", "pending"]);
+    await sleep(500);
+    expect(ep.hits()).toBe(1); // ... and sends nothing while it is disabled
+    ep.behave({});
+    expect((await call("POST", `/api/v1/webhooks/${hook.id}/enable`, { key: sandboxKey })).body.status).toBe("enabled");
+    await waitFor(() => ep.received().length >= 5, 15_000);
+    await sleep(500); // nothing more may arrive
+    const got = ep.received();
+    expect(got.map((r) => `${r.type} ${r.body.data.record.subject}`)).toEqual([
+      "record.issued Backlog 0 Ltd", "record.issued Backlog 1 Ltd", "record.issued Backlog 2 Ltd", "record.issued Backlog 3 Ltd",
+      "record.status_changed Backlog 1 Ltd",
+    ]);
+    expect(new Set(got.map((r) => r.id)).size).toBe(5);
+    expect(got[0]!.body.data.record.verification_id).toBe(first.verification_id);
+    const after = await pollUntil(async () => {
+      const l = await deliveries(sandboxKey, hook.id);
+      return l.every((x: any) => x.status === "succeeded") ? l : undefined;
+    });
+    expect(after).toHaveLength(5);
+  });
+
+  it("keeps accounts and environments apart: an endpoint receives only its own account's events of its own environment", async () => {
+    const a = await newLiveAccount();
+    const b = await newAccount();
+    const aSandbox = await hookFor(a.sandboxKey);
+    const aLive = await hookFor(a.liveKey);
+    const bSandbox = await hookFor(b.sandboxKey);
+    expect([aSandbox.hook.environment, aLive.hook.environment, bSandbox.hook.environment]).toEqual(["sandbox", "live", "sandbox"]);
+    const r1 = await issue(a.sandboxKey, { subject: "A Sandbox Ltd" });
+    const r2 = await issue(a.liveKey, { subject: "A Live Ltd" });
+    const r3 = await issue(b.sandboxKey, { subject: "B Sandbox Ltd" });
+    await waitFor(() => aSandbox.ep.received().length >= 1 && aLive.ep.received().length >= 1 && bSandbox.ep.received().length >= 1);
+    await sleep(600); // nothing more may arrive
+    const seen = (h: typeof aSandbox) => h.ep.received().map((r) => [r.body.environment, r.body.data.record.verification_id]);
+    expect(seen(aSandbox)).toEqual([["sandbox", r1.verification_id]]);
+    expect(seen(aLive)).toEqual([["live", r2.verification_id]]);
+    expect(seen(bSandbox)).toEqual([["sandbox", r3.verification_id]]);
+  });
+
   it("sends a webhook.test event on request, to that endpoint only", async () => {
     const { sandboxKey } = await newAccount();
     const a = await hookFor(sandboxKey);
@@ -149,7 +279,7 @@ describe("webhook delivery", () => {
     const r = await call("POST", `/api/v1/webhooks/${a.hook.id}/test`, { key: sandboxKey });
     expect(r.status).toBe(202);
     await waitFor(() => a.ep.received().length === 1);
-    expect(a.ep.received()[0]).toMatchObject({ type: "webhook.test", verified: true });
+    expect(a.ep.received()[0]).toMatchObject({ type: "webhook.test" });
     await sleep(400);
     expect(b.ep.received()).toEqual([]);
   });

@@ -12,13 +12,13 @@ import { HARDHAT_KEY_0 } from "./hardhat-node";
 type Solc = { version(): string; compile(input: string): string };
 
 export type Compiled = { abi: Abi; bytecode: Hex };
-export type TestContracts = { OwnerWallet: Compiled; OwnerWalletFactory: Compiled; solcVersion: string };
+export type TestContracts = { OwnerWallet: Compiled; OwnerWalletFactory: Compiled; Reverter: Compiled; solcVersion: string };
 
-const SOURCE = path.join(import.meta.dirname, "OwnerWallet.sol");
+const SOURCES = ["OwnerWallet.sol", "Reverter.sol"];
 let cached: TestContracts | undefined;
 
 /**
- * Compile tests/chain/OwnerWallet.sol with solcjs (about a second; no compiler download,
+ * Compile tests/chain/OwnerWallet.sol and Reverter.sol with solcjs (about a second; no compiler download,
  * which hardhat's own compile task would need). Memoized per test file.
  */
 export function testContracts(): TestContracts {
@@ -26,7 +26,7 @@ export function testContracts(): TestContracts {
   const solc = createRequire(import.meta.url)("solc") as Solc;
   const input = {
     language: "Solidity",
-    sources: { "OwnerWallet.sol": { content: fs.readFileSync(SOURCE, "utf8") } },
+    sources: Object.fromEntries(SOURCES.map((f) => [f, { content: fs.readFileSync(path.join(import.meta.dirname, f), "utf8") }])),
     settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
@@ -35,11 +35,11 @@ export function testContracts(): TestContracts {
   };
   const errors = (out.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join("\n")}`);
-  const get = (name: string): Compiled => {
-    const c = out.contracts["OwnerWallet.sol"]![name]!;
+  const get = (name: string, file = "OwnerWallet.sol"): Compiled => {
+    const c = out.contracts[file]![name]!;
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
   };
-  cached = { OwnerWallet: get("OwnerWallet"), OwnerWalletFactory: get("OwnerWalletFactory"), solcVersion: solc.version() };
+  cached = { OwnerWallet: get("OwnerWallet"), OwnerWalletFactory: get("OwnerWalletFactory"), Reverter: get("Reverter", "Reverter.sol"), solcVersion: solc.version() };
   return cached;
 }
 
@@ -63,6 +63,9 @@ async function deploy(c: ChainClients, contract: Compiled, args: readonly unknow
 
 /** Deploy an OwnerWallet (EIP-1271 account) owned by `owner`. */
 export const deployOwnerWallet = (c: ChainClients, owner: Address) => deploy(c, testContracts().OwnerWallet, [owner]);
+
+/** Deploy a Reverter: every call of its `pay()` reverts. */
+export const deployReverter = (c: ChainClients) => deploy(c, testContracts().Reverter, []);
 
 /** Deploy the CREATE2 factory for OwnerWallets. */
 export const deployWalletFactory = (c: ChainClients) => deploy(c, testContracts().OwnerWalletFactory, []);

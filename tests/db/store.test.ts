@@ -10,9 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 process.env.DATA_DIR = dir;
 
-const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
+const { getDb, getHandle, closeDb, rowsOf } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
-const { beginIdempotent, completeIdempotent, releaseIdempotent } = await import("@/lib/idempotency/idempotency");
+const { beginIdempotent, completeIdempotent, releaseIdempotent } = await import("@/lib/idempotency/key-store");
+const { runIdempotent } = await import("@/lib/idempotency/run-idempotent");
+const { completeKey } = await import("@/lib/idempotency/complete-key");
+const { KeyTaken } = await import("@/lib/idempotency/key-taken");
+const { ApiError } = await import("@/lib/http/errors");
 const { idempotencyKeys, recordHistory, records, usageCounters } = await import("@/drizzle/schema");
 const { createRecord } = await import("@/lib/records/create-record");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
@@ -53,6 +57,99 @@ describe("idempotency keys", () => {
     expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":true}')).toBe(true);
     expect(await completeIdempotent(db, scope, "h1", 201, '{"ok":false}')).toBe(false); // already done
     expect(await beginIdempotent(db, scope, "h1")).toEqual({ kind: "replay", status: 201, bodyJson: '{"ok":true}' });
+  });
+});
+
+describe("runIdempotent", () => {
+  type Key = import("@/lib/idempotency/types").KeyClaim;
+  const scopeOf = async (key: string) => {
+    const auth = await account();
+    return { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key };
+  };
+  const keyRow = async (scope: { accountId: string; key: string }) =>
+    db.select().from(idempotencyKeys).where(eq(idempotencyKeys.accountId, scope.accountId));
+  /** The write a fast-path execute does: store the key as done, or report it taken. */
+  const claimDone = async (key: Key, bodyJson: string) => {
+    const ins = await db.insert(idempotencyKeys)
+      .values({ ...key.scope, requestHash: key.requestHash, state: "done", responseStatus: 201, responseBody: bodyJson, lockedAt: new Date() })
+      .onConflictDoNothing().returning({ key: idempotencyKeys.key });
+    if (ins.length === 0) throw new KeyTaken();
+  };
+
+  it("takes the fast path when asked, the running claim otherwise, and replays without running again", async () => {
+    const scope = await scopeOf("r1");
+    const modes: string[] = [];
+    const run = (fast: boolean) => runIdempotent(db, {
+      scope, body: { a: 1 }, validate: () => "ok", fastPath: () => fast,
+      execute: async (_input, key) => {
+        modes.push(key.mode);
+        if (key.mode === "claim") await claimDone(key, '{"n":1}');
+        else {
+          // The running claim is visible to duplicates while the work runs.
+          expect((await keyRow(scope))[0]).toMatchObject({ state: "running" });
+          await completeKey(db, key, { status: 201, bodyJson: '{"n":2}' });
+        }
+        return { status: 201 as const, bodyJson: key.mode === "claim" ? '{"n":1}' : '{"n":2}' };
+      },
+    });
+    expect(await run(true)).toEqual({ status: 201, bodyJson: '{"n":1}', replayed: false });
+    expect(await run(true)).toEqual({ status: 200, bodyJson: '{"n":1}', replayed: true }); // executed, found the key taken, replayed
+    expect(await run(false)).toEqual({ status: 200, bodyJson: '{"n":1}', replayed: true }); // replayed before executing
+    expect(modes).toEqual(["claim", "claim"]);
+    const other = await scopeOf("r2");
+    const r = await runIdempotent(db, {
+      scope: other, body: { a: 1 }, validate: () => "ok",
+      execute: async (_i, key) => (modes.push(key.mode), await completeKey(db, key, { status: 202, bodyJson: "{}" }), { status: 202 as const, bodyJson: "{}" }),
+      replayBody: (stored) => `replayed:${stored}`,
+    });
+    expect(r).toEqual({ status: 202, bodyJson: "{}", replayed: false });
+    expect(modes).toEqual(["claim", "claim", "complete"]);
+    expect(await runIdempotent(db, { scope: other, body: { a: 1 }, validate: () => "ok", execute: async () => { throw new Error("ran"); },
+      replayBody: (stored) => `replayed:${stored}` })).toEqual({ status: 200, bodyJson: "replayed:{}", replayed: true });
+  });
+
+  it("looks the key up when validation fails: replays a finished request, otherwise throws the validation error", async () => {
+    const scope = await scopeOf("r3");
+    const invalid = () => { throw new ApiError("invalid_value", "no"); };
+    const never = async (): Promise<{ status: 201; bodyJson: string }> => { throw new Error("must not run"); };
+    await expect(runIdempotent(db, { scope, body: { b: 1 }, validate: invalid, execute: never })).rejects.toMatchObject({ code: "invalid_value" });
+    await runIdempotent(db, { scope, body: { b: 1 }, validate: () => 1, fastPath: () => true,
+      execute: async (_i, key) => (await claimDone(key, '{"ok":1}'), { status: 201 as const, bodyJson: '{"ok":1}' }) });
+    expect(await runIdempotent(db, { scope, body: { b: 1 }, validate: invalid, execute: never })).toEqual({ status: 200, bodyJson: '{"ok":1}', replayed: true });
+    await expect(runIdempotent(db, { scope, body: { b: 2 }, validate: invalid, execute: never })).rejects.toMatchObject({ status: 422, code: "idempotency_key_reused" });
+  });
+
+  it("releases the key when the work fails, but leaves a key that was taken over alone (409)", async () => {
+    const scope = await scopeOf("r4");
+    await expect(runIdempotent(db, { scope, body: {}, validate: () => 1, execute: async () => { throw new ApiError("invalid_value", "no"); } }))
+      .rejects.toMatchObject({ code: "invalid_value" });
+    expect(await keyRow(scope)).toEqual([]); // a failed request does not burn the key
+    await expect(runIdempotent(db, { scope, body: {}, validate: () => 1, execute: async () => {
+      // Another request takes the key over meanwhile (as after a lapsed lease).
+      await db.update(idempotencyKeys).set({ lockedAt: new Date(Date.now() + 5_000) }).where(eq(idempotencyKeys.accountId, scope.accountId));
+      throw new KeyTaken();
+    } })).rejects.toMatchObject({ status: 409, code: "idempotency_key_in_use" });
+    expect(await keyRow(scope)).toMatchObject([{ state: "running" }]);
+  });
+});
+
+describe("the fast path of an offline create", () => {
+  it("writes a sandbox company_status record, its key and its event in one statement", async () => {
+    const auth = await account();
+    const { vi } = await import("vitest");
+    const handle = await getHandle();
+    // Pass-through spies: every statement still runs on the real database, and is counted.
+    const spies = [vi.spyOn(handle, "rawQuery"), ...(["select", "insert", "update", "delete", "execute", "transaction"] as const)
+      .map((m) => vi.spyOn(db, m))];
+    try {
+      const r = await createRecord(db, auth, { subject: "S", claim_type: "company_status", claim: "C" }, "k-fast");
+      expect(r.status).toBe(201);
+      expect(spies.map((s) => s.mock.calls.length)).toEqual([1, 0, 0, 0, 0, 0, 0]);
+    } finally {
+      spies.forEach((s) => s.mockRestore());
+    }
+    const [key] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.accountId, auth.accountId));
+    expect(key).toMatchObject({ key: "k-fast", state: "done", responseStatus: 201 });
   });
 });
 

@@ -4,6 +4,7 @@ import { Alert, PortalHeader } from "@/components/portal";
 import { peekLoginToken } from "@/lib/auth/login-token";
 import { findAccountById } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db/client";
+import { UnconfirmedWarning } from "@/components/unconfirmed-warning";
 import { LinkSignIn } from "./link-signin";
 import { LINK_PROBLEMS } from "./messages";
 
@@ -26,7 +27,10 @@ export default async function SignInLinkPage({ searchParams }: { searchParams: P
       <main className="mx-auto max-w-md px-6 py-12">
         <h1 className="text-2xl font-semibold">Sign in with your link</h1>
         {check.ok && account ? (
-          <LinkSignIn token={token as string} email={account.email} />
+          <>
+            {!account.emailConfirmedAt && <UnconfirmedWarning />}
+            <LinkSignIn token={token as string} email={account.email} />
+          </>
         ) : (
           <>
             <Alert kind="error" id="link-result">{LINK_PROBLEMS[check.ok ? "invalid" : check.reason]}</Alert>

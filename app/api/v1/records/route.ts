@@ -2,7 +2,7 @@ import { KiB, readJsonObject } from "@/lib/http/body";
 import { idempotentAnswer, json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
-import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency";
+import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency-key-from";
 import { createRecord } from "@/lib/records/create-record";
 import { listRecords } from "@/lib/records/list-records";
 import { listRecordsQuerySchema } from "@/lib/records/schemas";

@@ -1,27 +1,17 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { idempotencyKeys } from "@/drizzle/schema";
-import type { AuthContext } from "@/lib/accounts/types";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
+import { keyInUse as inUse } from "./key-taken";
+import type { Begun, IdempotencyScope } from "./types";
+
+/**
+ * The idempotency_keys table: claim, look up, complete and release one key. Callers go
+ * through runIdempotent (run-idempotent.ts), which decides which of these a request uses.
+ */
 
 /** A running request that has not finished in this time is presumed dead and may be taken over. */
 const LEASE_MS = 60_000;
-const KEY_RE = /^[\x21-\x7E]{1,255}$/;
-
-export type IdempotencyScope = { accountId: string; environment: AuthContext["environment"]; endpoint: string; key: string };
-/** `claimedAt` identifies this request's claim (its lease start), so it only ever releases its own. */
-export type Begun = { kind: "new"; claimedAt: Date } | { kind: "replay"; status: number; bodyJson: string };
-
-export function idempotencyKeyFrom(req: Request): string {
-  const key = req.headers.get("idempotency-key");
-  if (key === null || key === "") {
-    throw new ApiError("idempotency_key_required", "Send an 'Idempotency-Key' header (1-255 printable characters).");
-  }
-  if (!KEY_RE.test(key)) {
-    throw new ApiError("invalid_idempotency_key", "'Idempotency-Key' must be 1-255 printable ASCII characters without spaces.");
-  }
-  return key;
-}
 
 const where = (s: IdempotencyScope) =>
   and(
@@ -69,9 +59,6 @@ function answerFor(row: typeof idempotencyKeys.$inferSelect, requestHash: string
   if (now.getTime() - row.lockedAt.getTime() < LEASE_MS) throw inUse();
   return null;
 }
-
-const inUse = () =>
-  new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.");
 
 /** An earlier request under this key, if any: its replay, or the refusal it implies. */
 export async function findIdempotent(db: DbOrTx, scope: IdempotencyScope, requestHash: string): Promise<Begun | null> {

@@ -1,0 +1,16 @@
+import type { ReactNode } from "react";
+
+export type Evidence = Record<string, unknown>;
+
+/** A claim type's UI piece: what its certificate says was and was not proved, and what a reviewer sees. */
+export type ClaimUi = {
+  type: string;
+  /** The certificate's "what was proved / what this does not prove" box. */
+  scope?: (evidence: Evidence) => { proved?: ReactNode; notProved: string; recheck?: ReactNode };
+  /** The reviewer's view of a submission's evidence; absent: the generic source view. */
+  ReviewEvidence?: (props: { evidence: Evidence }) => ReactNode;
+};
+
+export const str = (v: unknown) => (typeof v === "string" ? v : "");
+export const shown = (evidence: Evidence, k: string) => (evidence[k] === undefined || evidence[k] === null ? "—" : String(evidence[k]));
+export const checkedAt = (evidence: Evidence) => str(evidence.checked_at).replace("T", " ").replace(/\.\d+Z$/, " UTC");

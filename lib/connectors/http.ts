@@ -1,0 +1,71 @@
+/**
+ * One GET to an outside source over HTTP(S). The caller passes the base URL and timeout
+ * (read from lib/env.ts) and maps the answer to a SourceResult. Never throws: a refused
+ * connection, a timeout (connect, headers or body), a redirect, a body over the size cap
+ * or a body that is not JSON all come back as data.
+ */
+export type HttpSource = { baseUrl: string; timeoutMs: number };
+
+export type HttpAnswer =
+  /** The source answered with a status; `body` is its parsed JSON, or `bodyError` says why there is none. */
+  | { kind: "answered"; status: number; retryAfter: string | null; body: unknown; bodyError?: string }
+  /** No answer: `reason` is a short phrase ("did not answer within 700 ms"). */
+  | { kind: "failed"; reason: string };
+
+/** Bigger answers are not read: no source we ask sends more for one record. */
+export const MAX_BODY_BYTES = 1_000_000;
+
+export async function getJson(
+  source: HttpSource, path: string, headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
+  const url = `${source.baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  const signal = AbortSignal.timeout(source.timeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json", ...headers }, signal, redirect: "error", cache: "no-store" });
+  } catch (e) {
+    return { kind: "failed", reason: failure(e, source.timeoutMs) };
+  }
+  let text: string;
+  try {
+    text = await readCapped(res);
+  } catch (e) {
+    return { kind: "failed", reason: failure(e, source.timeoutMs) };
+  }
+  const retryAfter = res.headers.get("retry-after");
+  try {
+    return { kind: "answered", status: res.status, retryAfter, body: JSON.parse(text) };
+  } catch {
+    return { kind: "answered", status: res.status, retryAfter, body: undefined, bodyError: "the answer is not JSON" };
+  }
+}
+
+class TooLarge extends Error {}
+
+async function readCapped(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function failure(e: unknown, timeoutMs: number): string {
+  if (e instanceof TooLarge) return `sent an answer larger than ${MAX_BODY_BYTES} bytes`;
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err?.name === "TimeoutError" || err?.name === "AbortError") return `did not answer within ${timeoutMs} ms`;
+  const code = err?.cause?.code;
+  if (code) return `could not be reached (${code})`;
+  if (/redirect/i.test(`${err?.message} ${err?.cause?.message ?? ""}`)) return "answered with a redirect, which is not followed";
+  return `could not be reached (${(err?.cause?.message || err?.name || "error").slice(0, 80)})`;
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import baseline from "./baseline-headers.json";
+
+/**
+ * The security headers of every answer (docs/security.md, item 7). `proxy.ts` sets them on
+ * everything Next routes; `scripts/serve.mjs` sets the constant part (baseline-headers.json)
+ * on every answer first, so even one Next never routes carries them.
+ */
+
+/**
+ * The one place for pages other sites may frame. Empty: nothing may be framed. The future
+ * embeddable badge goes here, e.g. `{ path: /^\/r\/[^/]+\/badge$/, ancestors: "*" }`.
+ * (`/embed.js` is a script other sites load, not a page they frame: it needs no entry.)
+ */
+export const FRAMEABLE: readonly { path: RegExp; ancestors: string }[] = [];
+
+export const frameAncestors = (pathname: string) =>
+  FRAMEABLE.find((f) => f.path.test(pathname))?.ancestors ?? "'none'";
+
+/** 128 random bits, base64: unguessable, fresh for each request. */
+export const newNonce = () => randomBytes(16).toString("base64");
+
+type Options = { nonce: string; pathname: string; https: boolean; dev: boolean };
+
+/**
+ * Scripts run only with this request's nonce (Next puts it on its own scripts) or when a
+ * nonced script loads them ('strict-dynamic'); never inline without it. Styles: the
+ * Tailwind stylesheet is a file ('self'), and Next's inline style tags carry the nonce.
+ * `next dev` needs eval and inline styles for its overlay; production never gets them.
+ */
+export function contentSecurityPolicy({ nonce, pathname, https, dev }: Options): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    `style-src 'self' ${dev ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
+    "img-src 'self'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors(pathname)}`,
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/** Every security header of one answer. HSTS only when the service is reached over https. */
+export function securityHeaders(o: Options): Record<string, string> {
+  return {
+    ...baseline,
+    "Content-Security-Policy": contentSecurityPolicy(o),
+    ...(o.https ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  };
+}

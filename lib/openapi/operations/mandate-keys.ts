@@ -1,0 +1,85 @@
+import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import {
+  AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, ref, VALIDATION_CODES,
+  type Paths,
+} from "../shared";
+
+const mandateKeyIdParam = {
+  name: "key_id", in: "path", required: true, description: "The mandate key's id.", schema: { type: "string", pattern: MANDATE_KEY_ID_RE.source },
+};
+
+/** Principals' mandate keys: registered and revoked with an API key, read back publicly. */
+export function mandateKeyPaths(): Paths {
+  return {
+    "/api/v1/mandate-keys": {
+      post: {
+        operationId: "createMandateKey",
+        tags: ["Mandates"],
+        summary: "Register a mandate key",
+        description:
+          "Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours " +
+          "to choose and unique across the service (409 `mandate_key_exists` if any account holds it, revoked keys " +
+          "included). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical " +
+          "point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, " +
+          "`private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 " +
+          "`private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API " +
+          "key; an `account_id` in the body is 422 `field_not_allowed`. Body at most 16 KiB.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("MandateKeyCreate") } } },
+        responses: {
+          "201": jsonResponse("The registered key.", ref("MandateKey")),
+          ...errorResponses([
+            ...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "field_not_allowed", "invalid_public_key",
+            "private_key_not_accepted", "mandate_key_exists", ...OTHER_METHODS,
+          ]),
+        },
+      },
+      get: {
+        operationId: "listMandateKeys",
+        tags: ["Mandates"],
+        summary: "List mandate keys",
+        description: "The API key's account and environment only, oldest first, revoked keys included.",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("The keys.", ref("MandateKeyList")),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/mandate-keys/{key_id}": {
+      delete: {
+        operationId: "revokeMandateKey",
+        tags: ["Mandates"],
+        summary: "Revoke a mandate key",
+        description:
+          "The key stays published at /keys/{key_id} with status `revoked` and `revoked_at`; its id is never reused. " +
+          "Revoking a revoked key answers the same object (200) and changes nothing. Another account's or environment's " +
+          "key is 404, like an unknown one.",
+        security: bearer,
+        parameters: [mandateKeyIdParam],
+        responses: {
+          "200": jsonResponse("The key, revoked.", ref("MandateKey")),
+          ...errorResponses([...AUTH_CODES, "mandate_key_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/keys/{key_id}": {
+      get: {
+        operationId: "getPublicMandateKey",
+        tags: ["Public", "Mandates"],
+        summary: "Read a mandate key back",
+        description:
+          "Public, no key. The registered key, its status and the same key as a JWK, so anyone can check a mandate " +
+          "signature; nothing about the owner. Revoked keys are still answered (status `revoked`). May be cached for 60 s.",
+        security: publicAccess,
+        parameters: [mandateKeyIdParam],
+        responses: {
+          "200": jsonResponse("The key.", ref("PublicMandateKey"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "public, max-age=60, s-maxage=60" } } },
+          }),
+          ...errorResponses(["mandate_key_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+        },
+      },
+    },
+  };
+}

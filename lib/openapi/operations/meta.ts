@@ -1,0 +1,63 @@
+import { errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, ref, type Paths } from "../shared";
+
+/** The service's description, its signing keys and its health. */
+export function metaPaths(): Paths {
+  return {
+    "/api/v1/openapi.json": {
+      get: {
+        operationId: "getOpenApi",
+        tags: ["Meta"],
+        summary: "This document",
+        description: "The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("An OpenAPI 3.1 document.", { type: "object", description: "https://spec.openapis.org/oas/v3.1.0" }, {
+            headers: publicHeaders,
+          }),
+          ...errorResponses([...OTHER_METHODS], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/.well-known/jwks.json": {
+      get: {
+        operationId: "getJwks",
+        tags: ["Public"],
+        summary: "Published signing keys",
+        description:
+          "Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in " +
+          "`signing_key_id`. Retired keys stay published.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("The key set.", ref("Jwks"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "public, max-age=300" } } },
+          }),
+          ...errorResponses([], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/api/health": {
+      get: {
+        operationId: "getHealth",
+        tags: ["Meta"],
+        summary: "Readiness",
+        description: "Ready when the database answers.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("Ready.", ref("Health")),
+          "503": jsonResponse("The database is unreachable.", ref("Health")),
+          ...errorResponses([]),
+        },
+      },
+    },
+    "/api/health/live": {
+      get: {
+        operationId: "getLiveness",
+        tags: ["Meta"],
+        summary: "Liveness",
+        description: "The process answers. No database access, no Request-Id.",
+        security: publicAccess,
+        responses: { "200": jsonResponse("Alive.", ref("Liveness"), { requestId: false }) },
+      },
+    },
+  };
+}

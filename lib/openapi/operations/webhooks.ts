@@ -1,0 +1,95 @@
+import {
+  AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, ref, VALIDATION_CODES, type Paths,
+} from "../shared";
+
+const webhookIdParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^wh_[0-9a-z]{20}$" } };
+
+/** Webhook endpoints and their deliveries. */
+export function webhookPaths(): Paths {
+  return {
+    "/api/v1/webhooks": {
+      post: {
+        operationId: "createWebhook",
+        tags: ["Webhooks"],
+        summary: "Register a webhook endpoint",
+        description:
+          "Events of the key's environment are POSTed to `url`, signed per Standard Webhooks (`webhook-id` = event id, " +
+          "`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>` with `secret`). Only " +
+          "https:// destinations resolving to public addresses (checked now and again at every connection; redirects are " +
+          "not followed). Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; disabled (and the owner mailed) after 15 " +
+          "consecutive failures or a 410. The secret is shown only in this answer.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookCreate") } } },
+        responses: {
+          "201": jsonResponse("The endpoint, with its signing secret (shown once).", ref("Webhook")),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "invalid_webhook_url", ...OTHER_METHODS]),
+        },
+      },
+      get: {
+        operationId: "listWebhooks",
+        tags: ["Webhooks"],
+        summary: "List webhook endpoints",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("The key's environment's endpoints (no secrets).", ref("WebhookList")),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}": {
+      delete: {
+        operationId: "deleteWebhook",
+        tags: ["Webhooks"],
+        summary: "Delete a webhook endpoint",
+        description: "No further deliveries; pending ones are marked failed. Another account's id is 404.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("Deleted.", ref("WebhookDeleted")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/test": {
+      post: {
+        operationId: "testWebhook",
+        tags: ["Webhooks"],
+        summary: "Send a webhook.test event to this endpoint",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "202": jsonResponse("Queued; it is delivered like any event.", ref("WebhookTestEvent")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/enable": {
+      post: {
+        operationId: "enableWebhook",
+        tags: ["Webhooks"],
+        summary: "Re-enable a disabled endpoint",
+        description: "Resets the failure count; pending deliveries resume.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("The endpoint, enabled.", ref("Webhook")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/{id}/deliveries": {
+      get: {
+        operationId: "listWebhookDeliveries",
+        tags: ["Webhooks"],
+        summary: "Recent deliveries with every attempt",
+        description: "Newest first (up to 50): status, and per attempt the time, HTTP status, latency and error.",
+        security: bearer,
+        parameters: [webhookIdParam],
+        responses: {
+          "200": jsonResponse("Deliveries.", ref("WebhookDeliveryList")),
+          ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+  };
+}

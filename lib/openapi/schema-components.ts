@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges/challenges";
+import { batchCreateSchema, lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
+import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
+import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import type { ClaimTypeDocs } from "./claim-type-docs";
+import { RESPONSE_SCHEMAS } from "./response-schemas";
+import { schemaRef, type JsonSchema } from "./shared";
+
+function idOf(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error("openapi: a component schema has no .meta({ id })");
+  return id;
+}
+
+/**
+ * One zod registry conversion: every schema becomes a component and every nested schema
+ * with an id becomes a `$ref` to its component. Requests are converted as the input type
+ * (what a client sends: defaults make fields optional), responses as the output type.
+ */
+function componentsFrom(schemas: readonly z.ZodType[], io: "input" | "output", extra: Record<string, z.ZodType> = {}) {
+  const registry = z.registry<{ id?: string }>();
+  for (const s of schemas) registry.add(s, { id: idOf(s) });
+  for (const [id, s] of Object.entries(extra)) registry.add(s, { id });
+  const { schemas: out } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: schemaRef, unrepresentable: "throw" });
+  if ("__shared" in out) {
+    // A nested schema has a global id but is not in this registry: zod would point into a
+    // "__shared" document that does not exist here.
+    throw new Error(`openapi: schemas with an id missing from the ${io} components: ${Object.keys(out.__shared?.$defs ?? {}).join(", ")}`);
+  }
+  const result: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(out)) {
+    // Each entry is emitted as a standalone document; inside components it is a plain schema.
+    const { $schema: _s, $id: _i, ...rest } = schema as JsonSchema;
+    result[id] = rest;
+  }
+  return result;
+}
+
+function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const set of sets) {
+    for (const [id, schema] of Object.entries(set)) {
+      const seen = out[id];
+      if (seen && JSON.stringify(seen) !== JSON.stringify(schema)) {
+        throw new Error(`openapi: component ${id} differs between request and response use`);
+      }
+      out[id] = schema;
+    }
+  }
+  return out;
+}
+
+/**
+ * The document's schema components, generated from the zod schemas the handlers validate
+ * with (requests) and the response schemas (answers), and listRecords' query parameters:
+ * the properties of listRecordsQuerySchema, as a client sends them.
+ */
+export function schemaComponents(claims: ClaimTypeDocs) {
+  const requestComponents = componentsFrom(
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema],
+    "input",
+    {
+      ListRecordsQuery: listRecordsQuerySchema,
+    },
+  );
+  const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
+
+  const listQuery = requestComponents.ListRecordsQuery as { properties: Record<string, JsonSchema>; required?: string[] };
+  delete requestComponents.ListRecordsQuery;
+  const listParameters = Object.entries(listQuery.properties).map(([name, prop]) => {
+    const { description, ...schema } = prop;
+    return { name, in: "query", required: listQuery.required?.includes(name) ?? false, description, schema };
+  });
+
+  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters };
+}

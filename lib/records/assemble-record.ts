@@ -1,0 +1,48 @@
+import type { AuthContext } from "@/lib/accounts/types";
+import { claimModuleFor, nextRecheckAt } from "@/lib/claims/registry";
+import { stripSecrets } from "@/lib/claims/strip-secrets";
+import type { CheckOutcome } from "@/lib/claims/types";
+import { newRecordId } from "@/lib/ids";
+import { buildEvent } from "@/lib/outbox/write-event";
+import type { RecordCreateInput } from "./schemas";
+import { serializeRecord, type RecordRow } from "./serialize-record";
+import { defaultExpiry, signIssue } from "./signed-payload";
+
+/** A check outcome that lets the record be written: issued, or pending review. */
+export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
+
+/** The row, its first history entry, the answer and the outbox event of a new record. */
+export function assemble(auth: AuthContext, input: RecordCreateInput, checked: Passed, now: Date) {
+  // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
+  const outcome = stripSecrets(checked, claimModuleFor(input.claim_type).secrets ?? [], input);
+  const row = buildRow(auth, input, outcome, now);
+  const history = {
+    recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
+    reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
+  };
+  const body = serializeRecord(row, [{ seq: 0, ...history }], now.getTime());
+  const bodyJson = JSON.stringify(body);
+  const event = buildEvent({
+    accountId: auth.accountId, environment: auth.environment, at: now,
+    type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body }, recordJson: bodyJson,
+  });
+  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, event };
+}
+
+function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date): RecordRow {
+  const id = newRecordId();
+  const base = {
+    id, accountId: auth.accountId, environment: auth.environment, claimType: input.claim_type,
+    subject: input.subject, claim: input.claim, evidenceLevel: outcome.evidenceLevel,
+    visibility: input.visibility ?? "private", evidencePublic: outcome.publicEvidence,
+    evidencePrivate: outcome.privateEvidence ?? null, statusChangedAt: now, createdAt: now,
+    requestedExpiresAt: input.expires_at ? new Date(input.expires_at) : null,
+  } as const;
+  if (outcome.kind === "review") {
+    return { ...base, status: "pending_review" as const, reviewReason: outcome.reason, issuedAt: null, validFrom: null,
+      expiresAt: null, recheckAt: null, signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null, supersededBy: null };
+  }
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : defaultExpiry(now);
+  return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
+    ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt }, now) };
+}

@@ -1,0 +1,65 @@
+import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { recordHistory, records } from "@/drizzle/schema";
+import { monitoredClaimTypes } from "@/lib/claims/registry";
+import type { ClaimModule } from "@/lib/claims/types";
+import type { Db, Tx } from "@/lib/db/client";
+import { applyTransition } from "./apply-transition";
+import { invalidateStatus } from "./status-cache";
+
+/** Who a re-check's suspension is written by; only such suspensions are lifted by a later pass. */
+export const RECHECK_ACTOR = "system:recheck";
+
+/**
+ * The one scheduler for every claim type with a `monitor` (lib/claims/types.ts): active
+ * records that are due are asked again — a lapse suspends them with the reason; suspended
+ * records a re-check suspended are asked too, and a pass reinstates them (a suspension by
+ * the owner is never lifted). An unreachable source changes nothing but the next time.
+ * Sources are asked outside any lock; the row is then locked and must be unchanged.
+ */
+export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: number; suspended: number; reinstated: number }> {
+  const byType = new Map<string, ClaimModule>(monitoredClaimTypes().map((m) => [m.type, m]));
+  if (byType.size === 0) return { checked: 0, suspended: 0, reinstated: 0 };
+  const now = new Date();
+  const due = await db
+    .select({ id: records.id, claimType: records.claimType, status: records.status, evidence: records.evidencePublic, recheckAt: records.recheckAt })
+    .from(records)
+    .where(and(inArray(records.claimType, [...byType.keys()]), inArray(records.status, ["active", "suspended"]), lte(records.recheckAt, now)))
+    .orderBy(records.recheckAt)
+    .limit(limit);
+  let suspended = 0;
+  let reinstated = 0;
+  for (const d of due) {
+    const mod = byType.get(d.claimType)!;
+    const found = await mod.monitor!.run(d.evidence, now);
+    const changed = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(records).where(eq(records.id, d.id)).for("update");
+      // Someone else moved or re-checked it meanwhile.
+      if (!row || row.status !== d.status || row.recheckAt?.getTime() !== d.recheckAt?.getTime()) return null;
+      const at = new Date();
+      const recheckAt = new Date(at.getTime() + mod.monitor!.intervalMs());
+      await tx.update(records).set({ recheckAt }).where(eq(records.id, row.id));
+      // Suspended by its owner: not ours to lift (it is looked at again once reinstated).
+      if (row.status === "suspended" && !(await suspendedByRecheck(tx, row.id))) return null;
+      if (row.status === "active" && found.kind === "lapsed") {
+        await applyTransition(tx, { ...row, recheckAt }, { next: "suspended", at, by: RECHECK_ACTOR, operation: "suspend", reason: found.reason });
+        return "suspended" as const;
+      }
+      if (row.status === "suspended" && found.kind === "holds") {
+        await applyTransition(tx, { ...row, recheckAt }, {
+          next: "active", at, by: RECHECK_ACTOR, operation: "reinstate", reason: "A re-check found the evidence in place again.",
+        });
+        return "reinstated" as const;
+      }
+      return null;
+    });
+    if (changed) invalidateStatus(d.id);
+    if (changed === "suspended") suspended++;
+    if (changed === "reinstated") reinstated++;
+  }
+  return { checked: due.length, suspended, reinstated };
+}
+
+async function suspendedByRecheck(tx: Tx, id: string) {
+  const [last] = await tx.select({ by: recordHistory.by }).from(recordHistory).where(eq(recordHistory.recordId, id)).orderBy(desc(recordHistory.seq)).limit(1);
+  return last?.by === RECHECK_ACTOR;
+}

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chainClients } from "../chain/contracts";
+import { startHardhatNode, type HardhatNode } from "../chain/hardhat-node";
+import { freePort } from "../server";
+
+/**
+ * An evm_transaction submitted while its network's RPC does not answer waits for review
+ * (202); the reviewers' re-run asks again and issues it once the RPC answers. The RPC URL
+ * the service knows is a switchable relay on loopback in front of a real hardhat node
+ * (chain id 8453, as `base`): "down" answers 503, "up" relays every JSON-RPC call.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
+const relayPort = await freePort();
+process.env.DATA_DIR = dir;
+process.env.EVM_RPC_URLS = JSON.stringify({ base: `http://127.0.0.1:${relayPort}` });
+process.env.EVM_CONFIRMATIONS = JSON.stringify({ base: 1 });
+process.env.RPC_TIMEOUT_MS = "3000";
+
+const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { createRecord } = await import("@/lib/records/create-record");
+const { rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
+const { getSubmission } = await import("@/lib/reviews/review-queue");
+
+type Db = Awaited<ReturnType<typeof getDb>>;
+let db: Db;
+let node: HardhatNode;
+let up = false;
+let relay: http.Server;
+
+beforeAll(async () => {
+  node = await startHardhatNode({ port: await freePort(), chainId: 8453, logFile: path.join(dir, "hardhat.log") });
+  relay = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      if (!up) return res.writeHead(503).end("down");
+      const answer = await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+    });
+  });
+  await new Promise<void>((r) => relay.listen(relayPort, "127.0.0.1", r));
+  db = await getDb();
+});
+afterAll(async () => {
+  await new Promise((r) => relay?.close(r));
+  await node?.stop();
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
+
+describe("evm_transaction re-run", () => {
+  it("a submission made while the RPC was down waits, stays pending while it is down, and issues once it answers", async () => {
+    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
+    const a = await createAccount(db, { email: email("c"), emailConfirmed: true });
+    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const chain = chainClients(node.url, node.chainId);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const hash = await chain.walletClient.sendTransaction({ to, value: parseEther("0.1") });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+
+    const res = await createRecord(db, auth, {
+      subject: "Payment", claim_type: "evm_transaction", claim: "Paid 0.1 ETH.", evidence: { network: "base", tx_hash: hash, expected_to: to },
+    }, randomUUID());
+    expect(res.status, res.bodyJson).toBe(202);
+    const body = JSON.parse(res.bodyJson);
+    expect(body).toMatchObject({ status: "pending_review", review: { reason: expect.stringMatching(/base RPC did not answer/) } });
+    const id = body.verification_id as string;
+    expect((await getSubmission(db, id))!.canRerun).toBe(true);
+    expect((await rerunAutomaticCheck(db, reviewer, id)).outcome).toBe("unreachable");
+
+    up = true;
+    const done = await rerunAutomaticCheck(db, reviewer, id);
+    expect(done).toMatchObject({ outcome: "issued", record: { status: "active", evidence_level: "source_verified" } });
+    const issued = (done as { record: { evidence: Record<string, unknown>; lifecycle: { recheck_at: string | null } } }).record;
+    expect(issued.evidence).toMatchObject({ network: "base", chain_id: 8453, tx_hash: hash, to, value: parseEther("0.1").toString() });
+    expect(issued.lifecycle.recheck_at).toBeNull();
+    const audit = rowsOf(await db.execute(sql`select decision from review_decisions where record_id = ${id} order by seq`));
+    expect(audit.map((r) => r.decision)).toEqual(["rerun_unchanged", "rerun_issued"]);
+  });
+});

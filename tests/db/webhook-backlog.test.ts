@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReceiver, waitFor } from "../webhook-receiver";
+
+// In-process, with delivery settings of its own — two retries, a threshold out of reach,
+// a backlog of three — on a database of its own (a fresh PostgreSQL database when
+// DATABASE_URL is set, so the test server's worker, configured otherwise, stays out).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
+process.env.DATA_DIR = dir;
+process.env.WEBHOOK_ALLOW_INSECURE = "1";
+process.env.WEBHOOK_RETRY_SCHEDULE_MS = "30,30";
+process.env.WEBHOOK_DISABLE_AFTER = "50";
+process.env.WEBHOOK_BACKLOG_MAX = "3";
+delete process.env.WEBHOOK_BACKLOG_DAYS; // the default, 7
+delete process.env.PUBLIC_BASE_URL;
+const adminUrl = process.env.DATABASE_URL;
+const dbName = adminUrl ? `prs_backlog_${Date.now()}_${randomBytes(3).toString("hex")}` : undefined;
+if (adminUrl) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`create database ${dbName}`);
+  await sql.end();
+  process.env.DATABASE_URL = adminUrl.replace(/\/[^/?]+(\?|$)/, `/${dbName}$1`);
+}
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
+const { enableWebhook, listDeliveries } = await import("@/lib/webhooks/manage-webhooks");
+const { webhooks, events } = await import("@/drizzle/schema");
+const { buildEvent } = await import("@/lib/outbox/write-event");
+
+let db: Awaited<ReturnType<typeof getDb>>;
+let rx: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  db = await getDb();
+  rx = await startReceiver();
+});
+afterAll(async () => {
+  await rx.close();
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (adminUrl) {
+    const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`drop database if exists ${dbName} with (force)`);
+    await sql.end();
+  }
+});
+
+async function endpointFor(behaviour: Parameters<typeof rx.endpoint>[1]) {
+  const a = await createAccount(db, { email: `bl-${randomBytes(4).toString("hex")}@example.test` });
+  const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+  const ep = rx.endpoint(`backlog-${randomBytes(3).toString("hex")}`, behaviour);
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  ep.setSecret(secret);
+  const id = `wh_${randomBytes(10).toString("hex")}`;
+  await db.insert(webhooks).values({
+    id, accountId: auth.accountId, environment: "sandbox", url: ep.url, events: [], description: null,
+    secret, status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
+  });
+  const raise = async (label: string, at = new Date()) => {
+    const e = buildEvent({ accountId: auth.accountId, environment: "sandbox", type: "record.issued", data: { label }, at });
+    await db.insert(events).values(e);
+    return e.id;
+  };
+  const deliveries = async () => (await listDeliveries(db, auth, id)).data;
+  return { auth, ep, id, raise, deliveries };
+}
+
+/** Run worker rounds until `done` holds (the retry delays are real, if short). */
+async function workUntil<T>(done: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await runWorkerRound(db);
+    const v = await done();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("delivery rules", () => {
+  it("records a delivery as failed when its retries run out, the endpoint staying enabled below the threshold", async () => {
+    const { ep, id, raise, deliveries } = await endpointFor({ status: 500 });
+    const evt = await raise("doomed");
+    const [d] = await workUntil(async () => {
+      const l = await deliveries();
+      return l[0]?.status === "failed" ? l : undefined;
+    });
+    expect(d).toMatchObject({ event_id: evt, status: "failed", next_attempt_at: null });
+    expect(d!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500]); // the first try and the two retries of the schedule
+    for (let i = 0; i < 5; i++) await runWorkerRound(db);
+    await new Promise((r) => setTimeout(r, 100));
+    await runWorkerRound(db);
+    expect(ep.hits()).toBe(3); // nothing after the last retry
+    const [w] = await db.select().from(webhooks).where(eq(webhooks.id, id));
+    expect(w).toMatchObject({ status: "enabled", consecutiveFailures: 3 });
+  });
+
+  it("keeps what a disabled endpoint misses — the newest WEBHOOK_BACKLOG_MAX events of the last 7 days — and sends them oldest first once enabled", async () => {
+    const { auth, ep, id, raise, deliveries } = await endpointFor({ status: 410 });
+    const e0 = await raise("e0");
+    await workUntil(async () => (await db.select().from(webhooks)).find((w) => w.id === id && w.status === "disabled"));
+    expect(ep.hits()).toBe(1);
+    const old = await raise("too old", new Date(Date.now() - 8 * 86_400_000));
+    const base = Date.now();
+    const later = [];
+    for (let i = 1; i <= 5; i++) later.push(await raise(`e${i}`, new Date(base + i)));
+    for (let i = 0; i < 3; i++) await runWorkerRound(db);
+    expect(ep.hits()).toBe(1); // nothing is sent while disabled
+    const byEvent = new Map((await deliveries()).map((d) => [d.event_id, d]));
+    expect(byEvent.size).toBe(7); // every event got a delivery for the endpoint ...
+    // ... of which the newest three are kept, the rest (older than the window, or past its size) failed unsent.
+    expect([e0, old, ...later].map((e) => byEvent.get(e)?.status)).toEqual(["failed", "failed", "failed", "failed", "pending", "pending", "pending"]);
+    expect(byEvent.get(old)!.attempts).toEqual([]);
+    ep.behave({});
+    await enableWebhook(db, auth, id);
+    // Several workers at once still send one endpoint's deliveries one at a time, oldest first.
+    await Promise.all([runWorkerRound(db), runWorkerRound(db), runWorkerRound(db)]);
+    await workUntil(async () => ep.received().length >= 3);
+    expect(ep.received().map((r) => r.id)).toEqual(later.slice(2));
+    expect((await deliveries()).filter((d) => d.status === "succeeded").map((d) => d.event_id).sort()).toEqual(later.slice(2).sort());
+    await waitFor(() => ep.received().every((r) => r.acked));
+  });
+});
