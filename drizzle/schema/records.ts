@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigserial, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
 
@@ -61,4 +61,24 @@ export const recordHistory = pgTable(
     by: text("by").notNull(),
   },
   (t) => [index("record_history_record_idx").on(t.recordId, t.seq)],
+);
+
+/**
+ * What a record rests on, as data: `record_id` depends on `target_id` in the given `role`
+ * (an agent on its principal's company record, a listing on its domain, payee and licence
+ * records). Written with the record, in the same statement or transaction; the record's
+ * public view reads the standing of its targets through it (lib/records/public-view.ts).
+ */
+export const recordLinks = pgTable(
+  "record_links",
+  {
+    recordId: text("record_id").notNull().references(() => records.id),
+    role: text("role").notNull(),
+    targetId: text("target_id").notNull().references(() => records.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.recordId, t.role] }),
+    /** Who depends on a record: the dependents whose standing a change of it moves. */
+    index("record_links_target_idx").on(t.targetId),
+  ],
 );

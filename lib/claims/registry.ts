@@ -1,3 +1,4 @@
+import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
@@ -13,10 +14,26 @@ import type { ClaimModule } from "./types";
  */
 const MODULES = new Map<string, ClaimModule>([companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction].map((m) => [m.type, m]));
 
+/**
+ * Add a module the service does not define. Only the framework's own tests use it, to
+ * prove what a future type can declare (links, public fields, validity, review policy)
+ * before a shipped type does; it changes nothing but this process's registry.
+ */
+export function registerClaimType(m: ClaimModule) {
+  if (MODULES.has(m.type) || (NOT_YET_AVAILABLE as readonly string[]).includes(m.type)) throw new Error(`claim type ${m.type} is taken`);
+  MODULES.set(m.type, m);
+}
+
 /** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
 export function nextRecheckAt(claimType: string, at: Date): Date | null {
   const every = MODULES.get(claimType)?.monitor?.intervalMs();
   return every ? new Date(at.getTime() + every) : null;
+}
+
+/** The validity a record of this type gets when the request names no end: its type's `validityDays`, or the service default. */
+export function expiryFor(claimType: string, from: Date): Date {
+  const days = MODULES.get(claimType)?.validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
+  return new Date(from.getTime() + days * 86_400_000);
 }
 
 /** Every module, the reviewed fallback last: what the API documentation is built from. */

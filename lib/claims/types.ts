@@ -3,6 +3,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
+import type { LinkedStanding, LinkTarget } from "@/lib/records/public-view";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
 export type CheckOutcome =
@@ -27,7 +28,15 @@ export type CheckOutcome =
 /** Runs inside the issuing transaction (e.g. to use up a challenge); an error rolls it back. */
 export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null>;
 
-export type ClaimContext = { auth: AuthContext; now: Date; db: Db };
+/**
+ * The records a request names (`links`), loaded once by the pipeline by role — only this
+ * account's, in either environment; an id that names none is absent. The check decides
+ * which are acceptable (same environment, active, about the same subject).
+ */
+export type ClaimContext = { auth: AuthContext; now: Date; db: Db; linked: ReadonlyMap<string, LinkTarget> };
+
+/** A record another one rests on, by role: the pipeline writes it with the record (record_links). */
+export type RecordLinkRequest = { role: string; targetId: string };
 
 /** What asking the source again for a pending submission finds (the reviewers' "re-run automatic check"). */
 export type RecheckOutcome =
@@ -55,6 +64,9 @@ export type ClaimDocs = {
   example: { summary: string; value: Record<string, unknown> };
 };
 
+/** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
+export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[] };
+
 export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
   type: string;
@@ -64,8 +76,29 @@ export interface ClaimModule {
    * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).
    */
   secrets?: readonly string[];
-  /** What a reviewer ticks before approving a submission of this type; absent: the generic source checklist. */
-  review?: { checklist: readonly ChecklistItem[] };
+  /**
+   * Review policy. `checklist`: what a reviewer ticks before approving (absent: the generic
+   * source checklist). `beforeApprove`: a precondition checked at approval (e.g. evidence
+   * younger than 24 h); a string is the reason approval is refused, and nothing changes.
+   */
+  review?: {
+    checklist?: readonly ChecklistItem[];
+    beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
+  };
+  /**
+   * The longest validity this type grants, in days, and its default: a request asking for a
+   * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the
+   * request asks for.
+   */
+  validityDays?: number;
+  /** The records a request names, by role (e.g. its principal's company record); loaded into `ctx.linked`. */
+  links?(input: RecordCreateInput): readonly RecordLinkRequest[];
+  /**
+   * Fields this type adds to its record's public view — the signed status, the certificate
+   * and the record object alike (lib/records/public-view.ts). Keys must not clash with the
+   * base fields.
+   */
+  publicFields?(input: PublicFieldsInput): Record<string, unknown>;
   /**
    * Issued records of this type are re-checked every `intervalMs()` by the one scheduler: a
    * lapse suspends the record (by `system:recheck`), a pass reinstates a record a re-check

@@ -35,6 +35,7 @@ const CODES = {
   invalid_transition: [409, "conflict"],
   review_conflict: [409, "conflict"],
   review_validity_passed: [409, "conflict"],
+  review_precondition_failed: [409, "conflict"],
   idempotency_key_reused: [422, "idempotency_error"],
   missing_field: [422, "invalid_request_error"],
   invalid_type: [422, "invalid_request_error"],

@@ -393,12 +393,13 @@ describe("response schemas", () => {
 
   it("Record is exactly what serializeRecord produces (issued, pending, past expiry)", async () => {
     const { serializeRecord } = await import("@/lib/records/serialize-record");
+    const { buildPublicView } = await import("@/lib/records/public-view");
     const pending: RecordRow = {
       ...base, status: "pending_review", reviewReason: "Needs a person.", issuedAt: null, validFrom: null, expiresAt: null,
       signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null,
     };
     for (const [row, at] of [[base, now.getTime()], [pending, now.getTime()], [base, Date.parse("2028-01-01T00:00:00Z")]] as const) {
-      const body = serializeRecord(row, history, at);
+      const body = serializeRecord(buildPublicView(row, history, [], at));
       const parsed = recordSchema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     }

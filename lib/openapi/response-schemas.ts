@@ -87,8 +87,17 @@ export const recordIntegritySchema = z
   })
   .meta({ id: "RecordIntegrity" });
 
-export const recordSchema = z
+export const recordLinkSchema = z
   .strictObject({
+    role: z.string().describe("What the linked record is to this one (e.g. principal_record)."),
+    verification_id: recordIdSchema,
+    status: recordStatusSchema.describe("The linked record's status now."),
+    standing: z.enum(["active", "lapsed"]).describe("active while the linked record is active; lapsed otherwise."),
+  })
+  .meta({ id: "RecordLink", description: "A record this one rests on." });
+
+export const recordSchema = z
+  .looseObject({
     object: z.literal("record"),
     verification_id: recordIdSchema,
     status: recordStatusSchema,
@@ -109,11 +118,15 @@ export const recordSchema = z
       .nullable()
       .describe("Present for pending_review and rejected submissions: why a reviewer is needed, or why it was rejected."),
     superseded_by: recordIdSchema.nullable(),
+    links: z.array(recordLinkSchema).describe("The records this one rests on (claim types that link records); empty for the others."),
     lifecycle: recordLifecycleSchema,
     integrity: recordIntegritySchema.nullable().describe("Null until the record is issued."),
     created_at: timestampSchema,
   })
-  .meta({ id: "Record", description: "A record as its owner sees it." });
+  .meta({
+    id: "Record",
+    description: "A record as its owner sees it. Claim types that link records may add fields of their own (the same ones as in the signed status).",
+  });
 
 export const recordListSchema = z
   .strictObject({
@@ -415,6 +428,7 @@ export const RESPONSE_SCHEMAS = [
   historyEntrySchema,
   recordLifecycleSchema,
   recordIntegritySchema,
+  recordLinkSchema,
   recordSchema,
   recordListSchema,
   signedStatusSchema,
@@ -451,7 +465,8 @@ type Out<S extends z.ZodType> = NonNullable<z.output<S>>;
 type Fits<A, B> = [A] extends [B] ? true : false;
 
 export type _ResponseSchemaChecks = [
-  Assert<SameKeys<RecordObject, Out<typeof recordSchema>>>,
+  Assert<SameKeys<RecordObject, typeof recordSchema.shape>>,
+  Assert<SameKeys<RecordObject["links"][number], Out<typeof recordLinkSchema>>>,
   Assert<SameKeys<RecordObject["lifecycle"], Out<typeof recordLifecycleSchema>>>,
   Assert<SameKeys<RecordObject["lifecycle"]["history"][number], Out<typeof historyEntrySchema>>>,
   Assert<SameKeys<NonNullable<RecordObject["integrity"]>, Out<typeof recordIntegritySchema>>>,

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { writeEvent } from "@/lib/outbox/write-event";
-import { getHistory } from "./get-record";
 import { notifyStatusChanged } from "./notify-status";
+import { loadPublicView } from "./public-view";
 import { serializeRecord, type RecordRow } from "./serialize-record";
 
 /**
@@ -19,7 +19,7 @@ export async function applyTransition(
   const supersededBy = t.supersededBy ?? row.supersededBy;
   await tx.update(records).set({ status: t.next, statusChangedAt: t.at, supersededBy }).where(eq(records.id, row.id));
   await tx.insert(recordHistory).values({ recordId: row.id, status: t.next, at: t.at, reason: t.reason, by: t.by });
-  const body = serializeRecord({ ...row, status: t.next, statusChangedAt: t.at, supersededBy }, await getHistory(tx, row.id));
+  const body = serializeRecord(await loadPublicView(tx, { ...row, status: t.next, statusChangedAt: t.at, supersededBy }));
   await writeEvent(tx, {
     accountId: row.accountId, environment: row.environment, at: new Date(), type: "record.status_changed",
     data: { record: body, previous_status: row.status, operation: t.operation },

@@ -1,18 +1,19 @@
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, nextRecheckAt } from "@/lib/claims/registry";
+import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
 import type { CheckOutcome } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
 import { buildEvent } from "@/lib/outbox/write-event";
 import type { RecordCreateInput } from "./schemas";
+import { buildPublicView, type LinkedTarget } from "./public-view";
 import { serializeRecord, type RecordRow } from "./serialize-record";
-import { defaultExpiry, signIssue } from "./signed-payload";
+import { signIssue } from "./signed-payload";
 
 /** A check outcome that lets the record be written: issued, or pending review. */
 export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
-/** The row, its first history entry, the answer and the outbox event of a new record. */
-export function assemble(auth: AuthContext, input: RecordCreateInput, checked: Passed, now: Date) {
+/** The row, its first history entry, its links, the answer and the outbox event of a new record. */
+export function assemble(auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], now: Date) {
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
   const outcome = stripSecrets(checked, claimModuleFor(input.claim_type).secrets ?? [], input);
   const row = buildRow(auth, input, outcome, now);
@@ -20,13 +21,14 @@ export function assemble(auth: AuthContext, input: RecordCreateInput, checked: P
     recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
     reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
   };
-  const body = serializeRecord(row, [{ seq: 0, ...history }], now.getTime());
+  const body = serializeRecord(buildPublicView(row, [history], linked, now.getTime()));
+  const links = linked.map((l) => ({ recordId: row.id, role: l.role, targetId: l.target.id }));
   const bodyJson = JSON.stringify(body);
   const event = buildEvent({
     accountId: auth.accountId, environment: auth.environment, at: now,
     type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body }, recordJson: bodyJson,
   });
-  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, event };
+  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, links, event };
 }
 
 function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date): RecordRow {
@@ -42,7 +44,7 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
     return { ...base, status: "pending_review" as const, reviewReason: outcome.reason, issuedAt: null, validFrom: null,
       expiresAt: null, recheckAt: null, signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null, supersededBy: null };
   }
-  const expiresAt = input.expires_at ? new Date(input.expires_at) : defaultExpiry(now);
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now);
   return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
     ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt }, now) };
 }

@@ -9,6 +9,7 @@ import { runIdempotent, type IdempotentResult } from "@/lib/idempotency/run-idem
 import type { KeyClaim } from "@/lib/idempotency/types";
 import { newBatchId } from "@/lib/ids";
 import { assemble, type Passed } from "./assemble-record";
+import { checkClaim } from "./check-claim";
 import { batchAnswer, replayedBatch, type BatchRowResult } from "./batch-answer";
 import { insertRecordBundles } from "./insert-record-bundle";
 import type { RecordCreateInput } from "./schemas";
@@ -51,12 +52,12 @@ type Ready = { index: number; outcome: Passed } & ReturnType<typeof assemble>;
 
 async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[], key: KeyClaim) {
   const now = new Date();
-  const outcomes = await mapLimit(inputs, CHECK_CONCURRENCY, (input) => claimModuleFor(input.claim_type).check(input, { auth, now, db }));
+  const outcomes = await mapLimit(inputs, CHECK_CONCURRENCY, (input) => checkClaim(db, auth, input, now));
   const results: BatchRowResult[] = [];
   const ready: Ready[] = [];
-  outcomes.forEach((outcome: CheckOutcome, index) => {
+  outcomes.forEach(({ outcome, linked }, index) => {
     if (outcome.kind === "fail") results[index] = failed(index, outcome.error);
-    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, now) });
+    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, now) });
   });
 
   const bodyJson = await db.transaction(async (tx) => {

@@ -10,6 +10,7 @@ import { KeyTaken } from "@/lib/idempotency/key-taken";
 import { runIdempotent, type IdempotentResult } from "@/lib/idempotency/run-idempotent";
 import { canonicalJson } from "@/lib/signing/canonical";
 import { assemble, type Passed } from "./assemble-record";
+import { checkClaim } from "./check-claim";
 import { insertRecordBundle, type BundleKey, type RecordBundle } from "./insert-record-bundle";
 import { recordCreateSchema, type RecordCreateInput } from "./schemas";
 
@@ -40,6 +41,9 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
     if (err instanceof ApiError && err.param) throw new ApiError(err.code, err.message, p(err.param));
     throw err;
   }
+  if (mod.validityDays !== undefined && input.expires_at !== undefined && Date.parse(input.expires_at) > Date.now() + mod.validityDays * 86_400_000) {
+    throw new ApiError("invalid_value", `A ${input.claim_type} record is valid for at most ${mod.validityDays} days: 'expires_at' is later.`, p("expires_at"));
+  }
   const problem = mod.validate(input);
   if (problem) throw new ApiError(problem.code, problem.message, problem.param ? p(problem.param) : undefined);
   return input;
@@ -57,7 +61,7 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
     validate: () => validateRecordInput(raw),
     fastPath: (input) => claimModuleFor(input.claim_type).offline === true,
     execute: async (input, key) => {
-      const { outcome, result } = await checkAndAssemble(db, auth, input, claimModuleFor(input.claim_type));
+      const { outcome, result } = await checkAndAssemble(db, auth, input);
       await persist(db, auth, outcome, { ...result, key: { ...key, status: result.status, bodyJson: result.bodyJson } });
       return { status: result.status, bodyJson: result.bodyJson };
     },
@@ -65,13 +69,13 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
 }
 
 /** The claim check, and for a record that passes it everything to write: row, history, answer, event. */
-async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput, mod: ClaimModule) {
+async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput) {
   requireActivePlan(auth);
   const now = new Date();
-  const outcome = await mod.check(input, { auth, now, db });
+  const { outcome, linked } = await checkClaim(db, auth, input, now);
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-  return { outcome, result: assemble(auth, input, outcome, now) };
+  return { outcome, result: assemble(auth, input, outcome, linked, now) };
 }
 
 /**

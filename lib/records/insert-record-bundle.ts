@@ -7,8 +7,13 @@ import type { HistoryRow, RecordRow } from "./serialize-record";
 const j = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const t = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** A new record as written: the row, its first history entry and its outbox event. */
-export type RecordBundle = { row: RecordRow; history: Omit<HistoryRow, "seq">; event: ReturnType<typeof buildEvent> };
+/** A new record as written: the row, its first history entry, the records it rests on and its outbox event. */
+export type RecordBundle = {
+  row: RecordRow;
+  history: Omit<HistoryRow, "seq">;
+  links?: readonly { recordId: string; role: string; targetId: string }[];
+  event: ReturnType<typeof buildEvent>;
+};
 
 /**
  * The idempotency key of a single create, stored as done with the answer it gets.
@@ -18,7 +23,7 @@ export type BundleKey = KeyClaim & { status: number; bodyJson: string };
 
 /**
  * One statement, hence atomic without an explicit transaction: insert the records, their
- * first history entries and their outbox events. With `key`, the idempotency key is stored as
+ * first history entries, their links (record_links) and their outbox events. With `key`, the idempotency key is stored as
  * done with its answer first, and the rest is written only if that succeeded; 0 then means the
  * key was taken (nothing written). For a claim check without I/O this is the whole write of a
  * create: one round trip. Without `key` (the rows of a batch, whose one key is completed in
@@ -48,6 +53,8 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
       ${r.supersededBy}, ${t(r.requestedExpiresAt)}::timestamptz, ${r.signingKeyId}, ${r.payloadSha256}, ${r.signature},
       ${j(r.signedPayload)}::jsonb, ${t(r.createdAt)}::timestamptz)`), sql`,`);
   const historyRows = sql.join(bundles.map(({ history: h }) => sql`(${h.recordId}, ${h.status}, ${t(h.at)}::timestamptz, ${h.reason}, ${h.by})`), sql`,`);
+  const links = bundles.flatMap((b) => b.links ?? []);
+  const linkRows = sql.join(links.map((l) => sql`(${l.recordId}, ${l.role}, ${l.targetId})`), sql`,`);
   const eventRows = sql.join(bundles.map(({ row, event: e }) =>
     sql`(${row.id}, ${e.id}, ${e.accountId}, ${e.environment}, ${e.type}, ${e.payload}, ${t(e.createdAt)}::timestamptz)`), sql`,`);
   const statement = sql`
@@ -63,7 +70,12 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
       select h.* from (values ${historyRows}) as h(record_id, status, at, reason, by)
       where h.record_id in (select id from rec)
       returning 1
-    ), ev as (
+    ), ${links.length ? sql`lnk as (
+      insert into record_links (record_id, role, target_id)
+      select l.* from (values ${linkRows}) as l(record_id, role, target_id)
+      where l.record_id in (select id from rec)
+      returning 1
+    ), ` : sql``}ev as (
       insert into events (id, account_id, environment, type, payload, created_at)
       select e.id, e.account_id, e.environment, e.type, e.payload, e.created_at
       from (values ${eventRows}) as e(record_id, id, account_id, environment, type, payload, created_at)

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, inArray, lt, lte, not, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, lte, not, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
+import { records, type RecordStatus } from "@/drizzle/schema";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import type { listRecordsQuerySchema } from "./schemas";
+import { loadPublicViews } from "./public-view";
 import { serializeRecord } from "./serialize-record";
 
 /** Filter on the status a client sees: past expires_at reads as expired before the sweep writes it. */
@@ -36,16 +37,7 @@ export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof l
     .orderBy(desc(records.createdAt), desc(records.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
-  // One query for the whole page's history, not one per record.
-  const history = page.length
-    ? await db.select().from(recordHistory).where(inArray(recordHistory.recordId, page.map((r) => r.id))).orderBy(asc(recordHistory.seq))
-    : [];
-  const byRecord = new Map<string, typeof history>();
-  for (const h of history) {
-    const list = byRecord.get(h.recordId);
-    if (list) list.push(h);
-    else byRecord.set(h.recordId, [h]);
-  }
-  const data = page.map((r) => serializeRecord(r, byRecord.get(r.id) ?? []));
+  // One query for the whole page's history and one for its links, not one per record.
+  const data = (await loadPublicViews(db, page)).map(serializeRecord);
   return { object: "list" as const, data, has_more: rows.length > q.limit };
 }

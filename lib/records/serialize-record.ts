@@ -1,5 +1,6 @@
 import type { recordHistory, records } from "@/drizzle/schema";
-import { effectiveStatus, isIssued } from "./effective-status";
+import { isIssued } from "./effective-status";
+import { withTypeFields, type PublicView } from "./public-view";
 import { recordUrls } from "./urls";
 
 export type RecordRow = typeof records.$inferSelect;
@@ -7,33 +8,24 @@ export type HistoryRow = typeof recordHistory.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Who moved a record, as shown to clients: the kind of actor, never an internal id. */
-export const actorKind = (by: string) => by.split(":")[0] ?? by;
-
-export function isVerified(row: Pick<RecordRow, "environment" | "evidenceLevel">, status: string) {
-  return row.environment === "live" && status === "active" && row.evidenceLevel !== "participant_attested";
-}
-
 /**
- * The record object of the API (owner's view). Built field by field so private evidence,
- * hashes and internal actors can never leak into an answer.
+ * The record object of the API (owner's view), from the record's one public view
+ * (public-view.ts). Built field by field so private evidence, hashes and internal actors
+ * can never leak into an answer.
  */
-export function serializeRecord(row: RecordRow, history: HistoryRow[], now = Date.now()) {
-  const { status, changedAt } = effectiveStatus(row, now);
+export function serializeRecord(view: PublicView) {
+  const { row, status, changedAt } = view;
   const issued = isIssued(row.status);
   const urls = issued
     ? recordUrls(row.id)
     : { certificate_url: null, qr_url: null, signature_url: null, status_url: null };
-  const hist = history.map((h) => ({ status: h.status, at: h.at.toISOString(), reason: h.reason, by: actorKind(h.by) }));
-  if (status === "expired" && row.status !== "expired" && row.expiresAt) {
-    hist.push({ status: "expired", at: row.expiresAt.toISOString(), reason: "Validity period ended.", by: "system" });
-  }
-  return {
+  const hist = view.history.map((h) => ({ status: h.status, at: h.at.toISOString(), reason: h.reason, by: h.by }));
+  return withTypeFields({
     object: "record" as const,
     verification_id: row.id,
     status,
     environment: row.environment,
-    verified: isVerified(row, status),
+    verified: view.verified,
     claim_type: row.claimType,
     subject: row.subject,
     claim: row.claim,
@@ -43,6 +35,8 @@ export function serializeRecord(row: RecordRow, history: HistoryRow[], now = Dat
     ...urls,
     review: row.status === "pending_review" || row.status === "rejected" ? { reason: row.reviewReason } : null,
     superseded_by: row.supersededBy,
+    /** The records this one rests on (the owner's view names them even when they are private). */
+    links: view.links.map((l, i) => ({ role: l.role, verification_id: view.dependsOn[i]!, status: l.status, standing: l.standing })),
     lifecycle: {
       status,
       issued_at: iso(row.issuedAt),
@@ -62,6 +56,6 @@ export function serializeRecord(row: RecordRow, history: HistoryRow[], now = Dat
         }
       : null,
     created_at: row.createdAt.toISOString(),
-  };
+  }, view.fields);
 }
 export type RecordObject = ReturnType<typeof serializeRecord>;

@@ -24,7 +24,6 @@ export function buildSignedPayload(r: Signed) {
 }
 
 /** The end of a record's validity when the request named none: the default period from `from`. */
-export const defaultExpiry = (from: Date) => new Date(from.getTime() + getEnv().DEFAULT_RECORD_VALIDITY_DAYS * 86_400_000);
 
 /**
  * The columns a record gets when it is issued at `at` (valid from then): its signed payload

@@ -1,19 +1,22 @@
 /**
  * Signed status answers, kept at most STATUS_CACHE_SECONDS (≤ 60 s) and dropped the
- * moment the record's status changes: locally right after the change commits, and in
- * other processes through the `prs_record_status` notification.
+ * moment the record's status changes — or that of a record it rests on (its links): locally
+ * right after the change commits, and in other processes through the `prs_record_status`
+ * notification. Each process keeps its own index of who depends on whom, from the views
+ * it cached, so a notification names only the record that changed.
  */
-type Entry = { body: string; asOfMs: number; untilMs: number };
+type Entry = { body: string; asOfMs: number; untilMs: number; dependsOn?: readonly string[] };
 
 const MAX_ENTRIES = 50_000;
-const g = globalThis as unknown as { __prsStatusCache?: Map<string, Entry> };
-const cache = (g.__prsStatusCache ??= new Map());
+type State = { entries: Map<string, Entry>; dependents: Map<string, Set<string>> };
+const g = globalThis as unknown as { __prsStatusCache?: State };
+const state = (g.__prsStatusCache ??= { entries: new Map(), dependents: new Map() });
 
 export function getCachedStatus(id: string, now = Date.now()): Entry | undefined {
-  const e = cache.get(id);
+  const e = state.entries.get(id);
   if (!e) return undefined;
   if (e.untilMs <= now) {
-    cache.delete(id);
+    drop(id);
     return undefined;
   }
   return e;
@@ -21,12 +24,36 @@ export function getCachedStatus(id: string, now = Date.now()): Entry | undefined
 
 export function putCachedStatus(id: string, e: Entry) {
   if (e.untilMs <= e.asOfMs) return;
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(id, e);
+  drop(id);
+  if (state.entries.size >= MAX_ENTRIES) drop(state.entries.keys().next().value!);
+  state.entries.set(id, e);
+  for (const target of e.dependsOn ?? []) {
+    (state.dependents.get(target) ?? state.dependents.set(target, new Set()).get(target)!).add(id);
+  }
 }
 
-export function invalidateStatus(ids: string | string[]) {
-  for (const id of Array.isArray(ids) ? ids : [ids]) cache.delete(id);
+function drop(id: string) {
+  const e = state.entries.get(id);
+  if (!e) return;
+  state.entries.delete(id);
+  for (const target of e.dependsOn ?? []) {
+    const set = state.dependents.get(target);
+    set?.delete(id);
+    if (set?.size === 0) state.dependents.delete(target);
+  }
+}
+
+/** Drop the cached status of these records and of every record that rests on them, transitively. */
+export function invalidateStatus(ids: string | readonly string[]) {
+  const todo = [...(typeof ids === "string" ? [ids] : ids)];
+  const seen = new Set<string>();
+  while (todo.length) {
+    const id = todo.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    drop(id);
+    for (const dep of state.dependents.get(id) ?? []) todo.push(dep);
+  }
 }
 
 export const STATUS_CHANNEL = "prs_record_status";

@@ -14,13 +14,16 @@ const GENERIC: ChecklistItem[] = [
   { key: "checked_at_plausible", label: "What the source shows is consistent with checked_at." },
 ];
 
-/** The claim type's own checklist (its definition under lib/claims/), or the generic source checklist. */
-export function checklistFor(claimType: string): readonly ChecklistItem[] {
-  let mod: ClaimModule;
+/** The claim type's review policy (its definition under lib/claims/); none for a type whose module has not landed. */
+export function reviewPolicyFor(claimType: string): ClaimModule["review"] {
   try {
-    mod = claimModuleFor(claimType);
+    return claimModuleFor(claimType).review;
   } catch {
-    return GENERIC; // a claim type named by the spec whose module has not landed
+    return undefined;
   }
-  return mod.review?.checklist ?? GENERIC;
+}
+
+/** The claim type's own checklist, or the generic source checklist. */
+export function checklistFor(claimType: string): readonly ChecklistItem[] {
+  return reviewPolicyFor(claimType)?.checklist ?? GENERIC;
 }

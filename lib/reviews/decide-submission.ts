@@ -9,10 +9,10 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { writeEvent } from "@/lib/outbox/write-event";
-import { getHistory } from "@/lib/records/get-record";
+import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
-import { checklistFor } from "./checklists";
+import { checklistFor, reviewPolicyFor } from "./checklists";
 import { issuePending } from "./issue-pending";
 
 export type Reviewer = { id: string; role: Role };
@@ -82,6 +82,10 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
       throw new ApiError("checklist_incomplete", `Approval needs every checklist item; not ticked: ${missing.join(", ")}.`, "checklist");
     }
     const at = new Date();
+    if (input.decision === "approve") {
+      const refused = reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, at);
+      if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
+    }
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
       ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer." })
@@ -104,7 +108,7 @@ async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason:
     .where(eq(records.id, row.id))
     .returning();
   await tx.insert(recordHistory).values({ recordId: row.id, status: "rejected", at: o.at, reason: o.reason, by: o.by });
-  const body = serializeRecord(rejected!, await getHistory(tx, row.id), o.at.getTime());
+  const body = serializeRecord(await loadPublicView(tx, rejected!, o.at.getTime()));
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at: o.at, type: "record.rejected", data: { record: body } });
   return body;
 }

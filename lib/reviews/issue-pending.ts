@@ -2,14 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { recordHistory, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { nextRecheckAt } from "@/lib/claims/registry";
+import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
 import { writeEvent } from "@/lib/outbox/write-event";
-import { getHistory } from "@/lib/records/get-record";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import type { EvidenceLevel } from "@/lib/records/schemas";
+import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
-import { defaultExpiry, signIssue } from "@/lib/records/signed-payload";
+import { signIssue } from "@/lib/records/signed-payload";
 
 /**
  * The end of a pending submission's wait: sign it and make it active, with a history entry,
@@ -38,7 +38,7 @@ export async function issuePending(
     .returning();
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
   await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
-  const body = serializeRecord(issued, await getHistory(tx, row.id), at.getTime());
+  const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
   await notifyStatusChanged(tx, [row.id]);
   return body;
@@ -51,7 +51,7 @@ export async function issuePending(
  */
 function validityEnd(row: RecordRow, at: Date) {
   const env = getEnv();
-  if (!row.requestedExpiresAt) return defaultExpiry(at);
+  if (!row.requestedExpiresAt) return expiryFor(row.claimType, at);
   if (row.requestedExpiresAt.getTime() <= at.getTime() + env.MIN_VALIDITY_SECONDS * 1000) {
     throw new ApiError(
       "review_validity_passed",

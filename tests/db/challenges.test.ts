@@ -32,7 +32,7 @@ describe("challenges expire after one hour", () => {
     const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
     const c = await createDomainChallenge(db, auth, { domain: "expiry.example.com" });
     const input = { subject: "expiry.example.com", claim_type: "domain_ownership", claim: "x", evidence: { challenge_id: c.id } };
-    const out = await domainOwnership.check(input, { auth, db, now: later() });
+    const out = await domainOwnership.check(input, { auth, db, now: later(), linked: new Map() });
     expect(out).toMatchObject({ kind: "fail", error: { code: "challenge_expired", param: "evidence.challenge_id" } });
   });
 
@@ -43,7 +43,7 @@ describe("challenges expire after one hour", () => {
     const c = await createWalletChallenge(db, auth, { address: acct.address, network: "ethereum" });
     const signature = await acct.signMessage({ message: c.message });
     const input = { subject: acct.address, claim_type: "wallet_ownership", claim: "x", evidence: { challenge_id: c.id, signature } };
-    expect(await walletOwnership.check(input, { auth, db, now: new Date() })).toMatchObject({ kind: "issue" });
-    expect(await walletOwnership.check(input, { auth, db, now: later() })).toMatchObject({ kind: "fail", error: { code: "challenge_expired" } });
+    expect(await walletOwnership.check(input, { auth, db, now: new Date(), linked: new Map() })).toMatchObject({ kind: "issue" });
+    expect(await walletOwnership.check(input, { auth, db, now: later(), linked: new Map() })).toMatchObject({ kind: "fail", error: { code: "challenge_expired" } });
   });
 });

@@ -4,10 +4,9 @@ import QRCode from "qrcode";
 import { ProofScope } from "@/components/proof-scope";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
-import { effectiveStatus } from "@/lib/records/effective-status";
 import { EVIDENCE_LEVEL_TEXT, STATUS_TEXT } from "@/lib/records/evidence-level-text";
-import { getHistory, getPublicRecord } from "@/lib/records/get-record";
-import { actorKind, isVerified } from "@/lib/records/serialize-record";
+import { getPublicRecord } from "@/lib/records/get-record";
+import { getPublicView } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
 import { getEnv } from "@/lib/env";
 
@@ -28,14 +27,12 @@ const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").replace(/
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
   const db = await getDb();
-  const row = await getPublicRecord(db, id);
-  if (!row) notFound();
-  const history = await getHistory(db, row.id);
-  const { status, changedAt } = effectiveStatus(row);
+  const view = await getPublicView(db, id);
+  if (!view) notFound();
+  const { row, status, changedAt, verified, history, links } = view;
   const urls = recordUrls(row.id);
   const level = EVIDENCE_LEVEL_TEXT[row.evidenceLevel]!;
   const statusText = STATUS_TEXT[status]!;
-  const verified = isVerified(row, status);
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
   const evidence = Object.entries(row.evidencePublic ?? {});
   const base = getEnv().publicBaseUrl;
@@ -92,6 +89,24 @@ export default async function CertificatePage({ params }: Props) {
 
       <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} />
 
+      {links.length > 0 && (
+        <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" data-testid="linked-records">
+          <h2 className="font-semibold">Records this one rests on</h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {links.map((l) => (
+              <li key={l.role} data-standing={l.standing}>
+                <span className="text-slate-500">{l.role.replaceAll("_", " ")}:</span>{" "}
+                {l.record ? <a className="underline" href={l.record.certificate_url}>{l.record.subject} ({l.record.verification_id})</a> : "a record that is not public"}
+                {" — "}
+                <span className={l.standing === "active" ? "text-emerald-700" : "font-semibold text-red-700"}>
+                  {l.standing === "active" ? "active" : `no longer active (${STATUS_TEXT[l.status]?.label.toLowerCase() ?? l.status})`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
         <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <h2 className="font-semibold">Validity</h2>
@@ -114,15 +129,12 @@ export default async function CertificatePage({ params }: Props) {
       <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
         <h2 className="font-semibold">History</h2>
         <ol className="mt-2 space-y-1 text-sm" data-testid="history">
-          {history.map((h) => (
-            <li key={h.seq}>
-              <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {actorKind(h.by)}
+          {history.map((h, i) => (
+            <li key={i}>
+              <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {h.by}
               {h.reason ? `: ${h.reason}` : ""}
             </li>
           ))}
-          {status === "expired" && row.status !== "expired" && (
-            <li><span className="font-medium">Expired</span> — {fmt(row.expiresAt)} by system: Validity period ended.</li>
-          )}
         </ol>
       </section>
 

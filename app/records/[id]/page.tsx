@@ -9,8 +9,9 @@ import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
-import { getHistory, getRecordOrThrow } from "@/lib/records/get-record";
+import { getRecordOrThrow } from "@/lib/records/get-record";
 import { portalAuth } from "@/lib/records/portal-auth";
+import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
 import { SignOutButton } from "../../developers/forms";
 import { LifecycleForms } from "../forms";
@@ -36,7 +37,7 @@ export default async function RecordPage({ params }: Props) {
     }
   }
   if (!row) notFound();
-  const rec = serializeRecord(row, await getHistory(db, row.id));
+  const rec = serializeRecord(await loadPublicView(db, row));
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
 
   return (

@@ -5,7 +5,7 @@ import { PortalHeader } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
-import { actorKind } from "@/lib/records/serialize-record";
+import { actorKind } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
 import { getSubmission } from "@/lib/reviews/review-queue";
 import { SignOutButton } from "../../developers/forms";

@@ -1,0 +1,150 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
+import { claimModuleFor } from "@/lib/claims/registry";
+import type { DbOrTx } from "@/lib/db/client";
+import { effectiveStatus, isIssued } from "./effective-status";
+import { getPublicRecord } from "./get-record";
+import { recordUrls } from "./urls";
+
+type RecordRow = typeof records.$inferSelect;
+type HistoryRow = typeof recordHistory.$inferSelect;
+
+/** What a view needs to know about a record another one rests on. */
+export type LinkTarget = Pick<
+  RecordRow,
+  "id" | "accountId" | "environment" | "claimType" | "subject" | "status" | "evidenceLevel" | "visibility" | "expiresAt" | "statusChangedAt"
+>;
+export type LinkedTarget = { role: string; target: LinkTarget };
+
+/**
+ * A linked record as the public may see it: its standing now (`active` while it is active,
+ * `lapsed` otherwise) and, only while it is public and issued, who it is. A private or
+ * unissued target is never named.
+ */
+export type LinkedStanding = {
+  role: string;
+  status: RecordStatus;
+  standing: "active" | "lapsed";
+  record: { verification_id: string; claim_type: string; subject: string; certificate_url: string } | null;
+};
+
+export type HistoryEntry = { status: RecordStatus; at: Date; reason: string | null; by: string };
+
+/**
+ * The one public view of a record: its status now, whether it is verified, the standing of
+ * the records it rests on, the fields its claim type adds, and its history. The signed
+ * status, the certificate page and the record object are all built from it, so they
+ * cannot disagree.
+ */
+export type PublicView = {
+  row: RecordRow;
+  status: RecordStatus;
+  changedAt: Date;
+  verified: boolean;
+  links: LinkedStanding[];
+  /** The ids of the linked records: the signed-status cache drops this view when one changes. */
+  dependsOn: string[];
+  fields: Record<string, unknown>;
+  history: HistoryEntry[];
+  now: number;
+};
+
+/** Who moved a record, as shown to anyone: the kind of actor, never an internal id. */
+export const actorKind = (by: string) => by.split(":")[0] ?? by;
+
+export function isVerified(row: Pick<RecordRow, "environment" | "evidenceLevel">, status: string) {
+  return row.environment === "live" && status === "active" && row.evidenceLevel !== "participant_attested";
+}
+
+function standingOf(l: LinkedTarget, now: number): LinkedStanding {
+  const t = l.target;
+  const { status } = effectiveStatus(t, now);
+  const shown = t.visibility === "public" && isIssued(status);
+  return {
+    role: l.role,
+    status,
+    standing: status === "active" ? "active" : "lapsed",
+    record: shown ? { verification_id: t.id, claim_type: t.claimType, subject: t.subject, certificate_url: recordUrls(t.id).certificate_url } : null,
+  };
+}
+
+/** Build the view from what is already loaded (no I/O): a new record, or a page of them. */
+export function buildPublicView(row: RecordRow, history: readonly Omit<HistoryRow, "seq" | "recordId">[], linked: readonly LinkedTarget[], now = Date.now()): PublicView {
+  const { status, changedAt } = effectiveStatus(row, now);
+  const links = linked.map((l) => standingOf(l, now));
+  const hist: HistoryEntry[] = history.map((h) => ({ status: h.status, at: h.at, reason: h.reason, by: actorKind(h.by) }));
+  if (status === "expired" && row.status !== "expired" && row.expiresAt) {
+    hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
+  }
+  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links }) ?? {};
+  return {
+    row, status, changedAt, verified: isVerified(row, status), links, dependsOn: linked.map((l) => l.target.id),
+    fields, history: hist, now,
+  };
+}
+
+/** `base` with the type's fields added after it; a type field never replaces a base field. */
+export function withTypeFields<T extends Record<string, unknown>>(base: T, fields: Record<string, unknown>): T {
+  return Object.assign(base, Object.fromEntries(Object.entries(fields).filter(([k]) => !Object.hasOwn(base, k))));
+}
+
+/** A stored record's type always has a module (or the reviewed fallback); a type withdrawn since has no fields. */
+function claimModuleForView(claimType: string) {
+  try {
+    return claimModuleFor(claimType);
+  } catch {
+    return null;
+  }
+}
+
+const TARGET_COLUMNS = {
+  id: records.id, accountId: records.accountId, environment: records.environment, claimType: records.claimType,
+  subject: records.subject, status: records.status, evidenceLevel: records.evidenceLevel, visibility: records.visibility,
+  expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt,
+};
+
+/** The records of this account a request names, by role: what a claim check gets as `ctx.linked`. */
+export async function loadLinkTargets(db: DbOrTx, accountId: string, wanted: readonly { role: string; targetId: string }[]) {
+  const out = new Map<string, LinkTarget>();
+  const ids = [...new Set(wanted.map((w) => w.targetId))];
+  if (ids.length === 0) return out;
+  const rows = await db.select(TARGET_COLUMNS).from(records).where(and(inArray(records.id, ids), eq(records.accountId, accountId)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const w of wanted) {
+    const t = byId.get(w.targetId);
+    if (t) out.set(w.role, t);
+  }
+  return out;
+}
+
+/** Views of several stored records: one query for their history and one for their links. */
+export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], now = Date.now()): Promise<PublicView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [history, linked] = await Promise.all([
+    db.select().from(recordHistory).where(inArray(recordHistory.recordId, ids)).orderBy(asc(recordHistory.seq)),
+    db.select({ recordId: recordLinks.recordId, role: recordLinks.role, target: TARGET_COLUMNS })
+      .from(recordLinks)
+      .innerJoin(records, eq(records.id, recordLinks.targetId))
+      .where(inArray(recordLinks.recordId, ids))
+      .orderBy(asc(recordLinks.role)),
+  ]);
+  const group = <T extends { recordId: string }>(list: T[]) => {
+    const m = new Map<string, T[]>();
+    for (const x of list) (m.get(x.recordId) ?? m.set(x.recordId, []).get(x.recordId)!).push(x);
+    return m;
+  };
+  const hByRecord = group(history);
+  const lByRecord = group(linked);
+  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], now));
+}
+
+export async function loadPublicView(db: DbOrTx, row: RecordRow, now = Date.now()): Promise<PublicView> {
+  return (await loadPublicViews(db, [row], now))[0]!;
+}
+
+/** The view of an issued record by id, for anyone (certificate, signed status); null when there is none. */
+export async function getPublicView(db: DbOrTx, id: string, now = Date.now()): Promise<PublicView | null> {
+  const row = await getPublicRecord(db, id);
+  return row ? loadPublicView(db, row, now) : null;
+}
