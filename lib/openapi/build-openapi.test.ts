@@ -12,9 +12,11 @@ import { BATCH_MAX_RECORDS, LIFECYCLE_OPERATIONS, batchCreateSchema, listRecords
 import type { HistoryRow, RecordRow } from "@/lib/records/serialize-record";
 import { buildOpenApi, type JsonSchema, type OpenApiDocument } from "./build-openapi";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
-import {
-  batchSchema, domainChallengeSchema, errorSchema, mandateKeySchema, publicMandateKeySchema, recordSchema, walletChallengeSchema,
-} from "./response-schemas";
+import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
+import { errorSchema } from "@/lib/http/error-schema";
+import { mandateKeySchema, publicMandateKeySchema } from "@/lib/mandates/mandate-key-schema";
+import { batchSchema } from "@/lib/records/batch-schema";
+import { recordSchema } from "@/lib/records/record-schema";
 
 // In-process: nothing here talks to the server the global setup starts. serializeRecord
 // builds URLs from the environment, read lazily on first use.

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { environmentSchema, evidenceLevelSchema, nullableTimestamp, timestampSchema } from "@/lib/http/response-primitives";
+import { recordIdSchema } from "./schemas";
+
+/** What a record's signature covers: the contract of buildSignedPayload (./signed-payload). */
+export const signedPayloadSchema = z
+  .looseObject({
+    id: recordIdSchema,
+    environment: environmentSchema,
+    subject: z.string(),
+    claim_type: z.string(),
+    claim: z.string(),
+    evidence_level: evidenceLevelSchema,
+    evidence: z.record(z.string(), z.unknown()),
+    issued_at: timestampSchema,
+    valid_from: timestampSchema,
+    expires_at: nullableTimestamp,
+    issuer: z.url().describe("Base URL of the issuing service."),
+  })
+  .meta({ id: "SignedPayload", description: "Exactly what the record signature covers, as stored at issue." });

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import type { Assert, SameKeys } from "@/lib/http/response-checks";
+import {
+  base64url, environmentSchema, evidenceLevelSchema, nullableTimestamp, recordStatusSchema, timestampSchema,
+} from "@/lib/http/response-primitives";
+import { recordIdSchema } from "./schemas";
+import type { statusFields } from "./signed-status";
+
+/** The signed, public status: the contract of statusFields (./signed-status) plus its signature. */
+
+export const signedStatusSchema = z
+  .looseObject({
+    verification_id: recordIdSchema,
+    status: recordStatusSchema,
+    environment: environmentSchema,
+    verified: z.boolean(),
+    claim_type: z.string(),
+    subject: z.string(),
+    evidence_level: evidenceLevelSchema,
+    issued_at: timestampSchema,
+    expires_at: nullableTimestamp,
+    status_changed_at: timestampSchema,
+    as_of: timestampSchema.describe("When this answer was signed."),
+    certificate_url: z.url(),
+    signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),
+    status_signature: base64url.describe(
+      "Ed25519 over the RFC 8785 canonical JSON of this object without status_signature; base64url without padding.",
+    ),
+  })
+  .meta({
+    id: "SignedStatus",
+    description:
+      "Signed, public status. To verify: drop status_signature, canonicalize the rest (RFC 8785) and check it with the JWKS key whose kid equals signing_key_id. Claim types may add fields; they are covered by the signature.",
+  });
+
+export type _SignedStatusSchemaChecks = [
+  Assert<
+    SameKeys<
+      ReturnType<typeof statusFields> & { signing_key_id: string; status_signature: string },
+      typeof signedStatusSchema.shape
+    >
+  >,
+];
