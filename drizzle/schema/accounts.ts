@@ -7,6 +7,8 @@ export const accounts = pgTable("accounts", {
   emailConfirmedAt: ts("email_confirmed_at"),
   role: text("role", { enum: ["customer", "reviewer", "admin"] }).notNull().default("customer"),
   plan: text("plan", { enum: ["none", "starter", "growth"] }).notNull().default("none"),
+  /** The organisation name its records are stated by (public: certificates, signed status); null: "unnamed account". */
+  name: text("name"),
   /** scrypt, self-describing (`scrypt$N$r$p$salt$hash`); null for accounts made by the CLI. */
   passwordHash: text("password_hash"),
   createdAt: createdAt(),

@@ -31,7 +31,7 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   const [row] = await db
     .select({
       keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt, accountId: accounts.id, plan: accounts.plan, role: accounts.role,
+      lastUsedAt: apiKeys.lastUsedAt, accountId: accounts.id, plan: accounts.plan, role: accounts.role, accountName: accounts.name,
     })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
@@ -43,7 +43,9 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     lastUsedWrite = now;
     await touchLastUsed(db, row.keyId, now);
   }
-  const auth: AuthContext = { accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role };
+  const auth: AuthContext = {
+    accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role, accountName: row.accountName,
+  };
   rememberAuth(hash, auth, lastUsedWrite, generation);
   return auth;
 }

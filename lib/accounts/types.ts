@@ -11,4 +11,6 @@ export type AuthContext = {
   keyId: string;
   plan: Plan;
   role: Role;
+  /** The account's public organisation name (null: none set), signed into the records it issues. */
+  accountName: string | null;
 };

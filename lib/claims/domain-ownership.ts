@@ -18,6 +18,7 @@ export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DO
  */
 export const domainOwnership: ClaimModule = {
   type: "domain_ownership",
+  provesAccountDomain: true,
   docs: {
     describe:
       "`domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) " +

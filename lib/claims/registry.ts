@@ -39,6 +39,9 @@ export function expiryFor(claimType: string, from: Date): Date {
 /** Every module, the reviewed fallback last: what the API documentation is built from. */
 export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
 
+/** The claim types whose active live records name a verified domain of their account. */
+export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.provesAccountDomain).map((m) => m.type);
+
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 

@@ -105,6 +105,11 @@ export interface ClaimModule {
    * suspended (never one its owner suspended), an unreachable source changes nothing.
    */
   monitor?: { intervalMs(): number; run(evidence: Record<string, unknown>, now: Date): Promise<MonitorOutcome> };
+  /**
+   * An active live record of this type proves its subject is a domain of its account: it is
+   * shown as a verified domain wherever that account speaks (certificates, signed status).
+   */
+  provesAccountDomain?: boolean;
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */

@@ -401,7 +401,7 @@ describe("response schemas", () => {
       signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null,
     };
     for (const [row, at] of [[base, now.getTime()], [pending, now.getTime()], [base, Date.parse("2028-01-01T00:00:00Z")]] as const) {
-      const body = serializeRecord(buildPublicView(row, history, [], at));
+      const body = serializeRecord(buildPublicView(row, history, [], { name: "Acme Trading Ltd", verified_domains: ["acme.example"] }, at));
       const parsed = recordSchema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     }
@@ -411,7 +411,7 @@ describe("response schemas", () => {
     const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
     const inserted: unknown[] = [];
     const db = { insert: () => ({ values: async (v: unknown) => void inserted.push(v) }) } as unknown as Db;
-    const auth: AuthContext = { accountId: "acct_x", environment: "sandbox", keyId: "key_1", plan: "none", role: "customer" };
+    const auth: AuthContext = { accountId: "acct_x", environment: "sandbox", keyId: "key_1", plan: "none", role: "customer", accountName: null };
     const d = await createDomainChallenge(db, auth, { domain: "Bücher.example.com" });
     const dp = domainChallengeSchema.safeParse(d);
     expect(dp.success, JSON.stringify(dp.error?.issues)).toBe(true);

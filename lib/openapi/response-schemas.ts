@@ -1,4 +1,5 @@
 import { healthSchema, livenessSchema } from "@/lib/http/health-schema";
+import { accountProfileSchema, accountSchema } from "@/lib/accounts/account-schema";
 import { usageSchema } from "@/lib/accounts/usage-schema";
 import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
 import { errorCodeSchema, errorSchema, fieldErrorSchema } from "@/lib/http/error-schema";
@@ -26,6 +27,7 @@ export const RESPONSE_SCHEMAS = [
   recordStatusSchema,
   evidenceLevelSchema,
   environmentSchema,
+  accountProfileSchema,
   historyEntrySchema,
   recordLifecycleSchema,
   recordIntegritySchema,
@@ -38,6 +40,7 @@ export const RESPONSE_SCHEMAS = [
   jwkSchema,
   jwksSchema,
   usageSchema,
+  accountSchema,
   domainChallengeSchema,
   walletChallengeSchema,
   errorCodeSchema,

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { recordHistory, records, type RecordStatus } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
+import { accountDependency } from "@/lib/accounts/account-profile";
+import { claimModuleFor } from "@/lib/claims/registry";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { notifyStatusChanged } from "./notify-status";
 import { loadPublicView } from "./public-view";
@@ -24,6 +26,9 @@ export async function applyTransition(
     accountId: row.accountId, environment: row.environment, at: new Date(), type: "record.status_changed",
     data: { record: body, previous_status: row.status, operation: t.operation },
   });
-  await notifyStatusChanged(tx, [row.id]);
+  // A record that proves an account domain changes what every record of that account shows
+  // (its verified domains): their cached statuses go too, in every process once this commits.
+  const alsoAccount = claimModuleFor(row.claimType).provesAccountDomain ? [accountDependency(row.accountId)] : [];
+  await notifyStatusChanged(tx, [row.id, ...alsoAccount]);
   return body;
 }

@@ -1,3 +1,4 @@
+import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
@@ -13,7 +14,9 @@ import { signIssue } from "./signed-payload";
 export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
 /** The row, its first history entry, its links, the answer and the outbox event of a new record. */
-export function assemble(auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], now: Date) {
+export function assemble(
+  auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
+) {
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
   const outcome = stripSecrets(checked, claimModuleFor(input.claim_type).secrets ?? [], input);
   const row = buildRow(auth, input, outcome, now);
@@ -21,7 +24,7 @@ export function assemble(auth: AuthContext, input: RecordCreateInput, checked: P
     recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
     reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
   };
-  const body = serializeRecord(buildPublicView(row, [history], linked, now.getTime()));
+  const body = serializeRecord(buildPublicView(row, [history], linked, account, now.getTime()));
   const links = linked.map((l) => ({ recordId: row.id, role: l.role, targetId: l.target.id }));
   const bodyJson = JSON.stringify(body);
   const event = buildEvent({
@@ -46,5 +49,5 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
   }
   const expiresAt = input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now);
   return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
-    ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt }, now) };
+    ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt, accountName: auth.accountName }, now) };
 }

@@ -1,4 +1,5 @@
 import { meterLiveUsage, requireReviewAllowance, requireActivePlan } from "@/lib/accounts/plans";
+import { getAccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { CheckOutcome, CommitHook } from "@/lib/claims/types";
@@ -52,12 +53,15 @@ type Ready = { index: number; outcome: Passed } & ReturnType<typeof assemble>;
 
 async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[], key: KeyClaim) {
   const now = new Date();
-  const outcomes = await mapLimit(inputs, CHECK_CONCURRENCY, (input) => checkClaim(db, auth, input, now));
+  const [outcomes, account] = await Promise.all([
+    mapLimit(inputs, CHECK_CONCURRENCY, (input) => checkClaim(db, auth, input, now)),
+    getAccountProfile(db, auth.accountId),
+  ]);
   const results: BatchRowResult[] = [];
   const ready: Ready[] = [];
   outcomes.forEach(({ outcome, linked }, index) => {
     if (outcome.kind === "fail") results[index] = failed(index, outcome.error);
-    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, now) });
+    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, account, now) });
   });
 
   const bodyJson = await db.transaction(async (tx) => {

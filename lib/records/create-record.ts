@@ -1,4 +1,5 @@
 import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
+import { getAccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
@@ -72,10 +73,10 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
 async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput) {
   requireActivePlan(auth);
   const now = new Date();
-  const { outcome, linked } = await checkClaim(db, auth, input, now);
+  const [{ outcome, linked }, account] = await Promise.all([checkClaim(db, auth, input, now), getAccountProfile(db, auth.accountId)]);
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-  return { outcome, result: assemble(auth, input, outcome, linked, now) };
+  return { outcome, result: assemble(auth, input, outcome, linked, account, now) };
 }
 
 /**

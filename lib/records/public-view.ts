@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
+import { accountDependency, loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus, isIssued } from "./effective-status";
@@ -41,8 +42,12 @@ export type PublicView = {
   status: RecordStatus;
   changedAt: Date;
   verified: boolean;
+  /** Who made the statement: the issuing account's name and verified domains, now. */
+  account: AccountProfile;
   links: LinkedStanding[];
   /** The ids of the linked records: the signed-status cache drops this view when one changes. */
+  linkedIds: string[];
+  /** What the view read that may change: the linked records and the account (status-cache.ts). */
   dependsOn: string[];
   fields: Record<string, unknown>;
   history: HistoryEntry[];
@@ -69,7 +74,13 @@ function standingOf(l: LinkedTarget, now: number): LinkedStanding {
 }
 
 /** Build the view from what is already loaded (no I/O): a new record, or a page of them. */
-export function buildPublicView(row: RecordRow, history: readonly Omit<HistoryRow, "seq" | "recordId">[], linked: readonly LinkedTarget[], now = Date.now()): PublicView {
+export function buildPublicView(
+  row: RecordRow,
+  history: readonly Omit<HistoryRow, "seq" | "recordId">[],
+  linked: readonly LinkedTarget[],
+  account: AccountProfile,
+  now = Date.now(),
+): PublicView {
   const { status, changedAt } = effectiveStatus(row, now);
   const links = linked.map((l) => standingOf(l, now));
   const hist: HistoryEntry[] = history.map((h) => ({ status: h.status, at: h.at, reason: h.reason, by: actorKind(h.by) }));
@@ -78,7 +89,8 @@ export function buildPublicView(row: RecordRow, history: readonly Omit<HistoryRo
   }
   const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links }) ?? {};
   return {
-    row, status, changedAt, verified: isVerified(row, status), links, dependsOn: linked.map((l) => l.target.id),
+    row, status, changedAt, verified: isVerified(row, status), account, links, linkedIds: linked.map((l) => l.target.id),
+    dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId)],
     fields, history: hist, now,
   };
 }
@@ -121,13 +133,14 @@ export async function loadLinkTargets(db: DbOrTx, accountId: string, wanted: rea
 export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], now = Date.now()): Promise<PublicView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [history, linked] = await Promise.all([
+  const [history, linked, profiles] = await Promise.all([
     db.select().from(recordHistory).where(inArray(recordHistory.recordId, ids)).orderBy(asc(recordHistory.seq)),
     db.select({ recordId: recordLinks.recordId, role: recordLinks.role, target: TARGET_COLUMNS })
       .from(recordLinks)
       .innerJoin(records, eq(records.id, recordLinks.targetId))
       .where(inArray(recordLinks.recordId, ids))
       .orderBy(asc(recordLinks.role)),
+    loadAccountProfiles(db, rows.map((r) => r.accountId), new Date(now)),
   ]);
   const group = <T extends { recordId: string }>(list: T[]) => {
     const m = new Map<string, T[]>();
@@ -136,7 +149,8 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
   };
   const hByRecord = group(history);
   const lByRecord = group(linked);
-  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], now));
+  const none: AccountProfile = { name: null, verified_domains: [] };
+  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now));
 }
 
 export async function loadPublicView(db: DbOrTx, row: RecordRow, now = Date.now()): Promise<PublicView> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountProfileSchema } from "@/lib/accounts/account-schema";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import {
   base64url, environmentSchema, evidenceLevelSchema, nullableTimestamp, recordStatusSchema, sha256Hex, timestampSchema,
@@ -56,6 +57,7 @@ export const recordSchema = z
     verification_id: recordIdSchema,
     status: recordStatusSchema,
     environment: environmentSchema,
+    account: accountProfileSchema,
     verified: z.boolean().describe("True only for live, active records at source_verified or evidence_verified."),
     claim_type: z.string(),
     subject: z.string(),

@@ -12,8 +12,8 @@ export const NO_CONTROL = "must not contain control characters.";
  * Bidi controls (embeddings, overrides, isolates, marks) and invisible characters (zero-width
  * space, joiners, word joiner, BOM): text shown on a certificate must read as what was signed.
  */
-const noHiddenText = /^[^\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]*$/;
-const NO_HIDDEN =
+export const noHiddenText = /^[^\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]*$/;
+export const NO_HIDDEN =
   "must not contain bidirectional controls or zero-width characters (U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF): " +
   "the certificate must read exactly as what was signed.";
 const CLAIM_TYPE_RE = /^[a-z][a-z0-9_]{1,63}$/;

@@ -26,6 +26,7 @@ export function serializeRecord(view: PublicView) {
     status,
     environment: row.environment,
     verified: view.verified,
+    account: view.account,
     claim_type: row.claimType,
     subject: row.subject,
     claim: row.claim,
@@ -36,7 +37,7 @@ export function serializeRecord(view: PublicView) {
     review: row.status === "pending_review" || row.status === "rejected" ? { reason: row.reviewReason } : null,
     superseded_by: row.supersededBy,
     /** The records this one rests on (the owner's view names them even when they are private). */
-    links: view.links.map((l, i) => ({ role: l.role, verification_id: view.dependsOn[i]!, status: l.status, standing: l.standing })),
+    links: view.links.map((l, i) => ({ role: l.role, verification_id: view.linkedIds[i]!, status: l.status, standing: l.standing })),
     lifecycle: {
       status,
       issued_at: iso(row.issuedAt),

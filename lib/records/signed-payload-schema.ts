@@ -15,6 +15,10 @@ export const signedPayloadSchema = z
     issued_at: timestampSchema,
     valid_from: timestampSchema,
     expires_at: nullableTimestamp,
+    account: z
+      .strictObject({ name: z.string().nullable().describe("The issuing account's organisation name at issue; null when it had set none.") })
+      .optional()
+      .describe("Who made the statement. Absent from records issued before accounts had names."),
     issuer: z.url().describe("Base URL of the issuing service."),
   })
   .meta({ id: "SignedPayload", description: "Exactly what the record signature covers, as stored at issue." });

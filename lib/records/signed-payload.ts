@@ -4,6 +4,8 @@ import { signJson } from "@/lib/signing/canonical";
 type Signed = {
   id: string; environment: string; subject: string; claimType: string; claim: string; evidenceLevel: string;
   evidence: Record<string, unknown>; issuedAt: Date; validFrom: Date; expiresAt: Date | null;
+  /** The issuing account's organisation name at the moment of issue (null: none set). */
+  accountName: string | null;
 };
 
 /** Exactly what a record's signature covers (CONTRACT, Records). */
@@ -19,11 +21,11 @@ export function buildSignedPayload(r: Signed) {
     issued_at: r.issuedAt.toISOString(),
     valid_from: r.validFrom.toISOString(),
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+    /** Who made the statement: the account's organisation name when it was issued. */
+    account: { name: r.accountName },
     issuer: getEnv().publicBaseUrl,
   };
 }
-
-/** The end of a record's validity when the request named none: the default period from `from`. */
 
 /**
  * The columns a record gets when it is issued at `at` (valid from then): its signed payload

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountProfileSchema } from "@/lib/accounts/account-schema";
 import type { Assert, SameKeys } from "@/lib/http/response-checks";
 import {
   base64url, environmentSchema, evidenceLevelSchema, nullableTimestamp, recordStatusSchema, timestampSchema,
@@ -14,6 +15,7 @@ export const signedStatusSchema = z
     status: recordStatusSchema,
     environment: environmentSchema,
     verified: z.boolean(),
+    account: accountProfileSchema.describe("Who made the statement: the issuing account's name (its own word) and the domains it proved."),
     claim_type: z.string(),
     subject: z.string(),
     evidence_level: evidenceLevelSchema,

@@ -16,6 +16,7 @@ export function statusFields(view: PublicView) {
     status,
     environment: row.environment,
     verified: view.verified,
+    account: view.account,
     claim_type: row.claimType,
     subject: row.subject,
     evidence_level: row.evidenceLevel,

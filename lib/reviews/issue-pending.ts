@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { recordHistory, records } from "@/drizzle/schema";
+import { accounts, recordHistory, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
@@ -31,7 +31,7 @@ export async function issuePending(
       status: "active", evidenceLevel, evidencePublic: evidence, recheckAt: nextRecheckAt(row.claimType, at), statusChangedAt: at, reviewReason: null,
       ...signIssue({
         id: row.id, environment: row.environment, subject: row.subject, claimType: row.claimType, claim: row.claim,
-        evidenceLevel, evidence, expiresAt,
+        evidenceLevel, evidence, expiresAt, accountName: await accountNameOf(tx, row.accountId),
       }, at),
     })
     .where(and(eq(records.id, row.id), eq(records.status, "pending_review")))
@@ -42,6 +42,12 @@ export async function issuePending(
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
   await notifyStatusChanged(tx, [row.id]);
   return body;
+}
+
+/** The name the account goes by now: a record approved later carries the name of that moment. */
+async function accountNameOf(tx: Tx, accountId: string) {
+  const [a] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
+  return a?.name ?? null;
 }
 
 /**

@@ -1,8 +1,34 @@
-import { AUTH_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, ref, type Paths } from "../shared";
+import { AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, ref, VALIDATION_CODES, type Paths } from "../shared";
 
 /** The account behind the API key. */
 export function accountPaths(): Paths {
   return {
+    "/api/v1/account": {
+      get: {
+        operationId: "getAccount",
+        tags: ["Account"],
+        summary: "The account's public profile",
+        description: "The name and verified domains that certificates, signed statuses and record objects show as the account that made each statement.",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("The account.", ref("Account")),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
+        },
+      },
+      patch: {
+        operationId: "updateAccount",
+        tags: ["Account"],
+        summary: "Set the organisation name",
+        description:
+          "Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word: certificates say so, beside the domains it proved. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("AccountUpdate") } } },
+        responses: {
+          "200": jsonResponse("The account.", ref("Account")),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
     "/api/v1/usage": {
       get: {
         operationId: "getUsage",

@@ -1,0 +1,82 @@
+import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { z } from "zod";
+import { accounts, records } from "@/drizzle/schema";
+import { accountDomainClaimTypes } from "@/lib/claims/registry";
+import type { Db, DbOrTx } from "@/lib/db/client";
+import { parseOrThrow } from "@/lib/http/validation";
+import { notifyStatusChanged } from "@/lib/records/notify-status";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
+import { invalidateStatus } from "@/lib/records/status-cache";
+import { announceAccountChange } from "./auth-cache";
+import type { AuthContext } from "./types";
+
+/**
+ * Who is speaking: the name an account goes by (its own word, null when it set none) and
+ * the domains it proved (active live records of a type that proves an account domain).
+ * Every record object, signed status and certificate names it.
+ */
+export type AccountProfile = { name: string | null; verified_domains: string[] };
+
+/** The key under which cached public views depend on their account (status-cache.ts). */
+export const accountDependency = (accountId: string) => `account:${accountId}`;
+
+export async function loadAccountProfiles(db: DbOrTx, accountIds: readonly string[], now = new Date()): Promise<Map<string, AccountProfile>> {
+  const ids = [...new Set(accountIds)];
+  const out = new Map<string, AccountProfile>();
+  if (ids.length === 0) return out;
+  const types = accountDomainClaimTypes();
+  const [names, domains] = await Promise.all([
+    db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, ids)),
+    types.length === 0 ? [] : db
+      .selectDistinct({ accountId: records.accountId, domain: records.subject })
+      .from(records)
+      .where(and(
+        inArray(records.accountId, ids), eq(records.environment, "live"), inArray(records.claimType, types),
+        eq(records.status, "active"), or(isNull(records.expiresAt), gt(records.expiresAt, now)),
+      ))
+      .orderBy(records.accountId, records.subject),
+  ]);
+  for (const a of names) out.set(a.id, { name: a.name, verified_domains: [] });
+  for (const d of domains) out.get(d.accountId)?.verified_domains.push(d.domain);
+  return out;
+}
+
+export async function getAccountProfile(db: DbOrTx, accountId: string): Promise<AccountProfile> {
+  return (await loadAccountProfiles(db, [accountId])).get(accountId) ?? { name: null, verified_domains: [] };
+}
+
+export const accountUpdateSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(noControl, NO_CONTROL)
+      .regex(noHiddenText, NO_HIDDEN)
+      .nullable()
+      .describe("The organisation name certificates and signed statuses show as the account that made each statement; null removes it."),
+  })
+  .meta({ id: "AccountUpdate" });
+
+/** The account as its owner reads it through the API. */
+export async function getAccount(db: DbOrTx, auth: AuthContext) {
+  const profile = await getAccountProfile(db, auth.accountId);
+  return { object: "account" as const, name: profile.name, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment };
+}
+
+/**
+ * Set or clear the organisation name. Records issued from now on carry it in their signed
+ * payload; every cached public view of the account's records is dropped at once (here, and
+ * in other processes through the status notification).
+ */
+export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
+  const input = parseOrThrow(accountUpdateSchema, raw);
+  await db.transaction(async (tx) => {
+    await tx.update(accounts).set({ name: input.name }).where(eq(accounts.id, auth.accountId));
+    await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);
+  });
+  announceAccountChange(); // cached API-key contexts carry the old name
+  invalidateStatus(accountDependency(auth.accountId));
+  return getAccount(db, { ...auth, accountName: input.name });
+}
