@@ -28,6 +28,7 @@ export const newRequestId = () => `req_${crockford(20).toLowerCase()}`;
 export const newApiKeySecret = (env: "sandbox" | "live") => `prs_${env}_${base62(32)}`;
 export const API_KEY_RE = /^prs_(sandbox|live)_[0-9A-Za-z]{32}$/;
 export const newWebhookId = () => `wh_${crockford(20).toLowerCase()}`;
+export const newReportId = () => `rep_${crockford(20).toLowerCase()}`;
 export const newDeliveryId = () => `whd_${crockford(20).toLowerCase()}`;
 export const newAttemptId = () => `wha_${crockford(20).toLowerCase()}`;
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64")}`;

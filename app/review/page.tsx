@@ -45,6 +45,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             Submissions waiting for a reviewer, oldest first. Target: decided within {slaHours} hours of submission.
             You cannot decide submissions of your own account.
           </p>
+          <p className="mt-1 text-sm"><Link className="underline" href="/review/reports">Problems reported from certificates →</Link></p>
         </section>
 
         <section>

@@ -24,3 +24,24 @@ export const reviewDecisions = pgTable(
   },
   (t) => [index("review_decisions_record_idx").on(t.recordId, t.seq)],
 );
+
+/**
+ * Problems reported by anyone from a public certificate ("this is not us", "this payee is a
+ * scam"): they reach the reviewers' console. The reporter's address is kept only as a
+ * salted hash, to spot floods; a contact email only when they chose to give one.
+ */
+export const recordReports = pgTable(
+  "record_reports",
+  {
+    id: text("id").primaryKey(),
+    recordId: text("record_id").notNull().references(() => records.id),
+    message: text("message").notNull(),
+    contact: text("contact"),
+    reporterHash: text("reporter_hash").notNull(),
+    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    closedAt: ts("closed_at"),
+    closedBy: text("closed_by").references(() => accounts.id),
+  },
+  (t) => [index("record_reports_open_idx").on(t.status, t.createdAt), index("record_reports_record_idx").on(t.recordId)],
+);

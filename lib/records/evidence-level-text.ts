@@ -1,3 +1,28 @@
+/** The name a certificate gives the account that made the statement. */
+export const speakerName = (name: string | null) => name ?? "an unnamed account";
+
+/**
+ * The certificate's headline: how far the statement was checked, in plain words, naming who
+ * made it. `tone` decides the treatment; only a verified record (live, active, checked) is green.
+ */
+export function levelHeadline(o: { level: string; accountName: string | null; environment: string; verified: boolean }) {
+  const who = speakerName(o.accountName);
+  if (o.environment === "sandbox") {
+    return { tone: "sandbox" as const, title: "Sandbox test record — proves nothing", explain: `A test made by ${who}. Nothing here may be relied on.` };
+  }
+  if (o.level === "participant_attested") {
+    return {
+      tone: "stated" as const,
+      title: `Stated by ${who} — not checked`,
+      explain: `${who} made this statement. Proof Records recorded and signed it as theirs, but checked nothing in it against any source.`,
+    };
+  }
+  const checked = o.level === "evidence_verified"
+    ? { title: "Confirmed by a Proof Records reviewer", explain: `A Proof Records reviewer checked the evidence below before this was issued. The statement was made by ${who}.` }
+    : { title: "Checked against a source", explain: `Proof Records checked this automatically against the source below when it was issued. The statement was made by ${who}.` };
+  return { tone: o.verified ? ("verified" as const) : ("lapsed" as const), ...checked };
+}
+
 /** Plain-words explanations shown on certificates: what each level did and did not check. */
 export const EVIDENCE_LEVEL_TEXT: Record<string, { title: string; explain: string }> = {
   participant_attested: {

@@ -1,158 +1,194 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
+import { EvidenceList, formatUtc } from "@/components/evidence-list";
 import { ProofScope } from "@/components/proof-scope";
+import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
-import { EVIDENCE_LEVEL_TEXT, STATUS_TEXT } from "@/lib/records/evidence-level-text";
+import { getEnv } from "@/lib/env";
+import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
 import { getPublicRecord } from "@/lib/records/get-record";
 import { getPublicView } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
-import { getEnv } from "@/lib/env";
+import { ReportForm } from "./report-form";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
+/**
+ * Only a live, public record that something was checked for may be indexed: sandbox,
+ * private and participant-attested pages carry noindex.
+ */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
   const row = await getPublicRecord(await getDb(), id);
   if (!row) return { title: "Record not found", robots: { index: false } };
-  const hidden = row.environment === "sandbox" || row.visibility === "private";
+  const hidden = row.environment === "sandbox" || row.visibility === "private" || row.evidenceLevel === "participant_attested";
   return { title: `${row.id} — ${row.subject}`, robots: hidden ? { index: false, follow: false } : undefined };
 }
 
-const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC") : "—");
+const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
+
+const TONE = {
+  verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓" },
+  lapsed: { box: "border-slate-400 bg-slate-50", title: "text-slate-900", mark: "•" },
+  stated: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "!" },
+  sandbox: { box: "border-violet-500 bg-violet-50", title: "text-violet-950", mark: "!" },
+} as const;
 
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
   const db = await getDb();
   const view = await getPublicView(db, id);
   if (!view) notFound();
-  const { row, status, changedAt, verified, history, links } = view;
+  const { row, status, changedAt, verified, history, links, account } = view;
   const urls = recordUrls(row.id);
-  const level = EVIDENCE_LEVEL_TEXT[row.evidenceLevel]!;
+  const base = getEnv().publicBaseUrl;
+  const speaker = speakerName(account.name);
+  const headline = levelHeadline({ level: row.evidenceLevel, accountName: account.name, environment: row.environment, verified });
+  const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
-  const evidence = Object.entries(row.evidencePublic ?? {});
-  const base = getEnv().publicBaseUrl;
+  // A successor is linked only while it is itself a public, issued record of this service.
+  const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
+  const successorShown = successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null;
 
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10" data-status={status}>
-      {row.environment === "sandbox" && (
-        <div data-testid="sandbox-banner" className="mb-6 rounded-lg border-2 border-dashed border-violet-500 bg-violet-50 p-4 text-violet-900">
-          <strong>Sandbox — not verified.</strong> This is a test record. It proves nothing and must not be relied on.
-        </div>
-      )}
-      {status !== "active" && (
-        <div data-testid="status-alert" role="alert" className={`mb-6 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
-          {statusText.label.toUpperCase()}: {statusText.explain}
-          {row.supersededBy && (
-            <span className="block text-base font-normal">
-              Replaced by <a className="underline" href={`/r/${row.supersededBy}`}>{row.supersededBy}</a>.
-            </span>
-          )}
-        </div>
-      )}
-
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <p className="text-sm uppercase tracking-wide text-slate-500">Proof record {row.id}</p>
-          <h1 className="mt-1 text-2xl font-semibold break-words">{row.subject}</h1>
-          <p className="mt-2 text-slate-700">Claim type: <code>{row.claimType}</code></p>
-        </div>
-        <div className="flex flex-col items-end gap-2">
-          <StatusBadge status={status} />
-          <span className={`text-sm font-medium ${verified ? "text-emerald-700" : "text-slate-600"}`}>{verified ? "Verified" : "Not verified"}</span>
-        </div>
-      </header>
-
-      <section className="mt-6 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-        <h2 className="font-semibold">Claim</h2>
-        <p className="mt-2 whitespace-pre-wrap break-words">{row.claim}</p>
-      </section>
-
-      <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-        <h2 className="font-semibold">How far this was checked: {level.title}</h2>
-        <p className="mt-2 text-slate-700" data-testid="evidence-explained">{level.explain}</p>
-        {evidence.length > 0 && (
-          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-            {evidence.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-slate-500">{k}</dt>
-                <dd className="break-all">{typeof v === "string" ? v : JSON.stringify(v)}</dd>
-              </div>
-            ))}
-          </dl>
+    <>
+      <PublicHeader />
+      <main className="mx-auto max-w-3xl px-4 py-6 sm:py-10" data-status={status} data-tone={headline.tone}>
+        {row.environment === "sandbox" && (
+          <div data-testid="sandbox-banner" className="mb-4 rounded-lg border-2 border-dashed border-violet-500 bg-violet-50 p-4 text-violet-900">
+            <strong>Sandbox — not verified.</strong> This is a private test record. It proves nothing and must not be relied on.
+          </div>
         )}
-      </section>
+        {status !== "active" && (
+          <div data-testid="status-alert" role="alert" className={`mb-4 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
+            {statusText.label.toUpperCase()}: {statusText.explain}
+            {row.supersededBy && (
+              <span className="block text-base font-normal">
+                {successorShown
+                  ? <>Replaced by <a className="underline" href={`/r/${successorShown}`}>{successorShown}</a>.</>
+                  : "Replaced by a newer record that is not public."}
+              </span>
+            )}
+          </div>
+        )}
 
-      <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} />
+        <section className={`rounded-xl border-l-8 p-5 shadow-sm ring-1 ring-slate-200 ${tone.box}`} data-testid="verdict">
+          <p className="text-xs uppercase tracking-wide text-slate-500">Proof record {row.id}</p>
+          <h1 className={`mt-1 text-2xl font-bold leading-tight sm:text-3xl ${tone.title}`} data-testid="level-headline">
+            <span aria-hidden className="mr-2">{tone.mark}</span>{headline.title}
+          </h1>
+          <p className="mt-2 text-slate-700" data-testid="evidence-explained">{headline.explain}</p>
 
-      {links.length > 0 && (
-        <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" data-testid="linked-records">
-          <h2 className="font-semibold">Records this one rests on</h2>
-          <ul className="mt-2 space-y-1 text-sm">
-            {links.map((l) => (
-              <li key={l.role} data-standing={l.standing}>
-                <span className="text-slate-500">{l.role.replaceAll("_", " ")}:</span>{" "}
-                {l.record ? <a className="underline" href={l.record.certificate_url}>{l.record.subject} ({l.record.verification_id})</a> : "a record that is not public"}
-                {" — "}
-                <span className={l.standing === "active" ? "text-emerald-700" : "font-semibold text-red-700"}>
-                  {l.standing === "active" ? "active" : `no longer active (${STATUS_TEXT[l.status]?.label.toLowerCase() ?? l.status})`}
-                </span>
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            <StatusBadge status={status} />
+            <span className={`text-sm font-semibold ${verified ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
+              {verified ? "Verified" : "Not verified"}
+            </span>
+            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {fmt(row.expiresAt)}</span>}
+          </div>
+
+          <div className="mt-4 border-t border-slate-200 pt-4" data-testid="speaker">
+            <p className="text-sm text-slate-500">Statement made by</p>
+            <p className="text-lg font-semibold">{account.name ?? <span className="italic text-slate-600">an unnamed account</span>}</p>
+            <p className="text-xs text-slate-500">{account.name ? "The name is the account's own; it was not checked." : "The account set no name."}</p>
+            {account.verified_domains.length > 0 && (
+              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Domains this account proved">
+                {account.verified_domains.map((d) => (
+                  <li key={d} className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-medium text-emerald-900 ring-1 ring-emerald-600">
+                    ✓ verified domain {d}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </section>
+
+        <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <h2 className="text-sm text-slate-500">The statement, about <span className="font-semibold text-slate-900">{row.subject}</span></h2>
+          <blockquote className="mt-2 border-l-4 border-slate-300 pl-3 text-lg whitespace-pre-wrap break-words">{row.claim}</blockquote>
+          <p className="mt-2 text-xs text-slate-500">Kind of record: {row.claimType.replaceAll("_", " ")}</p>
+        </section>
+
+        <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} level={row.evidenceLevel} speaker={speaker} />
+
+        {links.length > 0 && (
+          <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" data-testid="linked-records">
+            <h2 className="font-semibold">Records this one rests on</h2>
+            <ul className="mt-2 space-y-1 text-sm">
+              {links.map((l) => (
+                <li key={l.role} data-standing={l.standing}>
+                  <span className="text-slate-500">{l.role.replaceAll("_", " ")}:</span>{" "}
+                  {l.record ? <a className="underline" href={l.record.certificate_url}>{l.record.subject} ({l.record.verification_id})</a> : "a record that is not public"}
+                  {" — "}
+                  <span className={l.standing === "active" ? "text-emerald-700" : "font-semibold text-red-700"}>
+                    {l.standing === "active" ? "active" : `no longer active (${STATUS_TEXT[l.status]?.label.toLowerCase() ?? l.status})`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <details className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" open={row.evidenceLevel !== "participant_attested"}>
+          <summary className="cursor-pointer font-semibold">Evidence kept with the record</summary>
+          <div className="mt-3"><EvidenceList evidence={row.evidencePublic ?? {}} /></div>
+        </details>
+
+        <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
+          <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
+            <h2 className="font-semibold">Validity</h2>
+            <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+              <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {fmt(changedAt)}</dd>
+              <dt className="text-slate-500">Issued</dt><dd>{fmt(row.issuedAt)}</dd>
+              <dt className="text-slate-500">Expires</dt><dd>{fmt(row.expiresAt)}</dd>
+              <dt className="text-slate-500">Environment</dt><dd>{row.environment === "live" ? "live" : "sandbox (test)"}</dd>
+            </dl>
+          </div>
+          <figure className="justify-self-center rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200">
+            <div className="h-36 w-36" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+            <figcaption className="mt-1 text-center text-xs text-slate-500">
+              <a className="underline" href={urls.qr_url}>SVG</a> · <a className="underline" href={`${urls.qr_url}?format=png`}>PNG</a>
+            </figcaption>
+          </figure>
+        </section>
+
+        <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <h2 className="font-semibold">History</h2>
+          <ol className="mt-2 space-y-1 text-sm" data-testid="history">
+            {history.map((h, i) => (
+              <li key={i}>
+                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {h.by}
+                {h.reason ? `: ${h.reason}` : ""}
               </li>
             ))}
-          </ul>
+          </ol>
         </section>
-      )}
 
-      <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
-        <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-          <h2 className="font-semibold">Validity</h2>
-          <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {fmt(changedAt)}</dd>
-            <dt className="text-slate-500">Issued</dt><dd>{fmt(row.issuedAt)}</dd>
-            <dt className="text-slate-500">Valid from</dt><dd>{fmt(row.validFrom)}</dd>
-            <dt className="text-slate-500">Expires</dt><dd>{fmt(row.expiresAt)}</dd>
-            <dt className="text-slate-500">Environment</dt><dd>{row.environment}</dd>
+        <section className="mt-4 rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200">
+          <h2 className="text-base font-semibold">Signature — check it yourself</h2>
+          <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
+            <dt className="text-slate-500">Algorithm</dt><dd>Ed25519 over RFC 8785 canonical JSON</dd>
+            <dt className="text-slate-500">Signing key</dt><dd><code>{row.signingKeyId}</code></dd>
+            <dt className="text-slate-500">Payload SHA-256</dt><dd className="break-all"><code>{row.payloadSha256}</code></dd>
+            <dt className="text-slate-500">Signature</dt><dd className="break-all"><code>{row.signature}</code></dd>
           </dl>
-        </div>
-        <figure className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200">
-          <div className="h-40 w-40" dangerouslySetInnerHTML={{ __html: qrSvg }} />
-          <figcaption className="mt-1 text-center text-xs text-slate-500">
-            <a className="underline" href={urls.qr_url}>SVG</a> · <a className="underline" href={`${urls.qr_url}?format=png`}>PNG</a>
-          </figcaption>
-        </figure>
-      </section>
+          <ol className="mt-3 list-decimal space-y-1 pl-5 text-slate-700">
+            <li>Fetch the live, signed status: <a className="underline break-all" href={urls.status_url}>{urls.status_url}</a></li>
+            <li>Remove <code>status_signature</code> and encode the rest as RFC 8785 canonical JSON.</li>
+            <li>Verify the Ed25519 signature (base64url) with the key whose <code>kid</code> equals <code>signing_key_id</code> in <a className="underline break-all" href={`${base}/.well-known/jwks.json`}>{base}/.well-known/jwks.json</a>.</li>
+            <li>The record&apos;s own signature and signed payload: <a className="underline break-all" href={urls.signature_url}>{urls.signature_url}</a></li>
+          </ol>
+        </section>
 
-      <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-        <h2 className="font-semibold">History</h2>
-        <ol className="mt-2 space-y-1 text-sm" data-testid="history">
-          {history.map((h, i) => (
-            <li key={i}>
-              <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {h.by}
-              {h.reason ? `: ${h.reason}` : ""}
-            </li>
-          ))}
-        </ol>
-      </section>
-
-      <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200 text-sm">
-        <h2 className="font-semibold text-base">Signature — check it yourself</h2>
-        <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-          <dt className="text-slate-500">Algorithm</dt><dd>Ed25519 over RFC 8785 canonical JSON</dd>
-          <dt className="text-slate-500">Signing key</dt><dd><code>{row.signingKeyId}</code></dd>
-          <dt className="text-slate-500">Payload SHA-256</dt><dd className="break-all"><code>{row.payloadSha256}</code></dd>
-          <dt className="text-slate-500">Signature</dt><dd className="break-all"><code>{row.signature}</code></dd>
-        </dl>
-        <ol className="mt-3 list-decimal space-y-1 pl-5 text-slate-700">
-          <li>Fetch the live, signed status: <a className="underline break-all" href={urls.status_url}>{urls.status_url}</a></li>
-          <li>Remove <code>status_signature</code> and encode the rest as RFC 8785 canonical JSON.</li>
-          <li>Verify the Ed25519 signature (base64url) with the key whose <code>kid</code> equals <code>signing_key_id</code> in <a className="underline" href={`${base}/.well-known/jwks.json`}>{base}/.well-known/jwks.json</a>.</li>
-          <li>The record's own signature and signed payload: <a className="underline break-all" href={urls.signature_url}>{urls.signature_url}</a></li>
-        </ol>
-      </section>
-    </main>
+        <PublicAbout statusUrl={urls.status_url} jwksUrl={`${base}/.well-known/jwks.json`} />
+        <ReportForm recordId={row.id} />
+      </main>
+      <PublicFooter />
+    </>
   );
 }
