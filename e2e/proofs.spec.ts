@@ -124,9 +124,10 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   // sandbox record is never "verified" (CONTRACT): the banner says so.
   await box.getByTestId("certificate-link").click();
   await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(domain);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Sandbox test record — proves nothing");
+  await expect(page.getByText(domain).first()).toBeVisible();
   await expect(page.getByTestId("status-badge")).toHaveText("Active");
-  await expect(page.getByText("How far this was checked: Source verified")).toBeVisible();
+  await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
   await expect(page.getByTestId("proof-scope")).toContainText(`Control of DNS for ${domain}`);
   await expect(page.getByTestId("proof-scope")).toContainText(txtValue);
   await expect(page.getByTestId("sandbox-banner")).toBeVisible();
@@ -184,8 +185,10 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   // The sandbox key does not see the live record (environments are separate).
   expect((await getJson(`/api/v1/records/${liveId}`, sandboxKey)).status).toBe(404);
   await box.getByTestId("certificate-link").click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(liveDomain);
-  await expect(page.getByText("Verified", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Checked against a source");
+  await expect(page.getByText(liveDomain).first()).toBeVisible();
+  await expect(page.getByTestId("verified-mark")).toHaveText("Verified");
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "verified");
   await expect(page.getByTestId("sandbox-banner")).toHaveCount(0);
   await expect(page.getByTestId("proof-scope")).toContainText(`Control of DNS for ${liveDomain}`);
   await shot(page, "proofs-domain-live-certificate");
@@ -313,7 +316,7 @@ test("wallet proof: connect an injected wallet, request, sign, issue; a wrong si
 
   await part.getByTestId("certificate-link").click();
   await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(wallet.address);
+  await expect(page.getByText(wallet.address).first()).toBeVisible();
   await expect(page.getByTestId("status-badge")).toHaveText("Active");
   await expect(page.getByTestId("proof-scope")).toContainText(`ethereum address ${wallet.address}`);
   await shot(page, "proofs-wallet-certificate");

@@ -5,6 +5,7 @@ import { confirmEmail, grantRole, revokeApiKey, setPlan } from "@/lib/accounts/m
 import { PLANS, ROLES } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+import { listReports } from "@/lib/reports/report-problem";
 import { sweepWalletProofs } from "./sweep-wallet-proofs";
 
 /** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
@@ -20,7 +21,8 @@ const USAGE = `usage:
   plan set --account ID --plan none|starter|growth
   role grant --account ID --role reviewer|admin
   signing-key rotate
-  wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)`;
+  wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)
+  reports list                 (open problems reported from certificates, newest first)`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -103,6 +105,12 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
     case "wallet-proofs sweep": {
       const weak = await sweepWalletProofs(db);
       return { weak_records: weak, count: weak.length };
+    }
+    case "reports list": {
+      const reports = (await listReports(db)).map((r) => ({
+        id: r.id, record_id: r.recordId, message: r.message, contact: r.contact, created_at: r.createdAt.toISOString(),
+      }));
+      return { reports, count: reports.length };
     }
     default:
       throw new AdminUsage(USAGE);

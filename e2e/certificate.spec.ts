@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { admin, baseURL, collectBrowserErrors, ownClientAddress, setDns, shot } from "./helpers";
+
+/**
+ * A stranger who scans the QR code must tell in five seconds who said what, how far it was
+ * checked, and whether it still holds — at 1280 px and on a 390 px phone. Only a verified
+ * (live, active, checked) record is green; attested and sandbox pages are noindex.
+ */
+test.use({ extraHTTPHeaders: ownClientAddress });
+
+async function api(method: string, p: string, key: string, body?: unknown) {
+  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  if (body) Object.assign(headers, { "Content-Type": "application/json", "Idempotency-Key": randomUUID() });
+  const r = await fetch(`${baseURL}${p}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return { status: r.status, body: await r.json() };
+}
+
+async function liveAccount(name: string) {
+  const a = await admin("account", "create", "--email", `e2e-cert-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("account", "confirm-email", "--account", String(a.account_id));
+  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+  const live = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const sandbox = String(a.sandbox_key);
+  expect((await api("PATCH", "/api/v1/account", live, { name })).status).toBe(200);
+  return { live, sandbox };
+}
+
+async function record(key: string, body: Record<string, unknown>) {
+  const r = await api("POST", "/api/v1/records", key, { visibility: "public", ...body });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.verification_id as string;
+}
+
+async function both(page: Page, name: string) {
+  await shot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const robots = (page: Page) => page.locator('meta[name="robots"]').getAttribute("content").catch(() => null);
+
+test("each level and status names the speaking account; only a verified record is green", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const errors = await collectBrowserErrors(page);
+  const acct = await liveAccount("Globex Corporation");
+
+  // Stated by the account, not checked: no green, noindex.
+  const attested = await record(acct.live, { subject: "Globex Corporation", claim_type: "company_status", claim: "Globex Corporation is an active company in good standing." });
+  await page.goto(`/r/${attested}`);
+  await expect(page.getByTestId("level-headline")).toHaveText(/Stated by Globex Corporation — not checked/);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "stated");
+  await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
+  await expect(page.getByTestId("speaker")).toContainText("Globex Corporation");
+  await expect(page.getByTestId("proof-scope")).toContainText("What this record does not prove");
+  await expect(page.locator("header").first()).toContainText("Proof Records");
+  expect(await robots(page)).toContain("noindex");
+  await both(page, "certificate-attested");
+
+  // Checked against a source (DNS), live and public: green, indexable, and the account's verified domain shows.
+  const domain = `cert-${randomUUID().slice(0, 8)}.example.com`;
+  const c = (await api("POST", "/api/v1/domain-challenges", acct.live, { domain })).body;
+  setDns(c.txt_name, [c.txt_value]);
+  const checked = await record(acct.live, { subject: domain, claim_type: "domain_ownership", claim: `Globex Corporation controls ${domain}.`, evidence: { challenge_id: c.id } });
+  await page.goto(`/r/${checked}`);
+  await expect(page.getByTestId("level-headline")).toHaveText(/Checked against a source/);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "verified");
+  await expect(page.getByTestId("verified-mark")).toHaveText("Verified");
+  await expect(page.getByTestId("speaker")).toContainText(`verified domain ${domain}`);
+  await expect(page.getByTestId("evidence-list")).toContainText("DNS record");
+  await expect(page.getByTestId("evidence-list")).not.toContainText("txt_name");
+  expect(await robots(page)).toBeNull();
+  await both(page, "certificate-source-verified");
+
+  // The attested record now names the proved domain beside the account (its cached view was dropped).
+  await page.goto(`/r/${attested}`);
+  await expect(page.getByTestId("speaker")).toContainText(`verified domain ${domain}`);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "stated");
+
+  // Revoked: the alert leads, nothing is green.
+  expect((await api("POST", `/api/v1/records/${checked}/lifecycle`, acct.live, { operation: "revoke", reason: "Domain sold." })).status).toBe(200);
+  await page.goto(`/r/${checked}`);
+  await expect(page.getByTestId("status-alert")).toContainText("REVOKED");
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "lapsed");
+  await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
+  await both(page, "certificate-revoked");
+
+  // Sandbox: a test that proves nothing, whatever it says.
+  const sandbox = await record(acct.sandbox, { subject: "Globex Corporation", claim_type: "company_status", claim: "Globex Corporation is an active company." });
+  await page.goto(`/r/${sandbox}`);
+  await expect(page.getByTestId("sandbox-banner")).toBeVisible();
+  await expect(page.getByTestId("level-headline")).toHaveText(/Sandbox test record — proves nothing/);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "sandbox");
+  expect(await robots(page)).toContain("noindex");
+  await both(page, "certificate-sandbox");
+  expect(errors).toEqual([]);
+});
+
+test("anyone can report a problem from a certificate; a refusal keeps what was typed, and reviewers see it", async ({ page }) => {
+  const acct = await liveAccount("Initech Ltd");
+  const id = await record(acct.live, { subject: "Initech Ltd", claim_type: "company_status", claim: "Initech Ltd pays its invoices." });
+  await page.goto(`/r/${id}`);
+  await page.getByText("Report a problem with this record").click();
+  await page.getByLabel("What is wrong?").fill("A scam that uses Initech's name.");
+  await page.getByLabel(/Your email/).fill("not an email");
+  await page.getByRole("button", { name: "Send report" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "valid email" })).toBeVisible();
+  await expect(page.getByLabel("What is wrong?")).toHaveValue("A scam that uses Initech's name.");
+  await page.getByLabel(/Your email/).fill("visitor@example.org");
+  await page.getByRole("button", { name: "Send report" }).click();
+  await expect(page.getByTestId("report-sent")).toBeVisible();
+  await both(page, "certificate-report-sent");
+
+  // It reaches the reviewers (their console lists the same; `npm run admin -- reports list` for operators).
+  const { reports } = (await admin("reports", "list")) as { reports: { record_id: string; message: string; contact: string }[] };
+  expect(reports.find((r) => r.record_id === id)).toMatchObject({ message: "A scam that uses Initech's name.", contact: "visitor@example.org" });
+});
