@@ -31,7 +31,7 @@ export function PublicAbout({ statusUrl, jwksUrl }: { statusUrl: string; jwksUrl
       <p id="verify">
         Don&apos;t trust this page alone: the record&apos;s live status is signed (Ed25519) — fetch{" "}
         <a className="break-all underline" href={statusUrl}>its signed status</a> and check it against the public keys at{" "}
-        <a className="break-all underline" href={jwksUrl}>{jwksUrl}</a> (details under “Signature” below).
+        <a className="break-all underline" href={jwksUrl}>{jwksUrl}</a> (details under “Signature” above).
       </p>
     </section>
   );

@@ -7,8 +7,10 @@ const TONES = {
   muted: "bg-slate-200 text-slate-800 ring-slate-500",
 } as const;
 
-export function StatusBadge({ status }: { status: string }) {
-  const s = STATUS_TEXT[status] ?? { label: status, tone: "muted" as const };
+/** `unchecked`: an active record nobody checked (or a sandbox one) is shown without the green of a verified one. */
+export function StatusBadge({ status, unchecked = false }: { status: string; unchecked?: boolean }) {
+  const known = STATUS_TEXT[status] ?? { label: status, tone: "muted" as const };
+  const s = unchecked && known.tone === "ok" ? { ...known, tone: "muted" as const } : known;
   return (
     <span data-testid="status-badge" className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ring-2 ${TONES[s.tone]}`}>
       {s.label}

@@ -2,5 +2,5 @@ import type { ClaimUi } from "./types";
 
 export const companyStatusUi: ClaimUi = {
   type: "company_status",
-  scope: () => ({ notProved: "Anything at all: the statement is the participant's own and was not checked against a register." }),
+  scope: () => ({ notProved: "Anything at all: the statement is the account's own and was not checked against a register or any other source." }),
 };

@@ -11,8 +11,10 @@ describe("certificate page and QR code", () => {
     const html = r.text;
     expect(html).toContain("Globex &lt;Corp&gt; &amp; Co"); // escaped, never raw
     expect(html).toContain(rec.claim);
-    expect(html).toContain("company_status");
-    expect(html).toContain("did not check it against any source");
+    expect(html).toContain("company status");
+    expect(html).toContain("Sandbox test record — proves nothing");
+    expect(html).toContain("an unnamed account"); // who is speaking, even when it set no name
+    expect(html).toContain("What this record does not prove");
     expect(html).toContain('data-testid="status-badge"');
     expect(html).toContain(rec.integrity.signing_key_id);
     expect(html).toContain(rec.integrity.signature);
@@ -22,11 +24,13 @@ describe("certificate page and QR code", () => {
     expect(html).toContain("<svg"); // inline QR
   });
 
-  it("lets a public live record be indexed, and makes a revoked one unmistakable", async () => {
+  it("keeps a live statement nobody checked out of search engines, and makes a revoked one unmistakable", async () => {
     const acct = await newLiveAccount();
     const rec = await issue(acct.liveKey, { visibility: "public" });
     const page = await call("GET", `/r/${rec.verification_id}`);
-    expect(page.text).not.toContain('name="robots"');
+    // participant_attested: the account's own word; only checked records may be indexed (e2e/certificate.spec.ts)
+    expect(page.text).toMatch(/<meta name="robots" content="noindex, nofollow"/);
+    expect(page.text).toContain("Stated by an unnamed account — not checked");
     expect(page.text).not.toContain('data-testid="status-alert"');
     await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: acct.liveKey, body: { operation: "revoke", reason: "Company dissolved" } });
     const revoked = await call("GET", `/r/${rec.verification_id}`);

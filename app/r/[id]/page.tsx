@@ -32,10 +32,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
 
 const TONE = {
-  verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓" },
-  lapsed: { box: "border-slate-400 bg-slate-50", title: "text-slate-900", mark: "•" },
-  stated: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "!" },
-  sandbox: { box: "border-violet-500 bg-violet-50", title: "text-violet-950", mark: "!" },
+  verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
+  lapsed: { box: "border-slate-400 bg-slate-50", title: "text-slate-900", mark: "" },
+  stated: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "" },
+  sandbox: { box: "border-violet-500 bg-violet-50", title: "text-violet-950", mark: "" },
 } as const;
 
 export default async function CertificatePage({ params }: Props) {
@@ -80,12 +80,12 @@ export default async function CertificatePage({ params }: Props) {
         <section className={`rounded-xl border-l-8 p-5 shadow-sm ring-1 ring-slate-200 ${tone.box}`} data-testid="verdict">
           <p className="text-xs uppercase tracking-wide text-slate-500">Proof record {row.id}</p>
           <h1 className={`mt-1 text-2xl font-bold leading-tight sm:text-3xl ${tone.title}`} data-testid="level-headline">
-            <span aria-hidden className="mr-2">{tone.mark}</span>{headline.title}
+            {tone.mark && <span aria-hidden>{tone.mark}</span>}{headline.title}
           </h1>
           <p className="mt-2 text-slate-700" data-testid="evidence-explained">{headline.explain}</p>
 
           <div className="mt-4 flex flex-wrap items-center gap-3">
-            <StatusBadge status={status} />
+            <StatusBadge status={status} unchecked={!verified} />
             <span className={`text-sm font-semibold ${verified ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
               {verified ? "Verified" : "Not verified"}
             </span>

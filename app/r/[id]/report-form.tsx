@@ -7,7 +7,7 @@ import { reportAction, type ReportState } from "./actions";
 export function ReportForm({ recordId }: { recordId: string }) {
   const [state, action, pending] = useActionState<ReportState, FormData>(reportAction, {});
   return (
-    <details className="mt-4 rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200" id="report" open={Boolean(state.error)}>
+    <details className="mt-4 rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200" id="report" open={Boolean(state.error || state.sent)}>
       <summary className="cursor-pointer font-semibold">Report a problem with this record</summary>
       {state.sent ? (
         <p role="status" className="mt-3 text-emerald-800" data-testid="report-sent">Thank you. A Proof Records reviewer will look at your report.</p>
