@@ -210,8 +210,8 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.body.verification_id).toMatch(RECORD_ID);
     expect(r.body).toMatchObject({
       object: "record", status: "pending_review", environment: "sandbox", verified: false, claim_type: "press_coverage",
-      evidence_level: "evidence_verified", certificate_url: null, qr_url: null, signature_url: null, status_url: null,
-      integrity: null, superseded_by: null,
+      evidence_level: null, certificate_url: null, qr_url: null, signature_url: null, status_url: null,
+      integrity: null, superseded_by: null, review: { evidence_level: "evidence_verified" },
       evidence: { source_name: "Financial Times", source_url: body.source_url, checked_at: checkedAt.replace("Z", ".000Z") },
       lifecycle: { status: "pending_review", issued_at: null, valid_from: null, expires_at: null },
     });
