@@ -95,7 +95,7 @@ export default async function DevelopersPage() {
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
-                  <td className="py-2 font-mono" data-testid="key-display">{k.display}</td>
+                  <td className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
                   <td className="font-mono text-xs text-slate-600">{k.id}</td>
                   <td>{k.environment}</td>
                   <td>{fmt(k.createdAt)}</td>
