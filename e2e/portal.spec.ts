@@ -62,11 +62,11 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(page).toHaveURL(/\/developers$/);
   await expect(page.getByTestId("email-status")).toHaveText("confirmed");
 
-  // The sign-up key is listed by its display prefix; the secret itself is nowhere.
+  // The sign-up key is listed by its prefix and last four characters; the secret itself is nowhere.
   const rows = page.getByTestId("key-row");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toHaveAttribute("data-prefix", sandboxKey.slice(0, 12));
-  await expect(rows.first()).toContainText(`${sandboxKey.slice(0, 12)}…`);
+  await expect(rows.first()).toHaveAttribute("data-prefix", "prs_sandbox_");
+  await expect(rows.first().getByTestId("key-display")).toHaveText(`prs_sandbox_…${sandboxKey.slice(-4)}`);
   expect(await page.content()).not.toContain(sandboxKey);
   await shot(page, "developers");
 
@@ -77,6 +77,8 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   expect(secret).not.toBe(sandboxKey);
   const keyId = /\((key_[a-z0-9]+)\)/.exec(await page.getByTestId("once-secret").innerText())![1]!;
   await expect(rows).toHaveCount(2);
+  // Two sandbox keys are told apart by their last four characters.
+  await expect(page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`).getByTestId("key-display")).toHaveText(`prs_sandbox_…${secret.slice(-4)}`);
   await shot(page, "developers-new-key");
 
   // It works against the API, and is gone from the page after a reload.

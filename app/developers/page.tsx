@@ -85,7 +85,7 @@ export default async function DevelopersPage() {
         <section>
           <h2 className="text-lg font-semibold">API keys</h2>
           <p className="mt-1 text-sm text-slate-600">
-            Send a key as <code>Authorization: Bearer …</code>. Only the first 12 characters and the key id are kept for display; a lost key cannot be shown again — create a new one and revoke the old.
+            Send a key as <code>Authorization: Bearer …</code>. Only its prefix and last four characters (<code>prs_live_…Wx3k</code>) and the key id are kept for display; a lost key cannot be shown again — create a new one and revoke the old. Keys made before the last four were kept show <code>????</code>.
           </p>
           <div className="mt-4"><CreateKeyForms liveBlockedReason={liveBlockedReason} /></div>
           <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="keys">
@@ -94,8 +94,8 @@ export default async function DevelopersPage() {
             </thead>
             <tbody>
               {keys.map((k) => (
-                <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.displayPrefix} data-key-id={k.id}>
-                  <td className="py-2 font-mono">{k.displayPrefix}…</td>
+                <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
+                  <td className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
                   <td className="font-mono text-xs text-slate-600">{k.id}</td>
                   <td>{k.environment}</td>
                   <td>{fmt(k.createdAt)}</td>
@@ -105,7 +105,7 @@ export default async function DevelopersPage() {
                     {!k.revokedAt && (
                       <form action={revokeKeyAction}>
                         <input type="hidden" name="keyId" value={k.id} />
-                        <button className={secondaryButtonClass} type="submit" aria-label={`Revoke ${k.displayPrefix}`}>Revoke</button>
+                        <button className={secondaryButtonClass} type="submit" aria-label={`Revoke ${k.display}`}>Revoke</button>
                       </form>
                     )}
                   </td>

@@ -95,7 +95,7 @@ export default async function RecordsPage({ searchParams }: Props) {
                   <td>{r.subject}</td>
                   <td>{r.claim_type}</td>
                   <td><StatusBadge status={r.status} /></td>
-                  <td>{r.evidence_level}</td>
+                  <td>{r.evidence_level ?? "—"}</td>
                   <td className="whitespace-nowrap">{fmt(r.created_at)}</td>
                   <td>{r.certificate_url ? <Link className="underline" href={`/r/${r.verification_id}`}>Certificate</Link> : "—"}</td>
                 </tr>

@@ -22,8 +22,10 @@ export const apiKeys = pgTable(
     environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
     /** SHA-256 (hex) of the whole secret; the secret itself is never stored. */
     keyHash: text("key_hash").notNull(),
-    /** First 12 characters, for display only. */
-    displayPrefix: text("display_prefix").notNull(),
+    /** The key's prefix, `prs_sandbox_` or `prs_live_`: with lastFour, all that is kept for display (`prs_live_…Wx3k`). */
+    keyPrefix: text("key_prefix").notNull(),
+    /** The key's last four characters; null for keys made before they were kept (migration 0011). */
+    lastFour: text("last_four"),
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),

@@ -9,14 +9,18 @@ import type { AuthContext } from "./types";
 
 const LAST_USED_EVERY_MS = 60_000;
 
-/** Bearer key → account. Missing, malformed, unknown and revoked keys are all 401. */
+/**
+ * Bearer key → account. Missing, malformed, unknown and revoked keys are all 401; a header
+ * that is not `Bearer <key>` says how to send it (a bare key is the usual slip).
+ */
 export async function authenticateApiKey(db: Db, authorization: string | null): Promise<AuthContext> {
   if (!authorization) {
     throw new ApiError("missing_api_key", "Send your API key as 'Authorization: Bearer <key>'.");
   }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   const secret = m?.[1];
-  if (!secret || !API_KEY_RE.test(secret)) throw invalid();
+  if (!secret) throw notBearer(authorization);
+  if (!API_KEY_RE.test(secret)) throw invalid();
   const hash = hashApiKey(secret);
   const now = Date.now();
   const hit = cachedAuth(hash, now);
@@ -59,3 +63,11 @@ async function touchLastUsed(db: Db, keyId: string, now: number) {
 }
 
 const invalid = () => new ApiError("invalid_api_key", "The API key is not valid.");
+
+/** The header holds something other than `Bearer <key>`; the key itself, if any, is never echoed. */
+function notBearer(authorization: string) {
+  const message = /^\s*prs_(sandbox|live)_/.test(authorization)
+    ? "The Authorization header holds a bare API key; send it as 'Authorization: Bearer <key>'."
+    : "The Authorization header must be 'Bearer <key>' (the word Bearer, a space, then your API key).";
+  return new ApiError("invalid_api_key", message);
+}

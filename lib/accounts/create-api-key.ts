@@ -3,6 +3,7 @@ import { accounts, apiKeys } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { newApiKeyId, newApiKeySecret } from "@/lib/ids";
 import { hashApiKey } from "./api-key-hash";
+import { displayParts } from "./key-display";
 import type { Environment } from "./types";
 
 export class ApiKeyRefused extends Error {
@@ -11,7 +12,7 @@ export class ApiKeyRefused extends Error {
   }
 }
 
-/** Create a key; the secret is returned once and only its hash is kept. */
+/** Create a key; the secret is returned once, and only its hash, prefix and last four characters are kept. */
 export async function createApiKey(db: DbOrTx, accountId: string, environment: Environment) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new ApiKeyRefused("account_not_found", `No account ${accountId}.`);
@@ -26,7 +27,7 @@ export async function createApiKey(db: DbOrTx, accountId: string, environment: E
   const secret = newApiKeySecret(environment);
   const id = newApiKeyId();
   await db.insert(apiKeys).values({
-    id, accountId, environment, keyHash: hashApiKey(secret), displayPrefix: secret.slice(0, 12),
+    id, accountId, environment, keyHash: hashApiKey(secret), ...displayParts(secret),
   });
   return { key: secret, keyId: id };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/drizzle/schema";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { announceAccountChange } from "./auth-cache";
+import { keyDisplay } from "./key-display";
 import type { Plan, Role } from "./types";
 
 export async function setPlan(db: Db, accountId: string, plan: Plan) {
@@ -53,15 +54,17 @@ export async function revokeOwnApiKey(db: Db, accountId: string, keyId: string) 
   return r.length === 1;
 }
 
+/** The account's keys, newest first, each with its display form (`prs_live_…Wx3k`). */
 export async function listApiKeys(db: Db, accountId: string) {
-  return db
+  const rows = await db
     .select({
-      id: apiKeys.id, environment: apiKeys.environment, displayPrefix: apiKeys.displayPrefix,
+      id: apiKeys.id, environment: apiKeys.environment, keyPrefix: apiKeys.keyPrefix, lastFour: apiKeys.lastFour,
       createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt,
     })
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((r) => ({ ...r, display: keyDisplay(r) }));
 }
 
 /** The admin console's account list: newest first, optionally filtered by part of the email. */

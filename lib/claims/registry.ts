@@ -6,6 +6,7 @@ import { domainOwnership } from "./domain-ownership";
 import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
+import { nearestClaimType } from "./nearest-claim-type";
 import type { ClaimModule } from "./types";
 
 /**
@@ -50,6 +51,23 @@ export const NOT_YET_AVAILABLE = [
   "agent_authorization",
   "verified_listing", "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
+
+/** Every claim type the service knows by name: those with a module and those not available yet (the spec's whole table). */
+export const knownClaimTypes = (): string[] => [...MODULES.keys(), ...NOT_YET_AVAILABLE];
+
+/**
+ * The module a new request's claim_type is checked by. Like claimModuleFor, and a type that
+ * is not known but lies within two edits of a known one (`company_stauts`) is refused as a
+ * likely typo, naming the type meant, rather than taken for a new reviewed type. Stored
+ * records use claimModuleFor: a type accepted before keeps its module.
+ */
+export function claimModuleForRequest(claimType: string): ClaimModule {
+  const mod = claimModuleFor(claimType);
+  if (mod !== manualReview) return mod;
+  const meant = nearestClaimType(claimType, knownClaimTypes());
+  if (meant) throw new ApiError("unknown_claim_type", `Unknown claim_type '${claimType}'; did you mean '${meant}'?`, "claim_type");
+  return mod;
+}
 
 export function claimModuleFor(claimType: string): ClaimModule {
   const mod = MODULES.get(claimType);

@@ -1,11 +1,12 @@
 import { ApiError } from "./errors";
 import { checkJsonInput } from "./json-guard";
+import { invalidJsonMessage } from "./json-syntax-error";
 
 export const KiB = 1024;
 
 /**
  * Read a JSON object body with a hard byte limit, never trusting Content-Length alone.
- * Malformed JSON → 400 invalid_json; anything but an object → 422 invalid_type; NUL, lone
+ * Malformed JSON → 400 invalid_json naming the line and column; anything but an object → 422 invalid_type; NUL, lone
  * surrogates, `__proto__` keys and deep nesting anywhere in it → 422 (checkJsonInput).
  */
 export async function readJsonObject(req: Request, limitBytes: number): Promise<Record<string, unknown>> {
@@ -20,7 +21,7 @@ export async function readJsonObject(req: Request, limitBytes: number): Promise<
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+    throw new ApiError("invalid_json", invalidJsonMessage(text));
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ApiError("invalid_type", "The request body must be a JSON object.");

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import { ApiError, type FieldError } from "./errors";
 
+/** What every timestamp the API takes must look like (zod's `z.iso.datetime({ offset: true })`). */
+export const DATETIME_FORMAT = "must be an RFC 3339 timestamp with a time zone, such as 2026-01-31T12:00:00Z or 2026-01-31T14:00:00+02:00.";
+
 /** `evidence.lei`, `records[3].claim` — the path as a client would write it. */
 export function paramPath(path: readonly PropertyKey[], prefix = ""): string {
   let out = prefix;
@@ -70,7 +73,10 @@ export function fieldErrors(error: z.ZodError, input: unknown, prefix = ""): Fie
           code: "invalid_format",
           param: at,
           // Patterns carry their own explanation (set where the schema is defined).
-          message: issue.format === "regex" ? `'${at}' ${issue.message}` : `'${at}' is not a valid ${issue.format}.`,
+          message:
+            issue.format === "regex" ? `'${at}' ${issue.message}`
+            : issue.format === "datetime" ? `'${at}' ${DATETIME_FORMAT}`
+            : `'${at}' is not a valid ${issue.format}.`,
         });
         break;
       default:

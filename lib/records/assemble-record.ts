@@ -39,7 +39,7 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
   const base = {
     id, accountId: auth.accountId, environment: auth.environment, claimType: input.claim_type,
     subject: input.subject, claim: input.claim, evidenceLevel: outcome.evidenceLevel,
-    visibility: input.visibility ?? "private", evidencePublic: outcome.publicEvidence,
+    visibility: visibilityFor(auth, input), evidencePublic: outcome.publicEvidence,
     evidencePrivate: outcome.privateEvidence ?? null, statusChangedAt: now, createdAt: now,
     requestedExpiresAt: input.expires_at ? new Date(input.expires_at) : null,
   } as const;
@@ -50,4 +50,12 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
   const expiresAt = input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now);
   return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
     ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt, accountName: auth.accountName }, now) };
+}
+
+/**
+ * Sandbox records are private whatever was asked (spec 1: "Sandbox records are free,
+ * private…"); the answer says so by its `visibility`. Live records default to private.
+ */
+function visibilityFor(auth: Pick<AuthContext, "environment">, input: Pick<RecordCreateInput, "visibility">): "public" | "private" {
+  return auth.environment === "sandbox" ? "private" : (input.visibility ?? "private");
 }

@@ -1,7 +1,7 @@
 import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
 import { getAccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleFor, claimModuleForRequest } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -37,7 +37,7 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
   }
   let mod: ClaimModule;
   try {
-    mod = claimModuleFor(input.claim_type);
+    mod = claimModuleForRequest(input.claim_type);
   } catch (err) {
     if (err instanceof ApiError && err.param) throw new ApiError(err.code, err.message, p(err.param));
     throw err;

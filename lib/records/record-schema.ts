@@ -62,7 +62,7 @@ export const recordSchema = z
     claim_type: z.string(),
     subject: z.string(),
     claim: z.string(),
-    evidence_level: evidenceLevelSchema,
+    evidence_level: evidenceLevelSchema.nullable().describe("Null until the record is issued (pending_review, rejected); the level it would issue at is review.evidence_level."),
     visibility: z.enum(["public", "private"]),
     evidence: z.record(z.string(), z.unknown()).describe("The public part of the evidence."),
     certificate_url: urlOrNull("Public certificate page"),
@@ -70,9 +70,12 @@ export const recordSchema = z
     signature_url: urlOrNull("Public signature check"),
     status_url: urlOrNull("Public signed status"),
     review: z
-      .strictObject({ reason: z.string().nullable() })
+      .strictObject({
+        reason: z.string().nullable().describe("Why a reviewer is needed, or why the submission was rejected."),
+        evidence_level: evidenceLevelSchema.describe("The level the record is issued at once a reviewer confirms it (for a rejected one: would have been)."),
+      })
       .nullable()
-      .describe("Present for pending_review and rejected submissions: why a reviewer is needed, or why it was rejected."),
+      .describe("Present for pending_review and rejected submissions; null once issued."),
     superseded_by: recordIdSchema.nullable(),
     links: z.array(recordLinkSchema).describe("The records this one rests on (claim types that link records); empty for the others."),
     lifecycle: recordLifecycleSchema,

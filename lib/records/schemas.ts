@@ -36,7 +36,10 @@ export const recordCreateSchema = z
       .describe("A claim type from the spec's table, or any other snake_case type (reviewed by a person)."),
     claim: z.string().min(1).max(2000).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe("Free-text statement of the claim."),
     evidence_level: z.enum(EVIDENCE_LEVELS).optional(),
-    visibility: z.enum(["public", "private"]).optional().describe("Defaults to private."),
+    visibility: z
+      .enum(["public", "private"])
+      .optional()
+      .describe("Defaults to private. Sandbox records are always private: a sandbox request asking for public is stored and answered as private."),
     evidence: z.record(z.string(), z.unknown()).optional().describe("Claim-type specific; at most 32 KiB."),
     source_name: z.string().min(1).max(200).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).optional(),
     source_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),

@@ -19,6 +19,8 @@ export function serializeRecord(view: PublicView) {
   const urls = issued
     ? recordUrls(row.id)
     : { certificate_url: null, qr_url: null, signature_url: null, status_url: null };
+  // A submission carries no evidence level until issued: the level it would issue at is under `review`.
+  const submission = row.status === "pending_review" || row.status === "rejected";
   const hist = view.history.map((h) => ({ status: h.status, at: h.at.toISOString(), reason: h.reason, by: h.by }));
   return withTypeFields({
     object: "record" as const,
@@ -30,11 +32,11 @@ export function serializeRecord(view: PublicView) {
     claim_type: row.claimType,
     subject: row.subject,
     claim: row.claim,
-    evidence_level: row.evidenceLevel,
+    evidence_level: submission ? null : row.evidenceLevel,
     visibility: row.visibility,
     evidence: row.evidencePublic,
     ...urls,
-    review: row.status === "pending_review" || row.status === "rejected" ? { reason: row.reviewReason } : null,
+    review: submission ? { reason: row.reviewReason, evidence_level: row.evidenceLevel } : null,
     superseded_by: row.supersededBy,
     /** The records this one rests on (the owner's view names them even when they are private). */
     links: view.links.map((l, i) => ({ role: l.role, verification_id: view.linkedIds[i]!, status: l.status, standing: l.standing })),

@@ -136,7 +136,7 @@ describe("documented examples (docs/api.md)", () => {
   const createBody = companyStatus({
     subject: "Acme Trading Ltd",
     claim: "Acme Trading Ltd is an active company registered in England and Wales.",
-    visibility: "public",
+    visibility: undefined, // a sandbox record is private whatever was asked: the example does not ask
   });
   const createKey = randomUUID();
 
@@ -160,7 +160,7 @@ describe("documented examples (docs/api.md)", () => {
     expect(rec.verification_id).toMatch(RECORD_ID);
     expect(rec).toMatchObject({
       object: "record", status: "active", environment: "sandbox", verified: false, claim_type: "company_status",
-      subject: createBody.subject, claim: createBody.claim, evidence_level: "participant_attested", visibility: "public",
+      subject: createBody.subject, claim: createBody.claim, evidence_level: "participant_attested", visibility: "private",
       evidence: {}, review: null, superseded_by: null,
       certificate_url: `${baseUrl()}/r/${rec.verification_id}`,
       qr_url: `${baseUrl()}/r/${rec.verification_id}/qr`,
@@ -203,15 +203,14 @@ describe("documented examples (docs/api.md)", () => {
       source_url: "https://www.ft.com/content/acme-trading",
       checked_at: checkedAt,
       evidence: { note: "Print edition, page 3." },
-      visibility: "public",
     };
     const r = await exchange("create_record_pending_review", "POST", "/api/v1/records", { key: sandboxKey, body });
     expect(r.status).toBe(202);
     expect(r.body.verification_id).toMatch(RECORD_ID);
     expect(r.body).toMatchObject({
       object: "record", status: "pending_review", environment: "sandbox", verified: false, claim_type: "press_coverage",
-      evidence_level: "evidence_verified", certificate_url: null, qr_url: null, signature_url: null, status_url: null,
-      integrity: null, superseded_by: null,
+      evidence_level: null, certificate_url: null, qr_url: null, signature_url: null, status_url: null,
+      integrity: null, superseded_by: null, review: { evidence_level: "evidence_verified" },
       evidence: { source_name: "Financial Times", source_url: body.source_url, checked_at: checkedAt.replace("Z", ".000Z") },
       lifecycle: { status: "pending_review", issued_at: null, valid_from: null, expires_at: null },
     });
@@ -465,7 +464,7 @@ function expectWalletMessage(c: any, address: string, network: string) {
 describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
   let key = "";
   const claimBody = (claim_type: string, subject: string, claim: string, evidence: Record<string, unknown>) => ({
-    subject, claim_type, claim, evidence, visibility: "public",
+    subject, claim_type, claim, evidence,
   });
   async function walletChallenge(name: string, address: string, network: string) {
     const r = await exchange(name, "POST", "/api/v1/wallet-challenges", { key, body: { address, network } });
@@ -888,7 +887,7 @@ describe("documented examples: company identity and EVM transactions (docs/api.m
 
   it("company_identity_create: the LEI register confirms the legal name → 201 source_verified", async () => {
     const r = await exchange("company_identity_create", "POST", "/api/v1/records", {
-      key, body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Proof Records Test Company Ltd holds an active LEI.", visibility: "public", evidence: { lei: LEI.active } },
+      key, body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Proof Records Test Company Ltd holds an active LEI.", evidence: { lei: LEI.active } },
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ evidence_level: "source_verified", evidence: { lei: LEI.active, registration_status: "ISSUED", entity_status: "ACTIVE" } });
@@ -909,7 +908,7 @@ describe("documented examples: company identity and EVM transactions (docs/api.m
     const hash = await chain.walletClient.sendTransaction({ to, value: 500_000_000_000_000_000n });
     await chain.publicClient.waitForTransactionReceipt({ hash });
     const body = {
-      subject: "Payment to Globex", claim_type: "evm_transaction", claim: "Acme paid Globex 0.5 ETH on Base.", visibility: "public",
+      subject: "Payment to Globex", claim_type: "evm_transaction", claim: "Acme paid Globex 0.5 ETH on Base.",
       evidence: { network: "base", tx_hash: hash, expected_to: to },
     };
     const early = await exchange("error_transaction_not_confirmed", "POST", "/api/v1/records", { key, body });

@@ -1,7 +1,7 @@
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { baseUrl, call, companyStatus, issue, newAccount } from "../helpers";
+import { baseUrl, call, companyStatus, issue, newAccount, newLiveAccount } from "../helpers";
 import { verifyWithJwks } from "../signatures";
 
 describe("records: happy path", () => {
@@ -13,7 +13,8 @@ describe("records: happy path", () => {
     expect(rec.verification_id).toMatch(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/);
     expect(rec).toMatchObject({
       object: "record", status: "active", environment: "sandbox", verified: false,
-      claim_type: "company_status", evidence_level: "participant_attested", visibility: "public",
+      // Asked for public (companyStatus()); a sandbox record is private whatever was asked.
+      claim_type: "company_status", evidence_level: "participant_attested", visibility: "private",
       certificate_url: `${baseUrl()}/r/${rec.verification_id}`,
       qr_url: `${baseUrl()}/r/${rec.verification_id}/qr`,
       signature_url: `${baseUrl()}/api/v1/records/${rec.verification_id}/signature`,
@@ -31,11 +32,54 @@ describe("records: happy path", () => {
   });
 
   it("defaults visibility to private and validity to one year", async () => {
-    const { sandboxKey } = await newAccount();
-    const rec = await issue(sandboxKey, { visibility: undefined });
+    const { liveKey } = await newLiveAccount();
+    const rec = await issue(liveKey, { visibility: undefined });
     expect(rec.visibility).toBe("private");
     const days = (Date.parse(rec.lifecycle.expires_at) - Date.parse(rec.lifecycle.issued_at)) / 86_400_000;
     expect(days).toBe(365);
+    expect((await issue(liveKey, { visibility: "public" })).visibility).toBe("public");
+  });
+
+  it("stores and answers a sandbox record as private whatever was asked", async () => {
+    const { sandboxKey } = await newAccount();
+    const asked = await call("POST", "/api/v1/records", { key: sandboxKey, body: companyStatus({ visibility: "public" }) });
+    expect(asked.status, asked.text).toBe(201);
+    expect(asked.body).toMatchObject({ environment: "sandbox", visibility: "private" });
+    const id = asked.body.verification_id;
+    expect((await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body.visibility).toBe("private");
+    expect((await call("GET", "/api/v1/records", { key: sandboxKey })).body.data[0]).toMatchObject({ verification_id: id, visibility: "private" });
+    const batch = await call("POST", "/api/v1/records/batch", { key: sandboxKey, body: { records: [companyStatus({ subject: "Batch Ltd", visibility: "public" })] } });
+    expect(batch.status, batch.text).toBe(200);
+    const row = await call("GET", `/api/v1/records/${batch.body.results[0].verification_id}`, { key: sandboxKey });
+    expect(row.body.visibility).toBe("private");
+    // Reachable by id, as every private record is; the certificate is never indexed.
+    const page = await call("GET", `/r/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<meta name="robots" content="[^"]*noindex/);
+  });
+
+  it("a pending submission has no evidence level until issued; the level it would issue at is under review", async () => {
+    const { sandboxKey } = await newAccount();
+    const r = await call("POST", "/api/v1/records", {
+      key: sandboxKey,
+      body: {
+        subject: "Acme Trading Ltd", claim_type: "trade_licence", claim: "Acme Trading Ltd holds trade licence 42.",
+        source_name: "City register", source_url: "https://register.example.org/42", checked_at: "2026-01-05T09:00:00Z",
+      },
+    });
+    expect(r.status, r.text).toBe(202);
+    expect(r.body).toMatchObject({
+      status: "pending_review", evidence_level: null, verified: false,
+      review: { reason: expect.stringContaining("reviewer"), evidence_level: "evidence_verified" },
+    });
+    expect(Object.keys(r.body.review).sort()).toEqual(["evidence_level", "reason"]);
+    const got = await call("GET", `/api/v1/records/${r.body.verification_id}`, { key: sandboxKey });
+    expect(got.body).toEqual(r.body);
+    const listed = await call("GET", "/api/v1/records?status=pending_review", { key: sandboxKey });
+    expect(listed.body.data).toEqual([r.body]);
+    // An issued record has its level and no review object.
+    const issued = await issue(sandboxKey);
+    expect(issued).toMatchObject({ evidence_level: "participant_attested", review: null });
   });
 
   it("sends a claim type without a connector to review: 202, no URLs, not public", async () => {

@@ -20,6 +20,8 @@ process.env.MIN_VALIDITY_SECONDS = "1";
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { recordLinks, records } = await import("@/drizzle/schema");
 const { createAccount } = await import("@/lib/accounts/create-account");
+const { createApiKey } = await import("@/lib/accounts/create-api-key");
+const { setPlan } = await import("@/lib/accounts/manage-account");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { registerClaimType } = await import("@/lib/claims/registry");
 const { createRecord } = await import("@/lib/records/create-record");
@@ -73,6 +75,14 @@ async function customer() {
 }
 type Auth = Awaited<ReturnType<typeof customer>>["auth"];
 
+/** A live key: sandbox records are always private, so only live ones can be named in public. */
+async function liveCustomer() {
+  const a = await createAccount(db, { email: `l-${randomBytes(4).toString("hex")}@example.test`, emailConfirmed: true });
+  await setPlan(db, a.accountId, "growth");
+  const { key } = await createApiKey(db, a.accountId, "live");
+  return { accountId: a.accountId, auth: await authenticateApiKey(db, `Bearer ${key}`) };
+}
+
 async function create(auth: Auth, body: Record<string, unknown>) {
   const res = await createRecord(db, auth, { claim: "x", visibility: "public", ...body } as never, randomUUID());
   return { status: res.status, body: JSON.parse(res.bodyJson) };
@@ -90,7 +100,7 @@ const linksOf = (id: string) => db.select().from(recordLinks).where(eq(recordLin
 
 describe("record links and the one public view", () => {
   it("a link is written with the record; status, record object and view agree on the target's standing", async () => {
-    const c = await customer();
+    const c = await liveCustomer();
     const target = await base(c.auth);
     const r = await create(c.auth, { subject: "Dependent", claim_type: TYPE, evidence: { base: target } });
     expect(r.status).toBe(201);

@@ -118,7 +118,10 @@ describe("review decisions", () => {
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "reject" }))
       .rejects.toMatchObject({ code: "missing_field", param: "reason" });
     const rec = await decideSubmission(db, reviewer, sub.verification_id, { decision: "reject", reason: "The register shows licence 42 as withdrawn." });
-    expect(rec).toMatchObject({ status: "rejected", review: { reason: "The register shows licence 42 as withdrawn." }, integrity: null, certificate_url: null });
+    expect(rec).toMatchObject({
+      status: "rejected", evidence_level: null, review: { reason: "The register shows licence 42 as withdrawn.", evidence_level: "evidence_verified" },
+      integrity: null, certificate_url: null,
+    });
     expect(await getPublicRecord(db, sub.verification_id)).toBeNull();
     const hist = await getHistory(db, sub.verification_id);
     expect(hist.at(-1)).toMatchObject({ status: "rejected", reason: "The register shows licence 42 as withdrawn." });

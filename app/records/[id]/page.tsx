@@ -53,7 +53,7 @@ export default async function RecordPage({ params }: Props) {
             <dt className="text-slate-500">Claim type</dt><dd>{rec.claim_type}</dd>
             <dt className="text-slate-500">Claim</dt><dd>{rec.claim}</dd>
             <dt className="text-slate-500">Environment</dt><dd>{rec.environment}</dd>
-            <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level}</dd>
+            <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level ?? (rec.status === "rejected" ? "none (rejected)" : `none until issued (${rec.review?.evidence_level} once a reviewer confirms)`)}</dd>
             <dt className="text-slate-500">Visibility</dt><dd>{rec.visibility}</dd>
             <dt className="text-slate-500">Issued</dt><dd>{fmt(rec.lifecycle.issued_at)}</dd>
             <dt className="text-slate-500">Expires</dt><dd>{fmt(rec.lifecycle.expires_at)}</dd>

@@ -10,6 +10,7 @@ CREATE TABLE "record_reports" (
 	"closed_by" text
 );
 --> statement-breakpoint
+ALTER TABLE "accounts" ADD COLUMN "name" text;--> statement-breakpoint
 ALTER TABLE "record_reports" ADD CONSTRAINT "record_reports_record_id_records_id_fk" FOREIGN KEY ("record_id") REFERENCES "public"."records"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "record_reports" ADD CONSTRAINT "record_reports_closed_by_accounts_id_fk" FOREIGN KEY ("closed_by") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "record_reports_open_idx" ON "record_reports" USING btree ("status","created_at");--> statement-breakpoint
