@@ -39,6 +39,9 @@ export function expiryFor(claimType: string, from: Date): Date {
 /** Every module, the reviewed fallback last: what the API documentation is built from. */
 export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
 
+/** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
+export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
+
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 
