@@ -97,6 +97,13 @@ const BASE: Record<string, { label: string; help?: string }> = {
   checked_at: { label: "Checked at (UTC)" },
 };
 
+/** What choosing each level means, said to the person making the record (the certificate says it to the reader). */
+const LEVEL_HELP: Record<string, string> = {
+  participant_attested: "Your own statement: signed as you made it, not checked against any source. The certificate says so.",
+  source_verified: "Checked automatically against the source when you press “Create record”.",
+  evidence_verified: "Confirmed by a Proof Records reviewer against the source you name; nothing is issued until then.",
+};
+
 const VISIBILITY: readonly FormOption[] = [
   { value: "private", label: "Private", help: "Anyone with the link or the record id can check it; it is not listed in lookup or the directory." },
   { value: "public", label: "Public", help: "Also listed: found by lookup and shown in the directory (live, active records only; sandbox records never are)." },
@@ -128,8 +135,8 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   if (levels.length > 0) {
     fields.push({
       name: "evidence_level", label: "Evidence level", kind: "choice", required: true, group: "record",
-      help: levels.length === 1 ? "The only level this kind of claim can be issued at: the service never states more than it checked." : undefined,
-      options: levels.map((l) => ({ value: l, label: EVIDENCE_LEVEL_TEXT[l]?.title ?? l, help: EVIDENCE_LEVEL_TEXT[l]?.explain })),
+      help: levels.length === 1 ? "The only level this kind of record can have: the service never states more than it checked." : undefined,
+      options: levels.map((l) => ({ value: l, label: EVIDENCE_LEVEL_TEXT[l]?.title ?? l, help: LEVEL_HELP[l] })),
       defaultValue: levels[0],
     });
   }
