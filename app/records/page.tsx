@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert, PortalHeader, inputClass, secondaryButtonClass } from "@/components/portal";
+import { Alert, PortalHeader, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
+import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { listRecords } from "@/lib/records/list-records";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { listRecordsQuerySchema } from "@/lib/records/schemas";
@@ -16,6 +17,11 @@ export const dynamic = "force-dynamic";
 const STATUSES = ["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"] as const;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 const fmt = (iso: string) => iso.replace("T", " ").slice(0, 16) + " UTC";
+const ROW = "grid grid-cols-2 gap-x-4 gap-y-3 border-b border-slate-100 p-4 last:border-0 sm:table-row sm:p-0";
+/** Below 640 px a cell is a block captioned by its data-label; from 640 px up, a table cell under its header. */
+const CELL = "block sm:table-cell before:mb-1 before:block before:text-xs before:text-slate-500 before:content-[attr(data-label)] sm:before:content-none";
+/** The level in plain words; a submission still waiting for a reviewer may have none yet. */
+const levelText = (level: string | null) => (level ? (EVIDENCE_LEVEL_TEXT[level]?.title ?? level) : "—");
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -59,7 +65,10 @@ export default async function RecordsPage({ searchParams }: Props) {
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <main className="mx-auto max-w-4xl space-y-6 px-6 py-10">
-        <h1 className="text-2xl font-semibold">Records</h1>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-2xl font-semibold">Records</h1>
+          <Link href="/records/new" className={buttonClass} data-testid="new-record">New record</Link>
+        </div>
         <form method="get" action="/records" className="flex flex-wrap items-end gap-3 text-sm" data-testid="filters">
           <label>Environment
             <select name="environment" defaultValue={environment} className={inputClass}>
@@ -82,26 +91,36 @@ export default async function RecordsPage({ searchParams }: Props) {
         {error && <Alert kind="error">{error}</Alert>}
         {page && page.data.length === 0 && <p className="text-sm text-slate-600" data-testid="no-records">No records match.</p>}
         {page && page.data.length > 0 && (
-          <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="records">
-            <thead className="border-b border-slate-200 text-slate-500">
-              <tr><th className="py-2">Id</th><th>Subject</th><th>Claim type</th><th>Status</th><th>Evidence</th><th>Created</th><th>Certificate</th></tr>
-            </thead>
-            <tbody>
-              {page.data.map((r) => (
-                <tr key={r.verification_id} className="border-b border-slate-100" data-testid="record-row" data-id={r.verification_id}>
-                  <td className="py-2 font-mono text-xs">
-                    <Link className="underline" href={`/records/${r.verification_id}`}>{r.verification_id}</Link>
-                  </td>
-                  <td>{r.subject}</td>
-                  <td>{r.claim_type}</td>
-                  <td><StatusBadge status={r.status} /></td>
-                  <td>{r.evidence_level ?? "—"}</td>
-                  <td className="whitespace-nowrap">{fmt(r.created_at)}</td>
-                  <td>{r.certificate_url ? <Link className="underline" href={`/r/${r.verification_id}`}>Certificate</Link> : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          // A table from 640 px up (scrolling inside its box if ever too narrow); below that each
+          // row stacks as a card whose cells name themselves (data-label), so nothing sticks out.
+          <div className="overflow-x-auto rounded border border-slate-200 bg-white" data-testid="records-box">
+            <table className="block w-full text-left text-sm sm:table sm:min-w-[46rem] sm:[&_td]:px-3 sm:[&_td]:py-2.5 sm:[&_td]:align-top sm:[&_th]:px-3 sm:[&_th]:py-2" data-testid="records">
+              <thead className="hidden border-b border-slate-200 bg-slate-50 text-xs font-medium text-slate-600 sm:table-header-group">
+                <tr><th className="w-[13rem]">Record</th><th>Claim</th><th>Status</th><th>Evidence level</th><th>Visibility</th><th><span className="sr-only">Certificate</span></th></tr>
+              </thead>
+              <tbody className="block sm:table-row-group">
+                {page.data.map((r) => (
+                  <tr key={r.verification_id} className={ROW} data-testid="record-row" data-id={r.verification_id}>
+                    <td className="col-span-2 block sm:table-cell">
+                      <span className="block break-words font-medium" data-testid="record-subject">{r.subject}</span>
+                      <Link className="block whitespace-nowrap font-mono text-xs underline" href={`/records/${r.verification_id}`}>{r.verification_id}</Link>
+                      <span className="block whitespace-nowrap text-xs text-slate-500">{fmt(r.created_at)}</span>
+                    </td>
+                    <td className="col-span-2 block sm:table-cell" data-testid="record-claim">
+                      <span className="block font-mono text-xs text-slate-600">{r.claim_type}</span>
+                      <span className="line-clamp-3 break-words" title={r.claim}>{r.claim}</span>
+                    </td>
+                    <td className={`${CELL} whitespace-nowrap`} data-label="Status"><StatusBadge status={r.status} /></td>
+                    <td className={CELL} data-label="Evidence level" data-testid="record-level">{levelText(r.evidence_level)}</td>
+                    <td className={CELL} data-label="Visibility" data-testid="record-visibility">{r.visibility}</td>
+                    <td className={`${CELL} whitespace-nowrap`} data-label="Certificate">
+                      {r.certificate_url ? <Link className="underline" href={`/r/${r.verification_id}`}>Certificate</Link> : <span className="text-slate-400">—</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         <div className="flex gap-4 text-sm">
           {startingAfter && <Link className="underline" href={`/records?${new URLSearchParams(filters)}`}>First page</Link>}

@@ -5,7 +5,10 @@ import { sameLegalName } from "@/lib/connectors/legal-name";
 import { getEnv } from "@/lib/env";
 import type { FieldError } from "@/lib/http/errors";
 import { evidenceRules, withEvidence } from "./field-rules";
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { CheckOutcome, ClaimModule, MonitorOutcome, RecheckOutcome } from "./types";
+
+const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
 
 export const companyIdentityEvidence = z
   .strictObject({ lei: z.string().min(1).max(40).describe("The entity's Legal Entity Identifier (ISO 17442): 20 characters.") })
@@ -57,6 +60,16 @@ export const companyIdentity: ClaimModule = {
       value: { subject: "Acme Widgets Limited", claim_type: "company_identity", claim: "Acme Widgets Limited holds an active LEI.", evidence: { lei: "5493001KJTIIGC8Y1R12" } },
     },
   },
+  levels: LEVELS,
+  form: {
+    label: "Company identity, checked against the LEI register",
+    summary: "That a company with this legal name holds an active LEI, as the LEI register (GLEIF) answers. Re-checked periodically.",
+    fields: {
+      subject: { label: "Legal name", help: "The entity's legal name exactly as the LEI register spells it.", placeholder: "Acme Widgets Limited" },
+      claim: { placeholder: "Acme Widgets Limited holds an active LEI." },
+      "evidence.lei": { label: "LEI", placeholder: "20 letters and digits" },
+    },
+  },
   review: {
     checklist: [
       { key: "register_checked", label: "In the LEI register (search.gleif.org) the LEI is ISSUED and the entity ACTIVE." },
@@ -64,7 +77,7 @@ export const companyIdentity: ClaimModule = {
     ],
   },
   validate(input) {
-    const rules = evidenceRules(input, "company_identity", companyIdentityEvidence, ["source_verified"]);
+    const rules = evidenceRules(input, "company_identity", companyIdentityEvidence, LEVELS);
     if (rules) return rules;
     const lei = leiOf(input.evidence ?? {});
     if (!isValidLei(lei)) {

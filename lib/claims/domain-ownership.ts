@@ -7,7 +7,10 @@ import { getEnv } from "@/lib/env";
 import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { evidenceRules, withEvidence } from "./field-rules";
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { ClaimModule } from "./types";
+
+const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
 
 export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DOMAIN_CHALLENGE_ID_RE) }).meta({ id: "DomainOwnershipEvidence" });
 
@@ -34,7 +37,13 @@ export const domainOwnership: ClaimModule = {
       },
     },
   },
-  validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, ["source_verified"]),
+  levels: LEVELS,
+  form: {
+    label: "Domain ownership",
+    summary: "Control of a domain's DNS, shown by a TXT record you publish. It needs a challenge first: the Proofs page walks you through it.",
+    href: "/proofs#domain",
+  },
+  validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, LEVELS),
   check: withEvidence(domainEvidence, async (input, { challenge_id }, { auth, now, db }) => {
     const loaded = await loadChallenge(db, domainChallenges, auth, challenge_id, now);
     if ("error" in loaded) return { kind: "fail", error: loaded.error! };

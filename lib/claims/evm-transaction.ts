@@ -4,7 +4,10 @@ import { lookupTransaction, TX_HASH_RE } from "@/lib/connectors/evm-transaction"
 import { judgeTransaction } from "@/lib/proofs/judge-transaction";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { evidenceRules, withEvidence } from "./field-rules";
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { CheckOutcome, ClaimModule, RecheckOutcome } from "./types";
+
+const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x and 40 hex digits.");
 
@@ -47,6 +50,19 @@ export const evmTransaction: ClaimModule = {
       },
     },
   },
+  levels: LEVELS,
+  form: {
+    label: "On-chain payment (EVM transaction)",
+    summary: "That a transaction happened on an EVM network — mined, successful, deep enough, between the addresses you name — as the network reports it.",
+    fields: {
+      subject: { help: "What the payment is, in a few words.", placeholder: "Payment from Acme Trading Ltd to Globex" },
+      claim: { placeholder: "Acme Trading Ltd paid Globex 0.5 ETH on Base." },
+      "evidence.network": { label: "Network" },
+      "evidence.tx_hash": { label: "Transaction hash", help: "0x and 64 hex digits.", placeholder: "0x…" },
+      "evidence.expected_from": { label: "Sender address", placeholder: "0x…" },
+      "evidence.expected_to": { label: "Recipient address", placeholder: "0x…" },
+    },
+  },
   review: {
     checklist: [
       { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough." },
@@ -59,7 +75,7 @@ export const evmTransaction: ClaimModule = {
     if (early) {
       return { code: "field_not_allowed", param: `evidence.${early}`, message: `'evidence.${early}' (payments made by an agent) is not available yet on this service.` };
     }
-    return evidenceRules(input, "evm_transaction", evmTransactionEvidence, ["source_verified"]);
+    return evidenceRules(input, "evm_transaction", evmTransactionEvidence, LEVELS);
   },
   check: withEvidence(evmTransactionEvidence, async (_input, evidence): Promise<CheckOutcome> => {
     const found = await lookupTransaction(evidence.network, evidence.tx_hash);

@@ -1,7 +1,9 @@
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { ClaimModule } from "./types";
 import { onlyLevels } from "./field-rules";
 
 const SKEW_MS = 5 * 60_000;
+const LEVELS: readonly EvidenceLevel[] = ["evidence_verified"];
 
 /**
  * Any claim type without a connector: the customer names the source they checked
@@ -25,6 +27,21 @@ export const manualReview: ClaimModule = {
       },
     },
   },
+  levels: LEVELS,
+  form: {
+    label: "Another claim, checked by a reviewer",
+    summary: "Any other claim: name the source you checked, and a Proof Records reviewer confirms it before anything is issued.",
+    namesItsType: true,
+    requestFields: ["source_name", "source_url", "checked_at"],
+    fields: {
+      claim_type: { label: "Claim type", help: "A short name for this kind of claim: lower-case letters, digits and underscores.", placeholder: "press_coverage" },
+      subject: { placeholder: "Acme Trading Ltd" },
+      claim: { placeholder: "Acme Trading Ltd was featured in the Financial Times." },
+      source_name: { label: "Source", help: "Who or what says so: the publication, register or document the reviewer will check.", placeholder: "Financial Times" },
+      source_url: { label: "Source address", help: "Where the reviewer can see it (http or https).", placeholder: "https://" },
+      checked_at: { label: "Checked at (UTC)", help: "When you last saw the source say so; not in the future." },
+    },
+  },
   offline: true,
   validate(input) {
     for (const f of ["source_name", "source_url", "checked_at"] as const) {
@@ -35,7 +52,7 @@ export const manualReview: ClaimModule = {
     if (Date.parse(input.checked_at!) > Date.now() + SKEW_MS) {
       return { code: "invalid_value", param: "checked_at", message: "'checked_at' lies in the future." };
     }
-    return onlyLevels(input, ["evidence_verified"], input.claim_type);
+    return onlyLevels(input, LEVELS, input.claim_type);
   },
   async check(input) {
     return {

@@ -42,6 +42,8 @@ export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), m
 
 /** The claim types whose active live records name a verified domain of their account. */
 export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.provesAccountDomain).map((m) => m.type);
+/** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
+export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);

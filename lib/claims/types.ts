@@ -64,6 +64,26 @@ export type ClaimDocs = {
   example: { summary: string; value: Record<string, unknown> };
 };
 
+/**
+ * How the portal's "New record" form (app/records/new) offers a type. Plain data: the form
+ * is generated from it and from the type's evidence schema (lib/claims/form-spec.ts), so no
+ * page names a claim type.
+ */
+export type ClaimForm = {
+  /** The choice's name in plain words. */
+  label: string;
+  /** One sentence under the choice: what is checked, and how. */
+  summary: string;
+  /** Issued through a flow of its own elsewhere in the portal (a challenge): the form links there instead of asking. */
+  href?: string;
+  /** The person names the claim type (the reviewed fallback stands for every type without a module). */
+  namesItsType?: boolean;
+  /** Top-level request fields this type takes besides subject and claim (e.g. the source a reviewer checks). */
+  requestFields?: readonly ("source_name" | "source_url" | "checked_at")[];
+  /** Per field, by request path ("subject", "evidence.lei"): a label, help text or placeholder beyond what the schema says. */
+  fields?: Readonly<Record<string, { label?: string; help?: string; placeholder?: string }>>;
+};
+
 /** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
 export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[] };
 
@@ -71,6 +91,13 @@ export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
   type: string;
   docs: ClaimDocs;
+  /**
+   * The evidence levels a record of this type can be issued at; `validate` refuses any other
+   * (field-rules.ts `onlyLevels`), and the portal's form offers these.
+   */
+  levels?: readonly EvidenceLevel[];
+  /** How the portal's "New record" form offers it; absent: by its type name, with fields from its evidence schema. */
+  form?: ClaimForm;
   /**
    * Evidence fields that carry secrets (an API secret, a password): the check may use them;
    * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).

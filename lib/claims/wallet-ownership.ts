@@ -6,7 +6,10 @@ import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
 import { evidenceRules, withEvidence } from "./field-rules";
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { ClaimModule } from "./types";
+
+const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
 
 export const walletEvidence = z
   .strictObject({ challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE), signature: z.string().min(1).max(4000) })
@@ -41,7 +44,13 @@ export const walletOwnership: ClaimModule = {
       { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain)." },
     ],
   },
-  validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, ["source_verified"]),
+  levels: LEVELS,
+  form: {
+    label: "Wallet ownership",
+    summary: "Control of the key behind a wallet address, shown by signing a challenge. The Proofs page does it with a browser wallet.",
+    href: "/proofs#wallet",
+  },
+  validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, LEVELS),
   check: withEvidence(walletEvidence, async (input, { challenge_id, signature }, { auth, now, db }) => {
     const loaded = await loadChallenge(db, walletChallenges, auth, challenge_id, now);
     if ("error" in loaded) return { kind: "fail", error: loaded.error! };

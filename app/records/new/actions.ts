@@ -1,0 +1,99 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { portalEnvironment } from "@/lib/accounts/live-access";
+import { requireAccount } from "@/lib/auth/session";
+import { besideField, fieldFor, formValues, requestFromForm, type FormValues } from "@/lib/claims/form-request";
+import { claimFormSpecs, type ClaimFormSpec } from "@/lib/claims/form-spec";
+import { hasOwnModule } from "@/lib/claims/registry";
+import { getDb, type Db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import type { AuthContext } from "@/lib/accounts/types";
+import { ApiError } from "@/lib/http/errors";
+import { describeError } from "@/lib/log/describe-error";
+import { createRecord, type CreateResult } from "@/lib/records/create-record";
+import { portalAuth } from "@/lib/records/portal-auth";
+import { FORM_KEY_RE, newFormKey } from "./form-key";
+
+// The portal's "New record" form posts here. It builds exactly the request the API takes and
+// runs it through the same pipeline (createRecord) as the signed-in account (history actor
+// `owner:portal`), under the idempotency key the page rendered into the form: a double
+// submit or a retry replays the record the first one made. Next refuses server-action POSTs
+// from another Origin (the CSRF check); the session is re-read on every call.
+
+export type NewRecordState = {
+  /** Counts the answers: the form remounts with the values handed back. */
+  attempt: number;
+  /** The idempotency key the next submission uses: the same one until a record is made. */
+  idempotencyKey: string;
+  choice?: string;
+  environment?: string;
+  values?: FormValues;
+  /** Errors beside their field, by field name. */
+  errors?: Record<string, string>;
+  /** An error that concerns no one field. */
+  error?: string;
+};
+
+
+const specs = () => claimFormSpecs(getEnv().DEFAULT_RECORD_VALIDITY_DAYS);
+
+export async function newRecordAction(prev: NewRecordState, form: FormData): Promise<NewRecordState> {
+  const account = await requireAccount("/records/new");
+  const choice = String(form.get("choice") ?? "");
+  const environment = String(form.get("environment") ?? "");
+  const posted = String(form.get("idempotency_key") ?? "");
+  const state = { attempt: prev.attempt + 1, idempotencyKey: FORM_KEY_RE.test(posted) ? posted : newFormKey(), choice, environment };
+  const all = specs();
+  const spec = all.find((s) => s.key === choice && !s.href);
+  if (!spec) return { ...state, error: "Choose what kind of record to create." };
+  const values = formValues(spec, form);
+  const refuse = (r: Pick<NewRecordState, "error" | "errors">): NewRecordState => ({ ...state, values, ...r });
+  if (!FORM_KEY_RE.test(posted)) return refuse({ error: "This form is out of date. Press “Create record” again." });
+
+  const env = portalEnvironment(account, environment, "Live records");
+  if ("error" in env) return refuse({ errors: { environment: env.error } });
+  const raw = requestFromForm(spec, values);
+  const own = spec.namesItsType && typeof raw.claim_type === "string" && hasOwnModule(raw.claim_type)
+    ? all.find((s) => s.key === raw.claim_type) : undefined;
+  if (own) return refuse({ errors: { claim_type: `${own.key} is a kind of record of its own: choose “${own.label}” above.` } });
+
+  let result: CreateResult;
+  try {
+    result = await createOnce(await getDb(), portalAuth(account, env.environment), raw, posted);
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      console.error(`[prs] portal new record failed: ${describeError(e)}`);
+      return refuse({ error: "The record could not be created because of a problem on our side. Please try again." });
+    }
+    if (e.code === "idempotency_key_reused") {
+      // This form already made a record (e.g. the browser's back button, then an edit): a new key makes another.
+      return { ...refuse({ error: "This form has already created a record. Check what is shown and press “Create record” again to create another." }), idempotencyKey: newFormKey() };
+    }
+    return refuse(errorFor(spec, e));
+  }
+  const id = (JSON.parse(result.bodyJson) as { verification_id: string }).verification_id;
+  redirect(`/records/${id}`);
+}
+
+/** The pipeline's refusal beside the field it names (`param`), or above the form when it names none shown. */
+function errorFor(spec: ClaimFormSpec, e: ApiError): Pick<NewRecordState, "error" | "errors"> {
+  const field = fieldFor(spec, e.param);
+  return field && e.param ? { errors: { [field.name]: besideField(field, e.param, e.message) } } : { error: e.message };
+}
+
+/**
+ * createRecord under the form's key. A duplicate that arrives while the first is still being
+ * checked (409 idempotency_key_in_use: a slow source, a second tab) waits for it and then
+ * replays its answer, instead of failing.
+ */
+async function createOnce(db: Db, auth: AuthContext, raw: Record<string, unknown>, key: string): Promise<CreateResult> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await createRecord(db, auth, raw, key);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "idempotency_key_in_use" || tries >= 40) throw e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}

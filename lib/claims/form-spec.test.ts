@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { EVIDENCE_LEVELS, type RecordCreateInput } from "@/lib/records/schemas";
+import { besideField, fieldFor, requestFromForm, utcTimestamp } from "./form-request";
+import { claimFormSpec, claimFormSpecs, jsonObject } from "./form-spec";
+import { documentedClaimTypes } from "./registry";
+import { z } from "zod";
+
+const specs = claimFormSpecs(365);
+const names = (key: string) => specs.find((s) => s.key === key)!.fields.map((f) => f.name);
+
+describe("the new-record form is generated from the claim-type definitions", () => {
+  it("offers every documented type, the reviewed fallback last", () => {
+    expect(specs.map((s) => s.key)).toEqual(documentedClaimTypes().map((m) => m.type));
+    expect(specs.at(-1)!.namesItsType).toBe(true);
+  });
+
+  it("takes evidence fields from the evidence schema, required as the schema says", () => {
+    for (const mod of documentedClaimTypes()) {
+      const spec = claimFormSpec(mod, 365);
+      if (spec.href || !mod.docs.evidenceSchema) continue;
+      const { properties, required } = jsonObject(mod.docs.evidenceSchema);
+      const evidence = spec.fields.filter((f) => f.name.startsWith("evidence."));
+      expect(evidence.map((f) => f.name)).toEqual(Object.keys(properties).map((k) => `evidence.${k}`));
+      for (const f of evidence) expect(f.required).toBe(required.includes(f.name.slice("evidence.".length)));
+    }
+  });
+
+  it("an enum becomes a select with its values; a description becomes help", () => {
+    const mod = {
+      ...documentedClaimTypes()[0]!, type: "x_test", form: undefined, levels: undefined,
+      docs: { ...documentedClaimTypes()[0]!.docs, evidenceSchema: z.strictObject({ n: z.enum(["a", "b"]), s: z.string().optional().describe("Some help.") }).meta({ id: "XTestEvidence" }) },
+    };
+    const spec = claimFormSpec(mod, 365);
+    const n = spec.fields.find((f) => f.name === "evidence.n")!;
+    expect(n).toMatchObject({ kind: "select", required: true, options: [{ value: "a" }, { value: "b" }] });
+    expect(spec.fields.find((f) => f.name === "evidence.s")).toMatchObject({ kind: "text", required: false, help: "Some help.", label: "S" });
+    expect(spec.fields.some((f) => f.name === "evidence_level")).toBe(false);
+    expect(spec.label).toBe("X test");
+  });
+
+  it("types proved with a challenge link to their flow and ask nothing", () => {
+    for (const s of specs.filter((s) => s.href)) expect(s.fields).toEqual([]);
+  });
+
+  it("the reviewed fallback asks for the claim type and the source", () => {
+    const fallback = specs.at(-1)!;
+    expect(names(fallback.key)).toEqual(["claim_type", "subject", "claim", "source_name", "source_url", "checked_at", "evidence_level", "visibility", "expires_at"]);
+    expect(fallback.fields.find((f) => f.name === "source_url")!.kind).toBe("url");
+    expect(fallback.fields.find((f) => f.name === "checked_at")!.kind).toBe("datetime");
+  });
+});
+
+describe("levels: what the form offers is what validate accepts", () => {
+  for (const mod of documentedClaimTypes()) {
+    it(mod.type, () => {
+      expect(mod.levels?.length).toBeGreaterThan(0);
+      const example = mod.docs.example.value as RecordCreateInput;
+      for (const level of EVIDENCE_LEVELS) {
+        const problem = mod.validate({ ...example, evidence_level: level });
+        if (mod.levels!.includes(level)) expect(problem).toBeNull();
+        else expect(problem?.code).toBe("evidence_level_not_allowed");
+      }
+      const spec = claimFormSpec(mod, 365);
+      if (!spec.href) expect(spec.fields.find((f) => f.name === "evidence_level")!.options!.map((o) => o.value)).toEqual(mod.levels);
+    });
+  }
+});
+
+describe("form values become the API request", () => {
+  const withEvidence = specs.find((s) => !s.href && s.fields.some((f) => f.name.startsWith("evidence.")))!;
+  const fallback = specs.at(-1)!;
+
+  it("evidence fields go under evidence; empty fields are left out; the claim type is the choice", () => {
+    const ev = withEvidence.fields.find((f) => f.name.startsWith("evidence.") && f.required)!;
+    const body = requestFromForm(withEvidence, { subject: " Acme ", claim: "x", [ev.name]: "v", visibility: "public", expires_at: "" });
+    expect(body).toEqual({ claim_type: withEvidence.key, subject: "Acme", claim: "x", evidence: { [ev.name.slice(9)]: "v" }, visibility: "public" });
+    expect(requestFromForm(withEvidence, {})).toEqual({ claim_type: withEvidence.key, evidence: {} });
+  });
+
+  it("the reviewed fallback sends the typed claim type, and datetimes as UTC", () => {
+    const body = requestFromForm(fallback, { claim_type: "press_coverage", checked_at: "2026-01-30T09:00", source_name: "FT" });
+    expect(body).toEqual({ claim_type: "press_coverage", checked_at: "2026-01-30T09:00:00Z", source_name: "FT" });
+    expect(utcTimestamp("2026-01-30T09:00:05")).toBe("2026-01-30T09:00:05Z");
+    expect(utcTimestamp("yesterday")).toBe("yesterday");
+  });
+
+  it("an error's param finds its field, and its message reads beside it", () => {
+    const field = fieldFor(fallback, "source_name")!;
+    expect(field.name).toBe("source_name");
+    expect(fieldFor(fallback, "evidence")).toBeUndefined();
+    expect(fieldFor(fallback, undefined)).toBeUndefined();
+    expect(besideField(field, "source_name", "'source_name' is required for a claim type checked by a reviewer."))
+      .toBe("This field is required for a claim type checked by a reviewer.");
+    expect(besideField(field, "source_name", "Give 'source_name' please.")).toBe(`Give “${field.label}” please.`);
+    const ev = withEvidence.fields.find((f) => f.name.startsWith("evidence."))!;
+    expect(fieldFor(withEvidence, `${ev.name}.inner`)?.name).toBe(ev.name);
+  });
+});

@@ -1,0 +1,156 @@
+import { z, type ZodType } from "zod";
+import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
+import { recordCreateSchema } from "@/lib/records/schemas";
+import { documentedClaimTypes } from "./registry";
+import type { ClaimForm, ClaimModule } from "./types";
+
+/**
+ * The portal's "New record" form, generated from the claim-type definitions: one spec per
+ * type, plain data a client component renders (app/records/new). Fields come from the
+ * request schema (subject, claim, the source a reviewer checks, visibility, expiry), the
+ * type's evidence schema (`docs.evidenceSchema`, through its JSON Schema) and its declared
+ * levels; labels and help from the schemas' descriptions and the type's `form` declaration.
+ * Nothing here knows a claim type by name.
+ */
+
+export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice";
+export type FormOption = { value: string; label: string; help?: string };
+export type FormField = {
+  /** The request path the value goes to: "subject", "evidence.lei", "source_url". */
+  name: string;
+  label: string;
+  kind: FormFieldKind;
+  required: boolean;
+  /** Where the form shows it: what is claimed, what backs it, how the record is kept. */
+  group: "claim" | "evidence" | "record";
+  help?: string;
+  placeholder?: string;
+  maxLength?: number;
+  options?: readonly FormOption[];
+  defaultValue?: string;
+};
+export type ClaimFormSpec = {
+  /** What the form posts as `choice`: the module's claim type ("*" for the reviewed fallback). */
+  key: string;
+  label: string;
+  summary: string;
+  /** Issued elsewhere in the portal (a challenge flow): the form links there and asks nothing. */
+  href?: string;
+  /** The person types the claim_type (field `claim_type`). */
+  namesItsType: boolean;
+  fields: FormField[];
+};
+
+type JsonProp = { type?: string; enum?: unknown[]; format?: string; description?: string; maxLength?: number; $ref?: string };
+type JsonObject = { properties: Record<string, JsonProp>; required: string[] };
+
+/** A zod object schema's properties as JSON Schema, its `$ref`s (from `.meta({id})`) resolved. */
+export function jsonObject(schema: ZodType): JsonObject {
+  const doc = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const defs = (doc.$defs ?? {}) as Record<string, Record<string, unknown>>;
+  const deref = <T>(s: Record<string, unknown>): T => {
+    const ref = typeof s.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(s.$ref)?.[1] : undefined;
+    return (ref && defs[ref] ? defs[ref] : s) as T;
+  };
+  const root = deref<{ properties?: Record<string, Record<string, unknown>>; required?: string[] }>(doc);
+  const properties = Object.fromEntries(Object.entries(root.properties ?? {}).map(([k, v]) => [k, deref<JsonProp>(v)]));
+  return { properties, required: root.required ?? [] };
+}
+
+const humanize = (key: string) => {
+  const words = key.replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+function kindOf(p: JsonProp): FormFieldKind {
+  if (Array.isArray(p.enum)) return "select";
+  if (p.format === "uri") return "url";
+  if (p.format === "date-time") return "datetime";
+  return (p.maxLength ?? 0) > 300 ? "textarea" : "text";
+}
+
+/** One field from a JSON Schema property, with the type's own label, help and placeholder on top. */
+function fieldFrom(
+  name: string, key: string, p: JsonProp, required: boolean, group: FormField["group"], form: ClaimForm | undefined, base?: { label: string; help?: string },
+): FormField {
+  const own = form?.fields?.[name] ?? {};
+  const kind = kindOf(p);
+  return {
+    name, kind, required, group,
+    label: own.label ?? base?.label ?? humanize(key),
+    ...optional("help", own.help ?? base?.help ?? p.description),
+    ...optional("placeholder", own.placeholder),
+    ...optional("maxLength", p.maxLength),
+    ...(kind === "select" ? { options: (p.enum ?? []).map((v) => ({ value: String(v), label: String(v) })) } : {}),
+  };
+}
+
+const optional = <K extends string, V>(k: K, v: V | undefined) => (v === undefined ? {} : ({ [k]: v } as Record<K, V>));
+
+/** The request fields a form asks for, with the labels and help the API's own schema does not carry. */
+const BASE: Record<string, { label: string; help?: string }> = {
+  claim_type: { label: "Claim type" },
+  subject: { label: "Subject" },
+  claim: { label: "Claim", help: "The statement the record makes, in plain words. It appears on the certificate as written." },
+  source_name: { label: "Source name" },
+  source_url: { label: "Source URL" },
+  checked_at: { label: "Checked at (UTC)" },
+};
+
+/** What choosing each level means, said to the person making the record (the certificate says it to the reader). */
+const LEVEL_HELP: Record<string, string> = {
+  participant_attested: "Your own statement: signed as you made it, not checked against any source. The certificate says so.",
+  source_verified: "Checked automatically against the source when you press “Create record”.",
+  evidence_verified: "Confirmed by a Proof Records reviewer against the source you name; nothing is issued until then.",
+};
+
+const VISIBILITY: readonly FormOption[] = [
+  { value: "private", label: "Private", help: "Anyone with the link or the record id can check it; it is not listed in lookup or the directory." },
+  { value: "public", label: "Public", help: "Also listed: found by lookup and shown in the directory (live, active records only; sandbox records never are)." },
+];
+
+/** The spec of one claim type's form; `defaultValidityDays` is the service's default validity (env). */
+export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): ClaimFormSpec {
+  const form = mod.form;
+  const spec = { key: mod.type, label: form?.label ?? humanize(mod.type), summary: form?.summary ?? mod.docs.describe, namesItsType: form?.namesItsType === true };
+  if (form?.href) return { ...spec, href: form.href, fields: [] };
+
+  const request = jsonObject(recordCreateSchema);
+  const top = (name: string, group: FormField["group"], required: boolean) =>
+    fieldFrom(name, name, request.properties[name] ?? {}, required, group, form, BASE[name]);
+
+  const fields: FormField[] = [];
+  if (spec.namesItsType) fields.push(top("claim_type", "claim", true));
+  fields.push(top("subject", "claim", true), top("claim", "claim", true));
+  if (mod.docs.evidenceSchema) {
+    const evidence = jsonObject(mod.docs.evidenceSchema);
+    for (const [key, p] of Object.entries(evidence.properties)) {
+      fields.push(fieldFrom(`evidence.${key}`, key, p, evidence.required.includes(key), "evidence", form));
+    }
+  }
+  // The request schema leaves these optional for every type; a type that asks for them needs them.
+  for (const name of form?.requestFields ?? []) fields.push(top(name, "evidence", true));
+
+  const levels = mod.levels ?? [];
+  if (levels.length > 0) {
+    fields.push({
+      name: "evidence_level", label: "Evidence level", kind: "choice", required: true, group: "record",
+      help: levels.length === 1 ? "The only level this kind of record can have: the service never states more than it checked." : undefined,
+      options: levels.map((l) => ({ value: l, label: EVIDENCE_LEVEL_TEXT[l]?.title ?? l, help: LEVEL_HELP[l] })),
+      defaultValue: levels[0],
+    });
+  }
+  fields.push(
+    { name: "visibility", label: "Visibility", kind: "choice", required: true, group: "record", options: VISIBILITY, defaultValue: "private" },
+    {
+      ...top("expires_at", "record", false),
+      label: "Expires at (UTC)",
+      help: `Leave empty for the default: ${mod.validityDays ?? defaultValidityDays} days after issue${mod.validityDays ? ", the longest this kind of record is valid" : ""}.`,
+    },
+  );
+  return { ...spec, fields };
+}
+
+/** Every claim type's form, in the registry's order (the reviewed fallback last). */
+export const claimFormSpecs = (defaultValidityDays: number): ClaimFormSpec[] =>
+  documentedClaimTypes().map((m) => claimFormSpec(m, defaultValidityDays));
