@@ -26,7 +26,8 @@ const cache = new Map<string, { mtimeMs: number; rendered: RenderedMarkdown }>()
 
 /** A guide rendered to HTML (cached until its file changes); null when the file is not deployed. */
 export async function renderGuide(guide: Guide): Promise<RenderedMarkdown | null> {
-  const file = path.join(process.cwd(), guide.file);
+  // Read from the checkout at run time (not traced into a build: the files are not code).
+  const file = path.join(/*turbopackIgnore: true*/ process.cwd(), guide.file);
   const stat = await fs.stat(file).catch(() => null);
   if (!stat) return null;
   const hit = cache.get(guide.slug);
