@@ -125,6 +125,21 @@ test("/docs renders the live OpenAPI document with Scalar, served by the app, un
   expect(withoutZodProbe(errors)).toEqual([]);
 });
 
+test("/docs is interactive: an operation's request console calls this server", async ({ page }) => {
+  const errors = await collectBrowserErrors(page);
+  await page.goto("/docs#tag/meta/GET/api/health");
+  const operation = page.locator('section[id$="/tag/meta/GET/api/health"]');
+  await expect(operation.getByText("getHealth", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await operation.getByRole("button", { name: /Test Request/ }).click();
+  const [sent] = await Promise.all([
+    page.waitForResponse((r) => r.url() === `${baseURL}/api/health`),
+    page.getByRole("button", { name: /^Send/ }).first().click(),
+  ]);
+  expect(sent.status()).toBe(200);
+  await expect(page.getByText("200 OK").first()).toBeVisible();
+  expect(withoutZodProbe(errors)).toEqual([]);
+});
+
 test("/docs reached by a client-side navigation reloads under its own policy and renders", async ({ page }) => {
   const errors = await collectBrowserErrors(page);
   await page.goto("/docs/guides/getting-started"); // a page with the strict style policy
