@@ -55,8 +55,7 @@ export async function collectBrowserErrors(page: Page): Promise<string[]> {
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   page.on("console", (m) => {
-    // The app has no favicon yet; the browser's request for it is not this page's doing.
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
+    if (m.type() === "error") errors.push(`console: ${m.text()} ${m.location().url}`);
     // Chromium warns (not errs) about a header it cannot apply, e.g. an unknown Permissions-Policy feature.
     if (m.type() === "warning" && /Permissions-Policy|Content[- ]Security[- ]Policy/i.test(m.text())) errors.push(`console warning: ${m.text()}`);
   });

@@ -17,6 +17,19 @@ export const FRAMEABLE: readonly { path: RegExp; ancestors: string }[] = [];
 export const frameAncestors = (pathname: string) =>
   FRAMEABLE.find((f) => f.path.test(pathname))?.ancestors ?? "'none'";
 
+/**
+ * The one place for pages whose renderer writes inline styles it cannot put the nonce on:
+ * /docs, where Scalar (the API reference) adds its theme and toast stylesheets without
+ * one and sets style attributes through innerHTML (docs/security.md, "/docs"). They get
+ * `style-src 'self' 'unsafe-inline'` (a nonce beside it would switch 'unsafe-inline' off);
+ * their scripts stay under the nonce like every page's. Exact paths only: the guides under
+ * /docs/guides are ordinary pages.
+ */
+export const INLINE_STYLE_PAGES: readonly RegExp[] = [/^\/docs\/?$/];
+
+const styleSource = (pathname: string, nonce: string, dev: boolean) =>
+  dev || INLINE_STYLE_PAGES.some((p) => p.test(pathname)) ? "'unsafe-inline'" : `'nonce-${nonce}'`;
+
 /** 128 random bits, base64: unguessable, fresh for each request. */
 export const newNonce = () => randomBytes(16).toString("base64");
 
@@ -25,14 +38,15 @@ type Options = { nonce: string; pathname: string; https: boolean; dev: boolean }
 /**
  * Scripts run only with this request's nonce (Next puts it on its own scripts) or when a
  * nonced script loads them ('strict-dynamic'); never inline without it. Styles: the
- * Tailwind stylesheet is a file ('self'), and Next's inline style tags carry the nonce.
- * `next dev` needs eval and inline styles for its overlay; production never gets them.
+ * Tailwind stylesheet is a file ('self'), and Next's inline style tags carry the nonce
+ * (INLINE_STYLE_PAGES excepted). `next dev` needs eval and inline styles for its overlay;
+ * production never gets eval.
  */
 export function contentSecurityPolicy({ nonce, pathname, https, dev }: Options): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' ${dev ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
+    `style-src 'self' ${styleSource(pathname, nonce, dev)}`,
     "img-src 'self'",
     "font-src 'self'",
     "connect-src 'self'",

@@ -1,0 +1,10 @@
+import { SiteHeader } from "@/components/site-chrome";
+
+export default function DocsLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <>
+      <SiteHeader wide />
+      {children}
+    </>
+  );
+}
