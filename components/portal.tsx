@@ -1,18 +1,16 @@
 import Link from "next/link";
+import { Fragment } from "react";
+import { containerClass } from "./classes";
+import { CopyButton } from "./copy-button";
 
-export const inputClass =
-  "mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2 text-slate-900 focus:border-slate-500 focus:outline-none";
-export const buttonClass =
-  "inline-flex items-center rounded bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600";
-export const secondaryButtonClass =
-  "inline-flex items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50";
+export { buttonClass, containerClass, dangerButtonClass, inputClass, secondaryButtonClass, tableClass } from "./classes";
 
 export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: "customer" | "reviewer" | "admin" }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-4xl items-center justify-between px-6 py-3">
+      <div className={`${containerClass} flex flex-wrap items-center justify-between gap-x-6 gap-y-2 py-3`}>
         <Link href="/" className="font-semibold">Proof Records</Link>
-        <nav className="flex items-center gap-4 text-sm">
+        <nav className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
           {right && <Link href="/proofs" className="underline">Proofs</Link>}
@@ -38,16 +36,45 @@ export function Alert({ kind, children, id }: { kind: "error" | "info" | "succes
   );
 }
 
+/**
+ * A page's content on the one layout grid (the header's width and left edge). `narrow`
+ * keeps a single form (sign-in, sign-up) at a readable width, still on the same left edge.
+ */
+export function PortalMain({ children, narrow, className = "" }: { children: React.ReactNode; narrow?: boolean; className?: string }) {
+  return (
+    <main className={`${containerClass} py-10`} data-testid="portal-main">
+      <div className={`${narrow ? "max-w-md" : ""} ${className}`.trim()}>{children}</div>
+    </main>
+  );
+}
+
+/**
+ * Long identifiers (claim types, emails, ids) with line-break opportunities after `_`, `@`,
+ * `.` and `-`, so a narrow column wraps them at a sensible place instead of mid-word or not at all.
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[_@.\-])/);
+  return <>{parts.map((p, i) => <Fragment key={i}>{i > 0 && <wbr />}{p}</Fragment>)}</>;
+}
+
+/** A refusal shown under the field it is about; the field points at it with aria-describedby. */
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return <p id={id} role="alert" className="mt-1 text-sm text-red-700" data-testid="field-error">{message}</p>;
+}
+
 /** A secret shown once: selectable, with the warning that it will not be shown again. */
 export function OnceSecret({
-  label, secret, note = "Copy it now: it is shown only this once and cannot be recovered. Only its hash is stored.",
-}: { label: string; secret: string; note?: string }) {
+  label, secret, copyLabel, id = "once-secret-value",
+  note = "Copy it now: it is shown only this once and cannot be recovered. Only its hash is stored.",
+}: { label: string; secret: string; copyLabel: string; id?: string; note?: string }) {
   return (
     <div className="mt-4 rounded border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950" data-testid="once-secret">
       <p className="font-medium">{label}</p>
-      <code className="mt-2 block select-all break-all rounded bg-white px-3 py-2 font-mono text-slate-900" data-testid="secret-value">
+      <code id={id} className="mt-2 block select-all break-all rounded bg-white px-3 py-2 font-mono text-slate-900" data-testid="secret-value">
         {secret}
       </code>
+      <div className="mt-2"><CopyButton value={secret} label={copyLabel} targetId={id} /></div>
       <p className="mt-2">{note}</p>
     </div>
   );

@@ -2,10 +2,11 @@ import { generateKeyPairSync, sign as nodeSign } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
 import { importJWK } from "jose";
 import { startReceiver, waitFor } from "../tests/webhook-receiver";
-import { baseURL, forge, issue, newClientContext, ownClientAddress, shot, signInOnPage, signUp, submitAction } from "./helpers";
+import { baseURL, forge, hydrated, issue, newClientContext, openConfirm, ownClientAddress, shot, shotBoth, signInOnPage, signUp, submitAction } from "./helpers";
 
 // Each test (and each extra browser) signs up from a client address of its own: no test spends another's rate-limit window.
-test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
+// Clipboard access for the Copy buttons.
+test.use({ baseURL, extraHTTPHeaders: ownClientAddress, permissions: ["clipboard-read", "clipboard-write"] });
 
 /** The public read-back, fetched from the test process without any session or key. */
 async function publicKey(keyId: string) {
@@ -52,7 +53,7 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
 
   // A private key pasted by mistake: refused, not echoed, nothing listed.
   const secretKey = Buffer.concat([Buffer.from(jwk.d, "base64url"), Buffer.from(jwk.x, "base64url")]).toString("base64url");
-  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel("Key id", { exact: true }).fill(keyId);
   await section.getByLabel(/^Public key/).fill(secretKey);
   await section.getByRole("button", { name: "Register mandate key" }).click();
   await expect(section.locator("[role=alert]")).toContainText("Never send a private key");
@@ -60,16 +61,20 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   expect(await page.content()).not.toContain(jwk.d);
   await expect(section.getByTestId("no-mandate-keys")).toBeVisible();
   expect((await publicKey(keyId)).status).toBe(404);
-  await shot(page, "developers-mandate-key-refused");
+  // The key id stays in its field; what was pasted as the public key is not put back (it was a private key).
+  await expect(section.getByLabel("Key id", { exact: true })).toHaveValue(keyId);
+  await expect(section.getByLabel(/^Public key/)).toHaveValue("");
+  await expect(section.getByLabel(/^Public key/)).toHaveAttribute("aria-invalid", "true");
+  await shotBoth(page, "developers-mandate-key-refused");
 
   // Bytes that are no Ed25519 point: a clear message too.
-  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel("Key id", { exact: true }).fill(keyId);
   await section.getByLabel(/^Public key/).fill(Buffer.from(jwk.x, "base64url").subarray(0, 31).toString("base64url"));
   await section.getByRole("button", { name: "Register mandate key" }).click();
   await expect(section.locator("[role=alert]")).toContainText("exactly 32 bytes");
 
   // The public half: registered, listed as active, linked to its public read-back.
-  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel("Key id", { exact: true }).fill(keyId);
   await section.getByLabel(/^Public key/).fill(jwk.x);
   await section.getByRole("button", { name: "Register mandate key" }).click();
   await expect(section.locator("[role=status]")).toContainText(`Registered mandate key ${keyId} (sandbox)`);
@@ -78,6 +83,10 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   await expect(row).toContainText("sandbox");
   await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
   await expect(row.getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);
+  // Its id (what records cite as principal_key_id) can be copied.
+  await row.getByRole("button", { name: `Copy key id ${keyId}` }).click();
+  await expect(row.getByRole("button", { name: `Copy key id ${keyId}` })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(keyId);
   await shot(page, "developers-mandate-key");
 
   // Anyone can read it back — and its JWK verifies a signature made with the private half (jose + WebCrypto).
@@ -98,27 +107,32 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   await page.goBack();
 
   // The same id again is taken.
-  await section.getByLabel("Key id").fill(keyId);
+  await section.getByLabel("Key id", { exact: true }).fill(keyId);
   await section.getByLabel(/^Public key/).fill(jwk.x);
   await section.getByRole("button", { name: "Register mandate key" }).click();
   await expect(section.locator("[role=alert]")).toContainText("already registered");
+  // Both stay: the id to change, and the public key (it is one, so it may be shown).
+  await expect(section.getByLabel("Key id", { exact: true })).toHaveValue(keyId);
+  await expect(section.getByLabel(/^Public key/)).toHaveValue(jwk.x);
+  await expect(section.getByLabel("Key id", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
   // A forged form naming another account's key changes nothing: the action acts only on the session's account.
   const foreignId = await otherAccountMandateKey(browser);
+  const confirmRevoke = await openConfirm(row, `Revoke mandate key ${keyId}`, "Yes, revoke");
   await forge(row.locator("form"), "key_id", foreignId);
-  await submitAction(page, row.getByRole("button", { name: `Revoke mandate key ${keyId}` }), foreignId);
+  await submitAction(page, confirmRevoke, foreignId);
   await page.reload();
   await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
   expect((await publicKey(foreignId)).body.status).toBe("active");
   await expect(section.locator(`[data-testid="mandate-key-row"][data-key-id="${foreignId}"]`)).toHaveCount(0);
 
-  // Revoke: marked revoked here and in the public read-back; the id stays taken.
-  await row.getByRole("button", { name: `Revoke mandate key ${keyId}` }).click();
+  // Revoke (after the confirmation step): marked revoked here and in the public read-back; the id stays taken.
+  await (await openConfirm(row, `Revoke mandate key ${keyId}`, "Yes, revoke")).click();
   await expect(row.getByTestId("mandate-key-status")).toContainText("revoked");
   await expect(row.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
   const after = await publicKey(keyId);
   expect(after.body).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
-  await shot(page, "developers-mandate-key-revoked");
+  await shotBoth(page, "developers-mandate-key-revoked");
 });
 
 test("developers: webhook destinations — add, secret shown once and signing deliveries, delete", async ({ page }) => {
@@ -133,11 +147,20 @@ test("developers: webhook destinations — add, secret shown once and signing de
     await expect(section.getByTestId("no-webhooks")).toBeVisible();
     await expect(section.getByLabel("Environment").locator('option[value="live"]')).toBeDisabled();
 
-    // Not a webhook scheme: refused with the API's message.
+    // Not a webhook scheme: refused with the API's message, under the URL; everything typed and ticked stays.
+    await hydrated(section.getByRole("button", { name: "Add webhook destination" }));
     await section.getByLabel("Destination URL").fill("ftp://files.example/hook");
+    await section.getByLabel("record.rejected").check();
+    await section.getByLabel("Description (optional)").fill("Kept after a refusal");
     await section.getByRole("button", { name: "Add webhook destination" }).click();
     await expect(section.locator("[role=alert]")).toContainText("https://");
     await expect(section.getByTestId("no-webhooks")).toBeVisible();
+    await expect(section.getByLabel("Destination URL")).toHaveValue("ftp://files.example/hook");
+    await expect(section.getByLabel("Destination URL")).toHaveAttribute("aria-invalid", "true");
+    await expect(section.getByLabel("record.rejected")).toBeChecked();
+    await expect(section.getByLabel("Description (optional)")).toHaveValue("Kept after a refusal");
+    await shotBoth(page, "developers-webhook-refused");
+    await section.getByLabel("record.rejected").uncheck();
 
     const ep = rx.endpoint("e2e-portal");
     await section.getByLabel("Destination URL").fill(ep.url);
@@ -153,7 +176,10 @@ test("developers: webhook destinations — add, secret shown once and signing de
     await expect(row).toContainText("record.issued");
     await expect(row).toContainText("sandbox");
     await expect(row).toContainText("enabled");
-    await shot(page, "developers-webhook-secret");
+    await section.getByRole("button", { name: "Copy webhook signing secret" }).click();
+    await expect(section.getByRole("button", { name: "Copy webhook signing secret" })).toHaveText("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await shotBoth(page, "developers-webhook-secret");
 
     // The API key of the same account and environment sees it, without the secret.
     const listed = await (await fetch(`${baseURL}/api/v1/webhooks`, { headers: { Authorization: `Bearer ${sandboxKey}` } })).json();
@@ -185,8 +211,8 @@ test("developers: webhook destinations — add, secret shown once and signing de
     await expect(page.locator(`[data-testid="mandate-key-row"][data-key-id="${apiKeyId}"]`)).toBeVisible();
     await shot(page, "developers-mandate-keys-webhooks");
 
-    // Delete: gone here and from the API.
-    await row.getByRole("button", { name: `Delete webhook ${ep.url}` }).click();
+    // Delete, after the confirmation step: gone here and from the API.
+    await (await openConfirm(row, `Delete webhook ${ep.url}`, "Yes, delete")).click();
     await expect(section.getByTestId("no-webhooks")).toBeVisible();
     const after = await (await fetch(`${baseURL}/api/v1/webhooks`, { headers: { Authorization: `Bearer ${sandboxKey}` } })).json();
     expect(after.data).toEqual([]);

@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { admin, baseURL, forge, issue, newClientContext, ownClientAddress, signInOnPage, signUp, submitAction } from "./helpers";
+import { admin, baseURL, forge, issue, newClientContext, openConfirm, ownClientAddress, signInOnPage, signUp, submitAction } from "./helpers";
 
 /**
  * Forged portal posts. A signed-in customer's browser rewrites the hidden fields of a real
@@ -83,14 +83,15 @@ test("revokeKeyAction naming another account's key changes nothing of it", async
     const row = page.getByTestId("key-row").first();
     const ownKeyId = (await row.getAttribute("data-key-id"))!;
     const form = row.locator("form");
+    const confirm = await openConfirm(row, /^Revoke/, "Yes, revoke");
     await forge(form, "keyId", v.secondKeyId);
-    await submitAction(page, row.getByRole("button", { name: /^Revoke/ }), v.secondKeyId);
+    await submitAction(page, confirm, v.secondKeyId);
     expect((await api("GET", "/api/v1/usage", v.secondKey)).status).toBe(200);
     await page.reload();
     await expect(page.locator(`[data-testid="key-row"][data-key-id="${ownKeyId}"]`)).toContainText("active");
     await expect(page.locator(`[data-testid="key-row"][data-key-id="${v.secondKeyId}"]`)).toHaveCount(0);
     // Unmodified, it revokes the customer's own key.
-    await submitAction(page, page.locator(`[data-testid="key-row"][data-key-id="${ownKeyId}"]`).getByRole("button", { name: /^Revoke/ }));
+    await submitAction(page, await openConfirm(page.locator(`[data-testid="key-row"][data-key-id="${ownKeyId}"]`), /^Revoke/, "Yes, revoke"));
     expect((await api("GET", "/api/v1/usage", m.key)).status).toBe(401);
     expect((await api("GET", "/api/v1/usage", v.secondKey)).status).toBe(200);
   } finally {
@@ -108,16 +109,17 @@ test("deleteWebhookAction naming another account's webhook changes nothing of it
     await page.reload();
     const row = page.locator(`[data-testid="webhook-row"][data-webhook-id="${own.body.id}"]`);
     for (const environment of ["sandbox", "live"]) {
+      const confirm = await openConfirm(row, /^Delete webhook/, "Yes, delete");
       await forge(row.locator("form"), "id", v.webhookId);
       await forge(row.locator("form"), "environment", environment);
-      await submitAction(page, row.getByRole("button", { name: /^Delete webhook/ }), v.webhookId);
+      await submitAction(page, confirm, v.webhookId);
       await page.reload();
     }
     const listed = await api("GET", "/api/v1/webhooks", v.key);
     expect(listed.body.data.map((w: { id: string; status: string }) => [w.id, w.status])).toEqual([[v.webhookId, "enabled"]]);
     await expect(row).toBeVisible();
     // Unmodified, it deletes the customer's own webhook.
-    await submitAction(page, row.getByRole("button", { name: /^Delete webhook/ }));
+    await submitAction(page, await openConfirm(row, /^Delete webhook/, "Yes, delete"));
     expect((await api("GET", "/api/v1/webhooks", m.key)).body.data).toEqual([]);
     expect((await api("GET", "/api/v1/webhooks", v.key)).body.data).toHaveLength(1);
   } finally {

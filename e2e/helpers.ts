@@ -45,6 +45,32 @@ fs.mkdirSync(shots, { recursive: true });
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 
 /**
+ * The page at 1280 px (`<name>.png`) and at a phone's 390 px (`<name>-390.png`), full
+ * length; the viewport is put back afterwards.
+ */
+export async function shotBoth(page: Page, name: string) {
+  const before = page.viewportSize() ?? { width: 1280, height: 720 };
+  await page.setViewportSize({ width: 1280, height: before.height });
+  await shot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `${name}-390`);
+  await page.setViewportSize(before);
+}
+
+/**
+ * The first step of a two-step destructive form (components/confirm-action.tsx): press
+ * `trigger` once React has hydrated it; answers the confirm button that then appears.
+ */
+export async function openConfirm(scope: Locator, trigger: string | RegExp, confirm: string): Promise<Locator> {
+  const button = scope.getByRole("button", { name: trigger });
+  await hydrated(button);
+  await button.click();
+  const yes = scope.getByRole("button", { name: confirm });
+  await expect(yes).toBeVisible();
+  return yes;
+}
+
+/**
  * Browser errors on `page`, collected for the test to assert on: uncaught exceptions,
  * console errors (a refused script or style is one), warnings about the security headers,
  * and every Content-Security-Policy violation the page reports (its

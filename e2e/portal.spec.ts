@@ -1,22 +1,29 @@
 import { expect, test } from "@playwright/test";
-import { baseURL, mailedLink, ownClientAddress, password, shot } from "./helpers";
+import { baseURL, hydrated, mailedLink, openConfirm, ownClientAddress, password, shot, shotBoth } from "./helpers";
 
 // Each test comes from a client address of its own: the rate-limit test below starts with a
-// fresh window whatever ran before it, and spends nobody else's.
-test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
+// fresh window whatever ran before it, and spends nobody else's. Clipboard access for the Copy buttons.
+test.use({ baseURL, extraHTTPHeaders: ownClientAddress, permissions: ["clipboard-read", "clipboard-write"] });
 
 test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   const email = `e2e-${Date.now()}@example.com`;
 
   // Sign up — bad input first: a clear message, no 500.
   await page.goto("/signup");
-  await shot(page, "signup");
+  await shotBoth(page, "signup");
+  await hydrated(page.getByRole("button", { name: "Create account" }));
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByLabel(/^Password/).fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Enter a valid email address")).toBeVisible();
   await expect(page.getByText("at least 10 characters for your password")).toBeVisible();
-  await shot(page, "signup-errors");
+  // The email typed stays, each message under its field; the password is never sent back.
+  await expect(page.getByLabel("Email")).toHaveValue("not-an-email");
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#email-error")).toHaveText(/Enter a valid email address/);
+  await expect(page.locator("#password-error")).toHaveText(/at least 10 characters/);
+  await expect(page.getByLabel(/^Password/)).toHaveValue("");
+  await shotBoth(page, "signup-errors");
 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill(password);
@@ -24,7 +31,12 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(page.getByTestId("signup-done")).toBeVisible();
   const sandboxKey = (await page.getByTestId("secret-value").innerText()).trim();
   expect(sandboxKey).toMatch(/^prs_sandbox_[0-9A-Za-z]{32}$/);
-  await shot(page, "signup-done");
+  // The key shown once has a Copy button that puts exactly the key on the clipboard.
+  const copyKey = page.getByRole("button", { name: "Copy sandbox API key" });
+  await copyKey.click();
+  await expect(copyKey).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sandboxKey);
+  await shotBoth(page, "signup-done");
 
   // The same email again: refused with a clear message.
   await page.goto("/signup");
@@ -32,6 +44,9 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("cannot be used for a new account")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue(email.toUpperCase());
+  await expect(page.getByLabel(/^Password/)).toHaveValue("");
+  await shotBoth(page, "signup-taken");
 
   // Confirm through the link in the mail the SMTP capture received.
   const link = await mailedLink(email, "/confirm");
@@ -40,7 +55,7 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   // Opening the link only asks: whoever did not sign up is sent to "Forgot password?".
   await expect(page.getByTestId("confirm-email")).toHaveText(email);
   await expect(page.getByText("If you did not create this account, do not confirm it.")).toBeVisible();
-  await shot(page, "confirm");
+  await shotBoth(page, "confirm");
   await page.getByRole("button", { name: "I created this account: confirm it" }).click();
   await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
   await shot(page, "confirm-done");
@@ -52,7 +67,7 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   // The portal needs a session.
   await page.goto("/developers");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdevelopers/);
-  await shot(page, "signin");
+  await shotBoth(page, "signin");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong password!");
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -68,7 +83,7 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(rows.first()).toHaveAttribute("data-prefix", "prs_sandbox_");
   await expect(rows.first().getByTestId("key-display")).toHaveText(`prs_sandbox_…${sandboxKey.slice(-4)}`);
   expect(await page.content()).not.toContain(sandboxKey);
-  await shot(page, "developers");
+  await shotBoth(page, "developers");
 
   // A new sandbox key: shown once.
   await page.getByRole("button", { name: "Create sandbox key" }).click();
@@ -79,7 +94,11 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(rows).toHaveCount(2);
   // Two sandbox keys are told apart by their last four characters.
   await expect(page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`).getByTestId("key-display")).toHaveText(`prs_sandbox_…${secret.slice(-4)}`);
-  await shot(page, "developers-new-key");
+  const copyNew = page.getByRole("button", { name: "Copy sandbox API key" });
+  await copyNew.click();
+  await expect(copyNew).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await shotBoth(page, "developers-new-key");
 
   // It works against the API, and is gone from the page after a reload.
   const usage = await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } });
@@ -89,9 +108,29 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(page.getByTestId("once-secret")).toHaveCount(0);
   expect(await page.content()).not.toContain(secret);
 
-  // Revoke it: marked revoked, refused by the API.
+  // Revoking asks first: the first press only asks, Cancel (or Escape) goes back, nothing changes.
   const row = page.locator(`[data-testid="key-row"][data-key-id="${keyId}"]`);
-  await row.getByRole("button", { name: /^Revoke/ }).click();
+  await openConfirm(row, /^Revoke/, "Yes, revoke");
+  await expect(row.getByTestId("confirm-step")).toContainText("cannot be undone");
+  await expect(row.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await shotBoth(page, "developers-revoke-confirm");
+  await row.getByRole("button", { name: "Cancel" }).click();
+  await expect(row.getByTestId("confirm-step")).toHaveCount(0);
+  await expect(row.getByRole("button", { name: /^Revoke/ })).toBeFocused();
+  await openConfirm(row, /^Revoke/, "Yes, revoke");
+  await page.keyboard.press("Escape");
+  await expect(row.getByTestId("confirm-step")).toHaveCount(0);
+  expect((await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(200);
+  await expect(row).toContainText("active");
+  // A post without the confirmation (the field stripped from the page) is refused by the server.
+  await openConfirm(row, /^Revoke/, "Yes, revoke");
+  await row.locator('input[name="confirm"]').evaluate((el) => ((el as HTMLInputElement).value = "no"));
+  await row.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(row.getByRole("alert")).toContainText("Nothing was revoked");
+  expect((await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(200);
+  // Confirmed: marked revoked, refused by the API.
+  await page.reload();
+  await (await openConfirm(row, /^Revoke/, "Yes, revoke")).click();
   await expect(row).toContainText("revoked");
   await expect(row.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
   const refused = await page.request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${secret}` } });
@@ -100,7 +139,7 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   // No plan: the live key button is disabled and says why.
   await expect(page.getByRole("button", { name: "Create live key" })).toBeDisabled();
   await expect(page.getByTestId("live-reason")).toContainText("plan");
-  await shot(page, "developers-revoked");
+  await shotBoth(page, "developers-revoked");
 });
 
 test("API catch-all does not shadow the auth routes", async ({ request }) => {

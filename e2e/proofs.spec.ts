@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expect, test, type Page } from "@playwright/test";
 import { getAddress, hexToBytes, hexToString, verifyMessage, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, setDns, shot, signIn, signUp } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, hydrated, setDns, shot, shotBoth, signIn, signUp } from "./helpers";
 
 // Clipboard access for the Copy buttons. Each test signs in from a client address of its
 // own: no test spends another's rate-limit window.
@@ -51,13 +51,17 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   // No injected wallet in this browser: the wallet part says what is needed.
   await expect(page.getByTestId("no-wallet")).toContainText("browser wallet extension such as MetaMask");
   await expectNoSecretFields(page);
-  await shot(page, "proofs");
+  await shotBoth(page, "proofs");
 
-  // A bad domain: a clear message, no 500.
+  // A bad domain: a clear message under the field, no 500; the domain typed stays.
   const request = page.getByTestId("domain-request");
+  await hydrated(request.getByRole("button", { name: "Request challenge" }));
   await request.getByLabel("Domain").fill("localhost");
   await request.getByRole("button", { name: "Request challenge" }).click();
   await expect(request.getByRole("alert")).toContainText("localhost");
+  await expect(request.getByLabel("Domain")).toHaveValue("localhost");
+  await expect(request.getByLabel("Domain")).toHaveAttribute("aria-invalid", "true");
+  await shotBoth(page, "proofs-domain-refused");
 
   await request.getByLabel("Domain").fill(`  ${domain.toUpperCase()}. `);
   await request.getByRole("button", { name: "Request challenge" }).click();
@@ -80,7 +84,10 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   await box.getByRole("button", { name: "Copy TXT name" }).click();
   await expect(box.getByRole("button", { name: "Copy TXT name" })).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(txtName);
-  await shot(page, "proofs-domain-challenge");
+  // The new challenge starts a fresh request form: the earlier refusal is gone.
+  await expect(request.getByRole("alert")).toHaveCount(0);
+  await expect(request.getByLabel("Domain")).toHaveValue("");
+  await shotBoth(page, "proofs-domain-challenge");
 
   // Not published yet: said plainly, and the challenge stays usable.
   const check = box.getByRole("button", { name: "Check now" });
@@ -275,7 +282,11 @@ test("wallet proof: connect an injected wallet, request, sign, issue; a wrong si
   await expect(message).toContainText("Network: ethereum");
   const shown = await message.innerText();
   const challengeId = /Challenge ID: (wch_[A-Za-z0-9]{20})/.exec(shown)![1]!;
-  await shot(page, "proofs-wallet-challenge");
+  // The message can be copied (e.g. to sign it with another tool), exactly as shown.
+  await part.getByRole("button", { name: "Copy message" }).click();
+  await expect(part.getByRole("button", { name: "Copy message" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await message.evaluate((el) => el.textContent));
+  await shotBoth(page, "proofs-wallet-challenge");
 
   // Signed by another key: refused, nothing issued, the same challenge can be signed again.
   const submit = part.getByRole("button", { name: "Sign with wallet and submit" });

@@ -1,8 +1,9 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { baseURL, issue, newClientContext, ownClientAddress, password, shot, signUp } from "./helpers";
+import { baseURL, hydrated, issue, newClientContext, ownClientAddress, password, shot, shotBoth, signUp } from "./helpers";
 
 // Each test (and each extra browser) signs up from a client address of its own: no test spends another's rate-limit window.
-test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
+// Clipboard access for the Copy buttons.
+test.use({ baseURL, extraHTTPHeaders: ownClientAddress, permissions: ["clipboard-read", "clipboard-write"] });
 
 async function otherAccountRecord(browser: Browser): Promise<string> {
   const ctx = await newClientContext(browser);
@@ -71,17 +72,28 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   await expect(page.getByTestId("record-status")).toHaveText("Active");
   for (const op of ["suspend", "revoke", "expire", "supersede"]) await expect(page.getByTestId(`lifecycle-${op}`)).toBeVisible();
   await expect(page.getByTestId("lifecycle-reinstate")).toHaveCount(0);
-  await shot(page, "record-detail");
+  // The certificate link, to share, with a Copy button.
+  await page.getByRole("button", { name: "Copy certificate link" }).click();
+  await expect(page.getByRole("button", { name: "Copy certificate link" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/r/${id}`);
+  await shotBoth(page, "record-detail");
 
-  // Supersede by a record id that does not exist: a clear message, not a 500.
+  // Supersede by a record id that does not exist: a clear message under that field, not a
+  // 500; the reason, the id and the tick stay for the next try.
   const sup = page.getByTestId("lifecycle-supersede");
+  await hydrated(sup.getByRole("button", { name: "Supersede" }));
   await sup.getByLabel(/^Reason/).fill("Replaced by a newer record");
   await sup.getByLabel(/^Superseded by/).fill("PRS-00000000000000000000");
   await sup.getByLabel(/I understand this cannot be undone/).check();
   await sup.getByRole("button", { name: "Supersede" }).click();
   await expect(page.locator("main [role=alert]")).toContainText("No record PRS-00000000000000000000");
+  await expect(sup.getByLabel(/^Superseded by/)).toHaveAttribute("aria-invalid", "true");
+  await expect(sup.getByTestId("field-error")).toContainText("No record PRS-00000000000000000000");
+  await expect(sup.getByLabel(/^Reason/)).toHaveValue("Replaced by a newer record");
+  await expect(sup.getByLabel(/^Superseded by/)).toHaveValue("PRS-00000000000000000000");
+  await expect(sup.getByLabel(/I understand this cannot be undone/)).toBeChecked();
   await expect(page.getByTestId("record-status")).toHaveText("Active");
-  await shot(page, "record-error");
+  await shotBoth(page, "record-error");
 
   // Suspend with a reason.
   const suspend = page.getByTestId("lifecycle-suspend");
@@ -121,7 +133,7 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   expect(res?.status()).toBe(404);
   await expect(page.getByTestId("record-not-found")).toBeVisible();
   await expect(page.getByText("Other Holdings Ltd")).toHaveCount(0);
-  await shot(page, "record-not-found");
+  await shotBoth(page, "record-not-found");
 
   // Revoke, expire and supersede cannot be undone: each asks for an explicit confirmation.
   await page.goto(`/records/${older}`);
@@ -140,7 +152,8 @@ test("records: list, detail, suspend and reinstate, certificate, tenancy", async
   await revoke.getByRole("checkbox").evaluate((el) => el.removeAttribute("required"));
   await revoke.getByRole("button", { name: "Revoke" }).click();
   await expect(page.locator("main [role=alert]")).toContainText("tick “I understand this cannot be undone”");
-  await shot(page, "record-revoke-unconfirmed");
+  await expect(revoke.getByLabel(/^Reason/)).toHaveValue("Issued in error");
+  await shotBoth(page, "record-revoke-unconfirmed");
   // Nothing changed, here or in the API.
   await page.reload();
   await expect(page.getByTestId("record-status")).toHaveText("Active");

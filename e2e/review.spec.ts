@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
-import { admin, baseURL, newClientContext, shot, signInWithPassword, signUp } from "./helpers";
+import { admin, baseURL, hydrated, newClientContext, shot, shotBoth, signInWithPassword, signUp } from "./helpers";
 
 /** A browser of its own (own cookies, own client address for the rate limit), signed up and signed in. */
 async function person(browser: Browser, tag: string) {
@@ -47,7 +47,7 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   const denied = await customer.page.goto("/review");
   expect(denied!.status()).toBe(403);
   await expect(customer.page.getByTestId("forbidden")).toBeVisible();
-  await shot(customer.page, "review-forbidden");
+  await shotBoth(customer.page, "review-forbidden");
   expect((await customer.page.goto(`/review/${first}`))!.status()).toBe(403);
   expect((await customer.page.goto("/admin"))!.status()).toBe(403);
   await expect(customer.page.getByRole("link", { name: "Review" })).toHaveCount(0);
@@ -75,7 +75,12 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-id")))).toEqual([first, second, third]);
   await expect(rows.first()).toContainText(customer.email);
   await expect(rows.first()).toContainText("due in");
-  await shot(rp, "review-queue");
+  // The table fits its box at 1280 px: no horizontal scrolling, no column past the header's edge.
+  const queue = rp.getByTestId("queue");
+  expect(await queue.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+  const [tableBox, mainBox] = [await queue.boundingBox(), await rp.getByTestId("portal-main").boundingBox()];
+  expect(tableBox!.x + tableBox!.width).toBeLessThanOrEqual(mainBox!.x + mainBox!.width);
+  await shotBoth(rp, "review-queue");
 
   // Open the oldest: evidence, customer, checklist.
   await rows.first().getByRole("link", { name: first }).click();
@@ -87,13 +92,29 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   await expect(link).toHaveAttribute("rel", "noopener noreferrer");
   await expect(rp.getByTestId("customer")).toContainText(customer.email);
   await expect(rp.getByTestId("rerun-form")).toHaveCount(0); // no connector for this claim type
-  await shot(rp, "review-submission");
+  await shotBoth(rp, "review-submission");
 
-  // Approving needs every checklist item.
+  // Approving needs every checklist item. The refusal names the missing items by the labels
+  // shown (not their keys), under the checklist; the ticked box and the notes stay.
   const approve = rp.getByTestId("approve-form");
-  await approve.getByRole("checkbox").first().check();
+  await hydrated(approve.getByRole("button", { name: "Approve and issue" }));
+  const boxes = approve.getByRole("checkbox");
+  const labels = await approve.locator("fieldset label span").allInnerTexts();
+  const keys = await boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  await boxes.first().check();
+  await approve.getByLabel(/Notes/).fill("First item seen; rest pending.");
   await approve.getByRole("button", { name: "Approve and issue" }).click();
-  await expect(rp.getByText(/Approval needs every checklist item; not ticked/)).toBeVisible();
+  const refusal = approve.getByRole("alert");
+  await expect(refusal).toContainText(/Approval needs every checklist item; not ticked/);
+  for (const label of labels.slice(1)) await expect(refusal).toContainText(label.replace(/\.$/, ""));
+  await expect(refusal).not.toContainText(labels[0]!.replace(/\.$/, ""));
+  for (const key of keys) await expect(refusal).not.toContainText(key);
+  await expect(boxes.first()).toBeChecked();
+  for (let i = 1; i < keys.length; i++) await expect(boxes.nth(i)).not.toBeChecked();
+  await expect(approve.getByLabel(/Notes/)).toHaveValue("First item seen; rest pending.");
+  await expect(approve.locator("fieldset")).toHaveAttribute("aria-describedby", /.+/);
+  await expect(rp.getByTestId("submission-status")).toContainText(/pending/i);
+  await shotBoth(rp, "review-checklist-refused");
   for (const box of await approve.getByRole("checkbox").all()) await box.check();
   await approve.getByLabel(/Notes/).fill("Register entry 42 seen, active.");
   await approve.getByRole("button", { name: "Approve and issue" }).click();
@@ -166,9 +187,14 @@ test("admin console: set a plan, grant reviewer, rotate the signing key; reviewe
   await row.getByLabel("Plan").selectOption("starter");
   await row.getByRole("button", { name: "Set plan" }).click();
   await expect(row.getByTestId("plan-form").getByRole("status")).toContainText("starter");
+  // The dropdown shows the plan just set (not the one before), without a reload.
+  await expect(row).toHaveAttribute("data-plan", "starter");
+  await expect(row.getByLabel("Plan")).toHaveValue("starter");
   await row.getByLabel("Role").selectOption("reviewer");
   await row.getByRole("button", { name: "Set role" }).click();
   await expect(row.getByTestId("role-form").getByRole("status")).toContainText("reviewer");
+  await expect(row.getByLabel("Role")).toHaveValue("reviewer");
+  await expect(row.getByLabel("Plan")).toHaveValue("starter");
   await p.reload();
   await expect(row).toHaveAttribute("data-plan", "starter");
   await expect(row).toHaveAttribute("data-role", "reviewer");
@@ -191,7 +217,7 @@ test("admin console: set a plan, grant reviewer, rotate the signing key; reviewe
   // New records are signed with it.
   const rec = await api("POST", "/api/v1/records", target.key, { subject: "Rotated Ltd", claim_type: "company_status", claim: "Rotated Ltd is active.", visibility: "public" });
   expect(rec.body.integrity.signing_key_id).toBe(kid);
-  await shot(p, "admin");
+  await shotBoth(p, "admin");
   await target.ctx.close();
   await boss.ctx.close();
 });

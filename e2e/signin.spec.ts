@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
-import { baseURL, mailDir, mailedLink, newClientContext, ownClientAddress, password, shot, signInWithPassword, signUp } from "./helpers";
+import { baseURL, mailDir, mailedLink, newClientContext, ownClientAddress, password, shot, shotBoth, signInWithPassword, signUp } from "./helpers";
 
 // Each test (and each extra browser) comes from a client address of its own: no test spends another's rate-limit window.
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
@@ -49,7 +49,7 @@ test("magic link: request, open (a scanner's GET uses nothing), sign in once, co
   await expect(page.locator("#unconfirmed-warning")).toContainText("Using this link confirms it");
   // The token is in the URL: the page never sends it on as a Referer.
   await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
-  await shot(page, "signin-link");
+  await shotBoth(page, "signin-link");
   // The same link open in another browser at the same time, not yet pressed.
   const other = await newPage(browser);
   await other.goto(link);
@@ -97,7 +97,7 @@ test("password reset: new password works, old one is refused, link works once, o
   await page.goto("/signin");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/reset-password$/);
-  await shot(page, "reset-password-request");
+  await shotBoth(page, "reset-password-request");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Email me a reset link" }).click();
   await expect(page.locator("#reset-sent")).toHaveText(/^If an account exists for that address, we sent a link to set a new password/);
@@ -112,7 +112,7 @@ test("password reset: new password works, old one is refused, link works once, o
   await page.getByLabel(/^New password/).fill("too short");
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.getByText("Use at least 10 characters for your password.")).toBeVisible();
-  await shot(page, "reset-password");
+  await shotBoth(page, "reset-password");
 
   await page.getByLabel(/^New password/).fill(newPassword);
   await page.getByRole("button", { name: "Set new password" }).click();

@@ -10,6 +10,12 @@ function Result({ state }: { state: AdminState }) {
   return null;
 }
 
+/**
+ * Plan and role of one account. Each select is keyed by the saved value: React applies a
+ * select's defaultValue only when it mounts, and resets the form after each action — so
+ * without the key the select went back to the old value after "Plan set to …" while the
+ * page (revalidated) already showed the new one.
+ */
 export function AccountControls({ accountId, plan, role }: { accountId: string; plan: string; role: string }) {
   const [planState, planAction, planPending] = useActionState<AdminState, FormData>(setPlanAction, {});
   const [roleState, roleAction, rolePending] = useActionState<AdminState, FormData>(setRoleAction, {});
@@ -17,18 +23,18 @@ export function AccountControls({ accountId, plan, role }: { accountId: string; 
     <div className="flex flex-wrap items-center gap-3">
       <form action={planAction} className="flex items-center gap-1" data-testid="plan-form">
         <input type="hidden" name="account_id" value={accountId} />
-        <select name="plan" defaultValue={plan} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Plan">
+        <select key={plan} name="plan" defaultValue={plan} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Plan">
           {["none", "starter", "growth"].map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
-        <button className={secondaryButtonClass} type="submit" disabled={planPending}>Set plan</button>
+        <button className={`${secondaryButtonClass} shrink-0 whitespace-nowrap`} type="submit" disabled={planPending}>Set plan</button>
         <Result state={planState} />
       </form>
       <form action={roleAction} className="flex items-center gap-1" data-testid="role-form">
         <input type="hidden" name="account_id" value={accountId} />
-        <select name="role" defaultValue={role} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Role">
+        <select key={role} name="role" defaultValue={role} className={`${inputClass} mt-0 w-auto py-1`} aria-label="Role">
           {["customer", "reviewer", "admin"].map((r) => <option key={r} value={r}>{r}</option>)}
         </select>
-        <button className={secondaryButtonClass} type="submit" disabled={rolePending}>Set role</button>
+        <button className={`${secondaryButtonClass} shrink-0 whitespace-nowrap`} type="submit" disabled={rolePending}>Set role</button>
         <Result state={roleState} />
       </form>
     </div>

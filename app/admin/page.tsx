@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PortalHeader, buttonClass, inputClass } from "@/components/portal";
+import { PortalHeader, PortalMain, buttonClass, inputClass, tableClass } from "@/components/portal";
 import { listAccounts } from "@/lib/accounts/manage-account";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -23,7 +23,7 @@ export default async function AdminPage({ searchParams }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-6xl space-y-10 px-6 py-10">
+      <PortalMain className="space-y-10">
         <h1 className="text-2xl font-semibold">Admin</h1>
 
         <section>
@@ -32,22 +32,24 @@ export default async function AdminPage({ searchParams }: Props) {
             <label>Email contains <input name="q" defaultValue={q} className={inputClass} /></label>
             <button className={buttonClass} type="submit">Search</button>
           </form>
-          <table className="mt-4 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="accounts">
+          <div className="mt-4 overflow-x-auto">
+          <table className={tableClass} data-testid="accounts">
             <thead className="border-b border-slate-200 text-slate-500">
               <tr><th className="py-2">Email</th><th>Account</th><th>Confirmed</th><th>Created</th><th>Plan / role</th></tr>
             </thead>
             <tbody>
               {rows.map((a) => (
                 <tr key={a.id} className="border-b border-slate-100 align-middle" data-testid="account-row" data-email={a.email} data-plan={a.plan} data-role={a.role}>
-                  <td className="py-2">{a.email}</td>
-                  <td className="font-mono text-xs">{a.id}</td>
-                  <td>{a.emailConfirmedAt ? "yes" : "no"}</td>
-                  <td className="whitespace-nowrap">{fmtTime(a.createdAt)}</td>
-                  <td><AccountControls accountId={a.id} plan={a.plan} role={a.role} /></td>
+                  <td data-label="Email" className="py-2 [overflow-wrap:anywhere]">{a.email}</td>
+                  <td data-label="Account" className="font-mono text-xs">{a.id}</td>
+                  <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
+                  <td data-label="Created" className="whitespace-nowrap">{fmtTime(a.createdAt)}</td>
+                  <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
           {rows.length === 200 && <p className="mt-2 text-xs text-slate-500">Showing the newest 200; search by email to narrow.</p>}
         </section>
 
@@ -66,7 +68,7 @@ export default async function AdminPage({ searchParams }: Props) {
           </table>
           <RotateKeyForm />
         </section>
-      </main>
+      </PortalMain>
     </>
   );
 }

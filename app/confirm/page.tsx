@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert, PortalHeader, buttonClass } from "@/components/portal";
+import { Alert, PortalHeader, PortalMain, buttonClass } from "@/components/portal";
 import { checkConfirmToken } from "@/lib/auth/confirm-token";
 import { findAccountById } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db/client";
@@ -23,7 +23,7 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <PortalHeader />
-      <main className="mx-auto max-w-md px-6 py-12">
+      <PortalMain narrow>
         <h1 className="text-2xl font-semibold">Confirm your email address</h1>
         {!account ? (
           <Alert kind="error" id="confirm-result">{CONFIRM_MESSAGES[!check.ok && check.reason === "expired" ? "expired" : "invalid"]}</Alert>
@@ -47,7 +47,7 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
             <ConfirmForm token={token as string} />
           </>
         )}
-      </main>
+      </PortalMain>
     </>
   );
 }

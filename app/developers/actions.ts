@@ -16,6 +16,8 @@ import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { createWebhook, deleteWebhook, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { describeError } from "@/lib/log/describe-error";
+import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
+import { parseMandatePublicKey } from "@/lib/mandates/public-key";
 
 // Every action re-reads the session (server side) and acts only on that account. Next
 // refuses server-action POSTs whose Origin differs from the host: that is the CSRF check.
@@ -37,13 +39,18 @@ export async function createKeyAction(_prev: CreateKeyState, form: FormData): Pr
   }
 }
 
-export async function revokeKeyAction(form: FormData): Promise<void> {
+/** The two-step forms (components/confirm-action.tsx) send confirm=yes; a post without it changes nothing. */
+const unconfirmed = (what: string): ConfirmActionState => ({ error: `Nothing was ${what}: confirm with the second button.` });
+
+export async function revokeKeyAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
   const account = await requireAccount();
+  if (form.get("confirm") !== "yes") return unconfirmed("revoked");
   const keyId = form.get("keyId");
   if (typeof keyId === "string" && /^key_[a-z0-9]{1,64}$/.test(keyId)) {
     await revokeOwnApiKey(await getDb(), account.id, keyId);
   }
   revalidatePath("/developers");
+  return {};
 }
 
 export type ResendState = { message?: string; error?: string };
@@ -67,10 +74,8 @@ function failure(e: unknown, what: string): string {
   return `The ${what} failed. Please try again.`;
 }
 
-export type MandateKeyState = {
-  error?: string;
-  /** Kept for the form on error; the public key is never sent back (it may be a pasted private key). */
-  keyId?: string;
+const MANDATE_KEY_FIELDS = ["key_id", "public_key", "environment"] as const;
+export type MandateKeyState = FormState<{ key_id: string; public_key: string; environment: string }> & {
   registered?: { keyId: string; environment: Environment };
 };
 
@@ -78,21 +83,27 @@ export type MandateKeyState = {
 // registered exactly as POST /api/v1/mandate-keys would with that account's key.
 export async function registerMandateKeyAction(_prev: MandateKeyState, form: FormData): Promise<MandateKeyState> {
   const account = await requireAccount();
-  const keyId = String(form.get("key_id") ?? "").trim();
-  const env = portalEnvironment(account, form.get("environment"));
-  if ("error" in env) return { error: env.error, keyId };
+  const keyId = formText(form, "key_id", 200).trim();
+  const publicKey = formText(form, "public_key", 1000).trim();
+  const environment = formText(form, "environment", 20);
+  // Put back on a refusal — the public key only when it is one: what was pasted may be a private key, never echoed.
+  const values = { key_id: keyId, public_key: parseMandatePublicKey(publicKey).ok ? publicKey : "", environment };
+  const env = portalEnvironment(account, environment);
+  if ("error" in env) return { values, errors: { environment: env.error } };
   try {
-    const input = parseMandateKeyCreate({ key_id: keyId, public_key: String(form.get("public_key") ?? "").trim() });
+    const input = parseMandateKeyCreate({ key_id: keyId, public_key: publicKey });
     const key = await createMandateKey(await getDb(), portalAuth(account, env.environment), input);
     revalidatePath("/developers");
     return { registered: { keyId: key.key_id, environment: env.environment } };
   } catch (e) {
-    return { error: failure(e, "mandate key registration"), keyId };
+    if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, MANDATE_KEY_FIELDS) };
+    return { values, errors: { form: failure(e, "mandate key registration") } };
   }
 }
 
-export async function revokeMandateKeyAction(form: FormData): Promise<void> {
+export async function revokeMandateKeyAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
   const account = await requireAccount();
+  if (form.get("confirm") !== "yes") return unconfirmed("revoked");
   const keyId = form.get("key_id");
   const environment = form.get("environment");
   if (typeof keyId === "string" && MANDATE_KEY_ID_RE.test(keyId) && (environment === "sandbox" || environment === "live")) {
@@ -102,27 +113,30 @@ export async function revokeMandateKeyAction(form: FormData): Promise<void> {
     });
   }
   revalidatePath("/developers");
+  return {};
 }
 
-export type WebhookState = {
-  error?: string;
-  values?: { url: string; description: string };
+const WEBHOOK_FIELDS = ["url", "events", "description", "environment"] as const;
+export type WebhookState = FormState<{ url: string; events: string[]; description: string; environment: string }> & {
   created?: { id: string; url: string; environment: Environment; secret: string };
 };
 
 export async function createWebhookAction(_prev: WebhookState, form: FormData): Promise<WebhookState> {
   const account = await requireAccount();
-  const url = String(form.get("url") ?? "").trim();
-  const description = String(form.get("description") ?? "").trim();
-  const values = { url, description };
-  const env = portalEnvironment(account, form.get("environment"));
-  if ("error" in env) return { error: env.error, values };
-  const events = form.getAll("events").map(String);
-  if (events.some((e) => !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(e))) return { error: "Choose events from the list.", values };
+  const url = formText(form, "url", 3000).trim();
+  const description = formText(form, "description", 1000).trim();
+  const environment = formText(form, "environment", 20);
+  const events = form.getAll("events").map(String).filter((e) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(e));
+  const values = { url, events, description, environment };
+  const env = portalEnvironment(account, environment);
+  if ("error" in env) return { values, errors: { environment: env.error } };
+  if (events.length !== form.getAll("events").length) return { values, errors: { events: "Choose events from the list." } };
   const parsed = webhookCreateSchema.safeParse({ url, ...(events.length ? { events } : {}), ...(description ? { description } : {}) });
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path[0];
-    return { error: field === "description" ? "The description may be at most 500 characters." : "Enter a URL of at most 2,000 characters.", values };
+    return field === "description"
+      ? { values, errors: { description: "The description may be at most 500 characters, without control characters." } }
+      : { values, errors: { url: "Enter the destination's https:// URL (at most 2,000 characters)." } };
   }
   try {
     const hook = await createWebhook(await getDb(), portalAuth(account, env.environment), parsed.data);
@@ -130,12 +144,14 @@ export async function createWebhookAction(_prev: WebhookState, form: FormData): 
     revalidatePath("/developers");
     return { created: { id: hook.id, url: hook.url, environment: hook.environment, secret: hook.secret } };
   } catch (e) {
-    return { error: failure(e, "webhook registration"), values };
+    if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, WEBHOOK_FIELDS) };
+    return { values, errors: { form: failure(e, "webhook registration") } };
   }
 }
 
-export async function deleteWebhookAction(form: FormData): Promise<void> {
+export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
   const account = await requireAccount();
+  if (form.get("confirm") !== "yes") return unconfirmed("deleted");
   const id = form.get("id");
   const environment = form.get("environment");
   if (typeof id === "string" && WEBHOOK_ID_RE.test(id) && (environment === "sandbox" || environment === "live")) {
@@ -144,4 +160,5 @@ export async function deleteWebhookAction(form: FormData): Promise<void> {
     });
   }
   revalidatePath("/developers");
+  return {};
 }

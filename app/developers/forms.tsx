@@ -1,9 +1,9 @@
 "use client";
 
 import { signOut } from "next-auth/react";
-import { useActionState } from "react";
+import { useActionState, useId } from "react";
 import Link from "next/link";
-import { Alert, OnceSecret, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { Alert, FieldError, OnceSecret, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import {
   createKeyAction, createWebhookAction, registerMandateKeyAction, resendConfirmationAction,
   type CreateKeyState, type MandateKeyState, type ResendState, type WebhookState,
@@ -29,7 +29,8 @@ export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: strin
       {liveBlockedReason && <p id="live-reason" className="mt-2 text-sm text-slate-600" data-testid="live-reason">{liveBlockedReason}</p>}
       {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.created && (
-        <OnceSecret label={`Your new ${state.created.environment} key (${state.created.keyId})`} secret={state.created.secret} />
+        <OnceSecret label={`Your new ${state.created.environment} key (${state.created.keyId})`} secret={state.created.secret}
+          copyLabel={`${state.created.environment} API key`} id="new-api-key" />
       )}
     </div>
   );
@@ -52,47 +53,69 @@ export function SignOutButton() {
   );
 }
 
-/** Sandbox always; live is offered (and accepted by the server action) only when the account may have live keys. */
-function EnvironmentSelect({ liveBlockedReason, id }: { liveBlockedReason: string | null; id: string }) {
+/** aria-invalid and aria-describedby for a field with its error shown under it. */
+const described = (id: string, error?: string) => ({ "aria-invalid": Boolean(error), "aria-describedby": error ? id : undefined });
+
+/**
+ * Sandbox always; live is offered (and accepted by the server action) only when the account
+ * may have live keys. Keyed by the value to show: React does not apply a changed defaultValue
+ * to a mounted select, and resets the form to it after each action.
+ */
+function EnvironmentSelect({ liveBlockedReason, id, value, error }: { liveBlockedReason: string | null; id: string; value?: string; error?: string }) {
+  const errorId = `${id}-error`;
   return (
-    <label className="block text-sm" htmlFor={id}>
-      Environment
-      <select id={id} name="environment" defaultValue="sandbox" className={inputClass}>
-        <option value="sandbox">sandbox</option>
-        <option value="live" disabled={liveBlockedReason !== null}>
-          {liveBlockedReason ? "live (needs a confirmed email and a plan)" : "live"}
-        </option>
-      </select>
-    </label>
+    <div>
+      <label className="block text-sm" htmlFor={id}>
+        Environment
+        <select key={value ?? "sandbox"} id={id} name="environment" defaultValue={value === "live" ? "live" : "sandbox"} className={inputClass}
+          {...described(errorId, error)}>
+          <option value="sandbox">sandbox</option>
+          <option value="live" disabled={liveBlockedReason !== null}>
+            {liveBlockedReason ? "live (needs a confirmed email and a plan)" : "live"}
+          </option>
+        </select>
+      </label>
+      <FieldError id={errorId} message={error} />
+    </div>
   );
 }
 
 export function MandateKeyForm({ liveBlockedReason }: { liveBlockedReason: string | null }) {
   const [state, action, pending] = useActionState<MandateKeyState, FormData>(registerMandateKeyAction, {});
+  const id = useId();
+  const v = state.values;
+  const e = state.errors ?? {};
   return (
     <div>
       <form action={action} className="grid gap-3 rounded border border-slate-200 p-4" data-testid="mandate-key-form">
         <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
-          <label className="block text-sm">
-            Key id
-            <input name="key_id" className={`${inputClass} font-mono`} required minLength={3} maxLength={100}
-              pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{2,99}" placeholder="acme-treasury-2026" defaultValue={state.keyId}
-              title="3–100 characters: letters, digits, '.', '_', ':' and '-', starting with a letter or digit" />
-          </label>
-          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="mandate-key-environment" />
+          <div>
+            <label className="block text-sm">
+              Key id
+              <input name="key_id" className={`${inputClass} font-mono`} required minLength={3} maxLength={100}
+                pattern="[A-Za-z0-9][A-Za-z0-9._:\-]{2,99}" placeholder="acme-treasury-2026" defaultValue={v?.key_id ?? ""}
+                title="3–100 characters: letters, digits, '.', '_', ':' and '-', starting with a letter or digit" {...described(`${id}-key-id`, e.key_id)} />
+            </label>
+            <FieldError id={`${id}-key-id`} message={e.key_id} />
+          </div>
+          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="mandate-key-environment" value={v?.environment} error={e.environment} />
         </div>
-        <label className="block text-sm">
-          Public key (Ed25519, base64url)
-          <input name="public_key" className={`${inputClass} font-mono`} required maxLength={200} autoComplete="off" spellCheck={false}
-            placeholder="43 characters, e.g. the x of your key's JWK" aria-describedby="public-key-help" />
-        </label>
+        <div>
+          <label className="block text-sm">
+            Public key (Ed25519, base64url)
+            <input name="public_key" className={`${inputClass} font-mono`} required maxLength={200} autoComplete="off" spellCheck={false}
+              placeholder="43 characters, e.g. the x of your key's JWK" defaultValue={v?.public_key ?? ""}
+              aria-invalid={Boolean(e.public_key)} aria-describedby={e.public_key ? `${id}-public-key public-key-help` : "public-key-help"} />
+          </label>
+          <FieldError id={`${id}-public-key`} message={e.public_key} />
+        </div>
         <p id="public-key-help" className="text-sm text-slate-600" data-testid="public-key-help">
           Paste only the <strong>public</strong> half: the 32-byte public key as base64url without padding (a JWK&apos;s <code>x</code>).
           Never paste a private key (<code>d</code>, a 64-byte secret key or a PEM private key) — we never need it, and it is refused.
         </p>
+        {e.form && <Alert kind="error">{e.form}</Alert>}
         <div><button className={buttonClass} type="submit" disabled={pending}>Register mandate key</button></div>
       </form>
-      {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.registered && (
         <Alert kind="success">
           Registered mandate key <code>{state.registered.keyId}</code> ({state.registered.environment}). Anyone can read it back at{" "}
@@ -105,38 +128,50 @@ export function MandateKeyForm({ liveBlockedReason }: { liveBlockedReason: strin
 
 export function WebhookForm({ liveBlockedReason, events }: { liveBlockedReason: string | null; events: readonly string[] }) {
   const [state, action, pending] = useActionState<WebhookState, FormData>(createWebhookAction, {});
+  const id = useId();
+  const v = state.values;
+  const e = state.errors ?? {};
   return (
     <div>
       <form action={action} className="grid gap-3 rounded border border-slate-200 p-4" data-testid="webhook-form">
         <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
-          <label className="block text-sm">
-            Destination URL
-            <input name="url" type="url" className={`${inputClass} font-mono`} required maxLength={2000}
-              placeholder="https://hooks.example.com/prs" defaultValue={state.values?.url} />
-          </label>
-          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="webhook-environment" />
+          <div>
+            <label className="block text-sm">
+              Destination URL
+              <input name="url" type="url" className={`${inputClass} font-mono`} required maxLength={2000}
+                placeholder="https://hooks.example.com/prs" defaultValue={v?.url ?? ""} {...described(`${id}-url`, e.url)} />
+            </label>
+            <FieldError id={`${id}-url`} message={e.url} />
+          </div>
+          <EnvironmentSelect liveBlockedReason={liveBlockedReason} id="webhook-environment" value={v?.environment} error={e.environment} />
         </div>
-        <fieldset className="text-sm">
+        <fieldset className="text-sm" aria-describedby={e.events ? `${id}-events` : undefined}>
           <legend>Events (none checked: all)</legend>
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-            {events.map((e) => (
-              <label key={e} className="inline-flex items-center gap-1">
-                <input type="checkbox" name="events" value={e} /> <code>{e}</code>
+            {events.map((ev) => (
+              <label key={ev} className="inline-flex items-center gap-1">
+                <input type="checkbox" name="events" value={ev} defaultChecked={v?.events.includes(ev) ?? false} /> <code>{ev}</code>
               </label>
             ))}
           </div>
+          <FieldError id={`${id}-events`} message={e.events} />
         </fieldset>
-        <label className="block text-sm">
-          Description (optional)
-          <input name="description" className={inputClass} maxLength={500} defaultValue={state.values?.description} />
-        </label>
+        <div>
+          <label className="block text-sm">
+            Description (optional)
+            <input name="description" className={inputClass} maxLength={500} defaultValue={v?.description ?? ""} {...described(`${id}-description`, e.description)} />
+          </label>
+          <FieldError id={`${id}-description`} message={e.description} />
+        </div>
+        {e.form && <Alert kind="error">{e.form}</Alert>}
         <div><button className={buttonClass} type="submit" disabled={pending}>Add webhook destination</button></div>
       </form>
-      {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.created && (
         <OnceSecret
           label={`Signing secret of ${state.created.url} (${state.created.environment}, ${state.created.id})`}
           secret={state.created.secret}
+          copyLabel="webhook signing secret"
+          id="new-webhook-secret"
           note="Copy it now: it is shown only this once. Your endpoint verifies our webhook-signature header with it (Standard Webhooks); if it is lost, delete the destination and add it again."
         />
       )}

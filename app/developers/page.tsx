@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
-import { Alert, PortalHeader, secondaryButtonClass } from "@/components/portal";
+import { ConfirmActionForm } from "@/components/confirm-action";
+import { CopyButton } from "@/components/copy-button";
+import { Alert, PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import Link from "next/link";
 import { getUsage } from "@/lib/accounts/get-usage";
 import { liveBlockedReason as liveBlockedReasonOf } from "@/lib/accounts/live-access";
@@ -42,10 +44,10 @@ export default async function DevelopersPage() {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-4xl space-y-10 px-6 py-10">
+      <PortalMain className="space-y-10">
         <section>
           <h1 className="text-2xl font-semibold">Developers</h1>
-          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+          <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Account</dt><dd><code>{account.id}</code></dd>
             <dt className="text-slate-500">Email</dt>
             <dd>
@@ -84,40 +86,41 @@ export default async function DevelopersPage() {
 
         <section>
           <h2 className="text-lg font-semibold">API keys</h2>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
             Send a key as <code>Authorization: Bearer …</code>. Only its prefix and last four characters (<code>prs_live_…Wx3k</code>) and the key id are kept for display; a lost key cannot be shown again — create a new one and revoke the old. Keys made before the last four were kept show <code>????</code>.
           </p>
           <div className="mt-4"><CreateKeyForms liveBlockedReason={liveBlockedReason} /></div>
-          <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="keys">
+          <div className="mt-6 overflow-x-auto">
+          <table className={tableClass} data-testid="keys">
             <thead className="border-b border-slate-200 text-slate-500">
               <tr><th className="py-2">Key</th><th>Id</th><th>Environment</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr>
             </thead>
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
-                  <td className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
-                  <td className="font-mono text-xs text-slate-600">{k.id}</td>
-                  <td>{k.environment}</td>
-                  <td>{fmt(k.createdAt)}</td>
-                  <td>{fmt(k.lastUsedAt)}</td>
-                  <td>{k.revokedAt ? <span className="text-slate-500">revoked {fmt(k.revokedAt)}</span> : <span className="text-emerald-700">active</span>}</td>
+                  <td data-label="Key" className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
+                  <td data-label="Id" className="font-mono text-xs text-slate-600">{k.id}</td>
+                  <td data-label="Environment">{k.environment}</td>
+                  <td data-label="Created">{fmt(k.createdAt)}</td>
+                  <td data-label="Last used">{fmt(k.lastUsedAt)}</td>
+                  <td data-label="Status">{k.revokedAt ? <span className="text-slate-500">revoked {fmt(k.revokedAt)}</span> : <span className="text-emerald-700">active</span>}</td>
                   <td className="text-right">
                     {!k.revokedAt && (
-                      <form action={revokeKeyAction}>
-                        <input type="hidden" name="keyId" value={k.id} />
-                        <button className={secondaryButtonClass} type="submit" aria-label={`Revoke ${k.display}`}>Revoke</button>
-                      </form>
+                      <ConfirmActionForm action={revokeKeyAction} fields={{ keyId: k.id }} trigger="Revoke" triggerLabel={`Revoke ${k.display}`}
+                        question={<>Revoke <code>{k.display}</code> (<code>{k.id}</code>)? Requests with this key are refused at once. This cannot be undone.</>}
+                        confirm="Yes, revoke" />
                     )}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
         </section>
 
         <section>
           <h2 className="text-lg font-semibold">Mandate keys</h2>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
             The public halves of the Ed25519 key pairs with which you sign your agents&apos; mandates. Records cite a key by its id
             (<code>principal_key_id</code>); anyone can read a key and its status back at <code>/keys/&lt;key id&gt;</code>. Key ids are
             unique across the service and never reused, also after a key is revoked. The API does the same with{" "}
@@ -127,41 +130,45 @@ export default async function DevelopersPage() {
           {mandateKeys.length === 0 ? (
             <p className="mt-4 text-sm text-slate-600" data-testid="no-mandate-keys">No mandate keys yet.</p>
           ) : (
-            <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="mandate-keys">
+            <div className="mt-6 overflow-x-auto">
+            <table className={tableClass} data-testid="mandate-keys">
               <thead className="border-b border-slate-200 text-slate-500">
                 <tr><th className="py-2">Key id</th><th>Public key</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
               </thead>
               <tbody>
                 {mandateKeys.map((k) => (
                   <tr key={k.key_id} className="border-b border-slate-100" data-testid="mandate-key-row" data-key-id={k.key_id}>
-                    <td className="py-2 font-mono text-xs">
-                      <Link className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
+                    <td data-label="Key id" className="py-2 font-mono text-xs">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Link id={`mandate-key-${k.key_id}`} className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
+                        <CopyButton value={k.key_id} label={`key id ${k.key_id}`} targetId={`mandate-key-${k.key_id}`} />
+                      </div>
                     </td>
-                    <td className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
-                    <td>{k.environment}</td>
-                    <td className="whitespace-nowrap">{fmtIso(k.created_at)}</td>
-                    <td data-testid="mandate-key-status">
+                    <td data-label="Public key" className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
+                    <td data-label="Environment">{k.environment}</td>
+                    <td data-label="Created" className="whitespace-nowrap">{fmtIso(k.created_at)}</td>
+                    <td data-label="Status" data-testid="mandate-key-status">
                       {k.revoked_at ? <span className="text-slate-500">revoked {fmtIso(k.revoked_at)}</span> : <span className="text-emerald-700">active</span>}
                     </td>
                     <td className="text-right">
                       {!k.revoked_at && (
-                        <form action={revokeMandateKeyAction}>
-                          <input type="hidden" name="key_id" value={k.key_id} />
-                          <input type="hidden" name="environment" value={k.environment} />
-                          <button className={secondaryButtonClass} type="submit" aria-label={`Revoke mandate key ${k.key_id}`}>Revoke</button>
-                        </form>
+                        <ConfirmActionForm action={revokeMandateKeyAction} fields={{ key_id: k.key_id, environment: k.environment }}
+                          trigger="Revoke" triggerLabel={`Revoke mandate key ${k.key_id}`}
+                          question={<>Revoke mandate key <code>{k.key_id}</code>? Its status turns revoked for everyone who checks it, and the id is never reused.</>}
+                          confirm="Yes, revoke" />
                       )}
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
+            </div>
           )}
         </section>
 
         <section>
           <h2 className="text-lg font-semibold">Webhook destinations</h2>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
             Events of the chosen environment are POSTed to these URLs, signed per Standard Webhooks with the destination&apos;s secret.
             Destinations must be <code>https://</code> and resolve to public addresses. Delivery history and re-enabling are in the API
             (<code>/api/v1/webhooks</code>).
@@ -170,39 +177,40 @@ export default async function DevelopersPage() {
           {webhooks.length === 0 ? (
             <p className="mt-4 text-sm text-slate-600" data-testid="no-webhooks">No webhook destinations yet.</p>
           ) : (
-            <table className="mt-6 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="webhooks">
+            <div className="mt-6 overflow-x-auto">
+            <table className={tableClass} data-testid="webhooks">
               <thead className="border-b border-slate-200 text-slate-500">
                 <tr><th className="py-2">URL</th><th>Events</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
               </thead>
               <tbody>
                 {webhooks.map((w) => (
                   <tr key={w.id} className="border-b border-slate-100 align-top" data-testid="webhook-row" data-webhook-id={w.id}>
-                    <td className="max-w-xs break-all py-2 font-mono text-xs">
+                    <td data-label="URL" className="max-w-xs break-all py-2 font-mono text-xs">
                       {w.url}
                       {w.description && <div className="font-sans text-slate-500">{w.description}</div>}
                     </td>
-                    <td className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
-                    <td>{w.environment}</td>
-                    <td className="whitespace-nowrap">{fmtIso(w.created_at)}</td>
-                    <td>
+                    <td data-label="Events" className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
+                    <td data-label="Environment">{w.environment}</td>
+                    <td data-label="Created" className="whitespace-nowrap">{fmtIso(w.created_at)}</td>
+                    <td data-label="Status">
                       {w.status === "enabled"
                         ? <span className="text-emerald-700">enabled</span>
                         : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
                     </td>
                     <td className="text-right">
-                      <form action={deleteWebhookAction}>
-                        <input type="hidden" name="id" value={w.id} />
-                        <input type="hidden" name="environment" value={w.environment} />
-                        <button className={secondaryButtonClass} type="submit" aria-label={`Delete webhook ${w.url}`}>Delete</button>
-                      </form>
+                      <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
+                        trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
+                        question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
+                        confirm="Yes, delete" />
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
+            </div>
           )}
         </section>
-      </main>
+      </PortalMain>
     </>
   );
 }

@@ -14,6 +14,7 @@ import { portalEnvironment } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { describeError } from "@/lib/log/describe-error";
+import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state";
 
 // Proofs in the portal call the same library functions as the API, as the signed-in
 // account (history actor `owner:portal`), never with a stored API key. Each action re-reads
@@ -52,18 +53,22 @@ function answer(bodyJson: string): ProofState {
  */
 const proofKey = (challengeId: string) => `portal-proof-${challengeId}`;
 
-export async function requestDomainChallengeAction(_prev: { error?: string }, form: FormData): Promise<{ error?: string }> {
+/** The domain typed is put back on every refusal, with the message beside it. */
+export type DomainRequestState = FormState<{ domain: string }>;
+
+export async function requestDomainChallengeAction(_prev: DomainRequestState, form: FormData): Promise<DomainRequestState> {
+  const domain = formText(form, "domain", 400).trim();
+  const values = { domain };
   const ctx = await portalContext(form.get("environment"));
-  if ("error" in ctx) return { error: ctx.error };
-  const domain = String(form.get("domain") ?? "").trim();
-  if (!domain) return { error: "Enter the domain you want to prove, e.g. example.com." };
-  if (domain.length > 300) return { error: "A domain name has at most 300 characters here." };
+  if ("error" in ctx) return { values, errors: { form: ctx.error } };
+  if (!domain) return { values, errors: { domain: "Enter the domain you want to prove, e.g. example.com." } };
+  if (domain.length > 300) return { values, errors: { domain: "A domain name has at most 300 characters here." } };
   let id: string;
   try {
     id = (await createDomainChallenge(ctx.db, ctx.auth, { domain })).id;
   } catch (e) {
-    if (e instanceof ApiError) return { error: e.message };
-    return unexpected("domain challenge", e);
+    if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, ["domain"]) };
+    return { values, errors: { form: unexpected("domain challenge", e).error } };
   }
   redirect(`/proofs?${new URLSearchParams({ environment: ctx.auth.environment, challenge: id })}#domain`);
 }

@@ -1,23 +1,24 @@
 "use client";
 
 import { useActionState } from "react";
-import { Alert, buttonClass, inputClass } from "@/components/portal";
-import { checkDomainAction, requestDomainChallengeAction, type ProofState } from "./actions";
+import { Alert, FieldError, buttonClass, inputClass } from "@/components/portal";
+import { checkDomainAction, requestDomainChallengeAction, type DomainRequestState, type ProofState } from "./actions";
 import { ProofResult } from "./proof-result";
 
 export function DomainRequestForm({ environment }: { environment: string }) {
-  const [state, action, pending] = useActionState<{ error?: string }, FormData>(requestDomainChallengeAction, {});
+  const [state, action, pending] = useActionState<DomainRequestState, FormData>(requestDomainChallengeAction, {});
+  const e = state.errors ?? {};
   return (
     <form action={action} className="mt-4" data-testid="domain-request">
       <input type="hidden" name="environment" value={environment} />
-      <label className="block text-sm">
-        Domain
-        <span className="flex flex-wrap gap-3">
-          <input name="domain" className={`${inputClass} max-w-sm`} placeholder="example.com" required maxLength={300} autoComplete="off" />
-          <button className={`${buttonClass} mt-1`} type="submit" disabled={pending}>Request challenge</button>
-        </span>
-      </label>
-      {state.error && <Alert kind="error">{state.error}</Alert>}
+      <label className="block text-sm" htmlFor="domain-input">Domain</label>
+      <div className="flex flex-wrap items-start gap-x-3">
+        <input id="domain-input" name="domain" className={`${inputClass} max-w-sm`} placeholder="example.com" required maxLength={300} autoComplete="off"
+          defaultValue={state.values?.domain ?? ""} aria-invalid={Boolean(e.domain)} aria-describedby={e.domain ? "domain-error" : undefined} />
+        <button className={`${buttonClass} mt-1`} type="submit" disabled={pending}>Request challenge</button>
+      </div>
+      <FieldError id="domain-error" message={e.domain} />
+      {e.form && <Alert kind="error">{e.form}</Alert>}
     </form>
   );
 }

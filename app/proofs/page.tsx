@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { domainChallenges } from "@/drizzle/schema";
-import { Alert, PortalHeader } from "@/components/portal";
+import { CopyButton } from "@/components/copy-button";
+import { Alert, PortalHeader, PortalMain } from "@/components/portal";
 import { requireAccount } from "@/lib/auth/session";
 import { findChallenge } from "@/lib/challenges/challenges";
 import { getDb } from "@/lib/db/client";
@@ -9,7 +10,6 @@ import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { liveBlockedReason } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { SignOutButton } from "../developers/forms";
-import { CopyButton } from "./copy-button";
 import { DomainCheckForm, DomainRequestForm } from "./domain-forms";
 import { WalletProof } from "./wallet-proof";
 import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
@@ -36,7 +36,7 @@ export default async function ProofsPage({ searchParams }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-4xl space-y-10 px-6 py-10">
+      <PortalMain className="space-y-10">
         <section>
           <h1 className="text-2xl font-semibold">Proofs</h1>
           <p className="mt-2 text-sm text-slate-700">
@@ -62,11 +62,12 @@ export default async function ProofsPage({ searchParams }: Props) {
 
         <section id="domain">
           <h2 className="text-lg font-semibold">Domain</h2>
-          <p className="mt-1 text-sm text-slate-700">
+          <p className="mt-1 max-w-3xl text-sm text-slate-700">
             Request a challenge, publish its TXT record in your domain&apos;s DNS, then check it. The challenge lives one hour,
             can be checked as often as needed until a record issues, and works for this account and environment only.
           </p>
-          <DomainRequestForm environment={environment} />
+          {/* A new challenge starts a fresh form: what was refused before it is no longer shown. */}
+          <DomainRequestForm key={challenge?.id ?? "none"} environment={environment} />
           {challengeId && !challenge && (
             <Alert kind="error">No such challenge for this account in {environment}. Request a new one.</Alert>
           )}
@@ -87,23 +88,29 @@ export default async function ProofsPage({ searchParams }: Props) {
               <p className="text-sm">
                 Add this TXT record for <strong>{challenge.domain}</strong> at your DNS provider (other TXT records at the same name may stay):
               </p>
-              <dl className="mt-3 grid grid-cols-[max-content_1fr] items-center gap-x-4 gap-y-3 text-sm">
+              <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] items-center gap-x-4 gap-y-3 text-sm">
                 <dt className="text-slate-500">Type</dt><dd><code>TXT</code></dd>
                 <dt className="text-slate-500">Name</dt>
                 <dd className="flex flex-wrap items-center gap-3">
-                  <code className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-name">{challenge.txtName}</code>
-                  <CopyButton value={challenge.txtName} label="TXT name" />
+                  <code id="txt-name" className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-name">{challenge.txtName}</code>
+                  <CopyButton value={challenge.txtName} label="TXT name" targetId="txt-name" />
                 </dd>
                 <dt className="text-slate-500">Value</dt>
                 <dd className="flex flex-wrap items-center gap-3">
-                  <code className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-value">{challenge.txtValue}</code>
-                  <CopyButton value={challenge.txtValue} label="TXT value" />
+                  <code id="txt-value" className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-value">{challenge.txtValue}</code>
+                  <CopyButton value={challenge.txtValue} label="TXT value" targetId="txt-value" />
                 </dd>
                 <dt className="text-slate-500">Expires</dt><dd data-testid="challenge-expires">{fmt(challenge.expiresAt)}</dd>
               </dl>
               <p className="mt-3 text-xs text-slate-600">
-                Some DNS providers add your domain to the name themselves: then enter only the part before it. Check what resolvers see with{" "}
-                <code>dig +short TXT {challenge.txtName}</code>. After issue, keep the record: it is re-checked periodically and the proof is suspended when it is gone.
+                Some DNS providers add your domain to the name themselves: then enter only the part before it. Check what resolvers see with:
+              </p>
+              <p className="mt-1 flex flex-wrap items-center gap-3 text-xs">
+                <code id="dig-command" className="break-all rounded bg-slate-50 px-2 py-1">dig +short TXT {challenge.txtName}</code>
+                <CopyButton value={`dig +short TXT ${challenge.txtName}`} label="dig command" targetId="dig-command" />
+              </p>
+              <p className="mt-2 text-xs text-slate-600">
+                After issue, keep the record: it is re-checked periodically and the proof is suspended when it is gone.
               </p>
               <DomainCheckForm challengeId={challenge.id} environment={environment} />
             </div>
@@ -112,13 +119,13 @@ export default async function ProofsPage({ searchParams }: Props) {
 
         <section id="wallet">
           <h2 className="text-lg font-semibold">Wallet</h2>
-          <p className="mt-1 text-sm text-slate-700">
+          <p className="mt-1 max-w-3xl text-sm text-slate-700">
             Connect a browser wallet, request a challenge for an EVM network and sign its message. The signature proves control of
             the key behind the address. This page never asks for a private key or a recovery phrase — never type them into any website.
           </p>
           <WalletProof environment={environment} networks={EVM_NETWORKS} />
         </section>
-      </main>
+      </PortalMain>
     </>
   );
 }

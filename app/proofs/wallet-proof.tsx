@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { createConfig, custom, injected, useConnect, useConnection, useConnectors, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
 import { mainnet } from "wagmi/chains";
+import { CopyButton } from "@/components/copy-button";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import { requestWalletChallengeAction, submitWalletProofAction, type ProofState, type WalletChallenge } from "./actions";
 import { ProofResult } from "./proof-result";
@@ -163,7 +164,8 @@ function WalletFlow({ environment, networks }: Props) {
       {connected && challenge && (
         <div className="rounded border border-slate-200 bg-white p-4" data-testid="wallet-challenge">
           <p className="text-sm">Your wallet will ask you to sign this message. Signing costs nothing and grants no permission:</p>
-          <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{challenge.message}</pre>
+          <pre id="wallet-message" className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{challenge.message}</pre>
+          <div className="mt-2"><CopyButton value={challenge.message} label="message" targetId="wallet-message" /></div>
           <p className="mt-2 text-xs text-slate-600">Challenge <code>{challenge.id}</code>, valid until {challenge.expiresAt.replace("T", " ").slice(0, 16)} UTC.</p>
           <div className="mt-3 flex flex-wrap items-center gap-4">
             <button type="button" className={buttonClass} disabled={busy} onClick={signAndSubmit}>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { Alert, PortalHeader } from "@/components/portal";
+import { Alert, PortalHeader, PortalMain } from "@/components/portal";
 import { peekLoginToken } from "@/lib/auth/login-token";
 import { findAccountById } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db/client";
@@ -23,7 +23,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
   return (
     <>
       <PortalHeader />
-      <main className="mx-auto max-w-md space-y-6 px-6 py-12">
+      <PortalMain narrow className="space-y-6">
         <h1 className="text-2xl font-semibold">Reset your password</h1>
         {check?.ok && account ? (
           <>
@@ -36,7 +36,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
             <RequestResetForm />
           </>
         )}
-      </main>
+      </PortalMain>
     </>
   );
 }

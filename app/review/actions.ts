@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state";
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { decideSubmission, rerunAutomaticCheck } from "@/lib/reviews/decide-submission";
@@ -11,30 +12,38 @@ import { describeError } from "@/lib/log/describe-error";
 /**
  * What a form shows after its action. A success needs no message: the page is revalidated
  * and renders the decided submission (status, "Decided: …", audit log) without the forms.
+ * A refusal puts back what was sent (ticked items, notes, reason) with the message beside
+ * its field; `conflict` is the one answer that closes the forms.
  */
 export type ReviewState = { error?: string; conflict?: string };
+export type DecisionValues = { decision: "approve" | "reject"; checklist: string[]; notes: string; reason: string };
+export type DecisionState = FormState<DecisionValues> & { conflict?: string };
 
-function fail(e: unknown, what: string): ReviewState {
-  if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
+const DECISION_FIELDS = ["checklist", "notes", "reason"] as const;
+
+function unexpected(e: unknown, what: string): string {
   console.error(`[prs] review ${what} failed: ${describeError(e)}`);
-  return { error: `The ${what} could not be recorded. Please try again.` };
+  return `The ${what} could not be recorded. Please try again.`;
 }
 
 // The session is read again on every call and the role checked by decideSubmission
 // (a customer gets "forbidden"); the server action's Origin check is the CSRF protection.
-export async function decideAction(_prev: ReviewState, form: FormData): Promise<ReviewState> {
-  const id = String(form.get("id") ?? "");
+export async function decideAction(_prev: DecisionState, form: FormData): Promise<DecisionState> {
+  const id = formText(form, "id", 100);
   const account = await requireAccount(`/review/${RECORD_ID_RE.test(id) ? id : ""}`);
-  const decision = String(form.get("decision") ?? "");
-  const notes = String(form.get("notes") ?? "").trim();
-  const reason = String(form.get("reason") ?? "").trim();
+  const decision = form.get("decision");
+  if (decision !== "approve" && decision !== "reject") return { errors: { form: "Choose approve or reject." } };
+  const notes = formText(form, "notes", 4000).trim();
+  const reason = formText(form, "reason", 1000).trim();
+  const checklist = form.getAll("checklist").filter((v): v is string => typeof v === "string").slice(0, 64).map((v) => v.slice(0, 64));
+  const values: DecisionValues = { decision, checklist, notes, reason };
   if (decision === "reject" && (reason.length < 3 || reason.length > 500)) {
-    return { error: "A rejection needs a reason of 3 to 500 characters; the customer sees it." };
+    return { values, errors: { reason: "A rejection needs a reason of 3 to 500 characters; the customer sees it." } };
   }
   try {
     await decideSubmission(await getDb(), { id: account.id, role: account.role }, id, {
       decision,
-      checklist: form.getAll("checklist").map(String),
+      checklist,
       ...(notes ? { notes } : {}),
       ...(decision === "reject" ? { reason } : {}),
     });
@@ -42,7 +51,9 @@ export async function decideAction(_prev: ReviewState, form: FormData): Promise<
     revalidatePath(`/review/${id}`);
     return {};
   } catch (e) {
-    return fail(e, "decision");
+    if (!(e instanceof ApiError)) return { values, errors: { form: unexpected(e, "decision") } };
+    if (e.code === "review_conflict") return { conflict: e.message };
+    return { values, errors: apiFieldErrors(e, DECISION_FIELDS) };
   }
 }
 
@@ -55,6 +66,7 @@ export async function rerunAction(_prev: ReviewState, form: FormData): Promise<R
     revalidatePath(`/review/${id}`);
     return r.outcome === "issued" ? {} : { error: r.reason };
   } catch (e) {
-    return fail(e, "re-run");
+    if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
+    return { error: unexpected(e, "re-run") };
   }
 }

@@ -10,7 +10,7 @@ export function EvidenceView({ claimType, evidence, submitted }: {
   const s = (k: string) => shown(evidence, k);
   const url = typeof evidence.source_url === "string" && /^https?:\/\//i.test(evidence.source_url) ? evidence.source_url : null;
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
+    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
       <dt className="text-slate-500">Source name</dt><dd data-testid="source-name">{s("source_name")}</dd>
       <dt className="text-slate-500">Source URL</dt>
       <dd className="break-all">

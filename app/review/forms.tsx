@@ -1,9 +1,9 @@
 "use client";
 
-import { useActionState } from "react";
-import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { useActionState, useId } from "react";
+import { Alert, FieldError, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import type { ChecklistItem } from "@/lib/reviews/checklists";
-import { decideAction, rerunAction, type ReviewState } from "./actions";
+import { decideAction, rerunAction, type DecisionState, type ReviewState } from "./actions";
 
 function Outcome({ state }: { state: ReviewState }) {
   return (
@@ -14,30 +14,47 @@ function Outcome({ state }: { state: ReviewState }) {
   );
 }
 
-/** Approve (every checklist item ticked) or reject (with a reason the customer sees). */
+const described = (id: string, error?: string) => ({ "aria-invalid": Boolean(error), "aria-describedby": error ? id : undefined });
+
+/**
+ * Approve (every checklist item ticked) or reject (with a reason the customer sees). One
+ * action serves both forms; a refusal goes back into the form that was sent, with what was
+ * ticked and typed, and its message beside the field it is about.
+ */
 export function DecisionForms({ id, checklist }: { id: string; checklist: readonly ChecklistItem[] }) {
-  const [state, action, pending] = useActionState<ReviewState, FormData>(decideAction, {});
+  const [state, action, pending] = useActionState<DecisionState, FormData>(decideAction, {});
+  const uid = useId();
   const decided = Boolean(state.conflict);
+  const approve = state.values?.decision === "approve" ? state.values : undefined;
+  const reject = state.values?.decision === "reject" ? state.values : undefined;
+  const e = state.errors ?? {};
+  const approveErrors = approve || !state.values ? e : {};
+  const rejectErrors = reject ? e : {};
   return (
     <div>
-      <Outcome state={state} />
-      <div className="mt-4 grid gap-6 md:grid-cols-2">
+      {state.conflict && <Alert kind="error" id="review-conflict"><strong>Conflict:</strong> {state.conflict}</Alert>}
+      <div className="mt-4 grid items-start gap-6 md:grid-cols-2">
         <form action={action} className="rounded border border-emerald-200 p-4" data-testid="approve-form">
           <input type="hidden" name="id" value={id} />
           <input type="hidden" name="decision" value="approve" />
           <h3 className="font-medium">Approve</h3>
-          <fieldset className="mt-2 space-y-2 text-sm">
+          <fieldset className="mt-2 space-y-2 text-sm" aria-describedby={approveErrors.checklist ? `${uid}-checklist` : undefined}>
             <legend className="text-slate-600">Checklist — tick each item you confirmed yourself:</legend>
             {checklist.map((item) => (
               <label key={item.key} className="flex gap-2">
-                <input type="checkbox" name="checklist" value={item.key} data-testid={`check-${item.key}`} />
+                <input type="checkbox" name="checklist" value={item.key} data-testid={`check-${item.key}`}
+                  defaultChecked={approve?.checklist.includes(item.key) ?? false} />
                 <span>{item.label}</span>
               </label>
             ))}
+            <FieldError id={`${uid}-checklist`} message={approveErrors.checklist} />
           </fieldset>
           <label className="mt-3 block text-sm">Notes (internal, optional)
-            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} />
+            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} defaultValue={approve?.notes ?? ""}
+              {...described(`${uid}-approve-notes`, approveErrors.notes)} />
           </label>
+          <FieldError id={`${uid}-approve-notes`} message={approveErrors.notes} />
+          {approveErrors.form && <Alert kind="error">{approveErrors.form}</Alert>}
           <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Approve and issue</button>
         </form>
         <form action={action} className="rounded border border-red-200 p-4" data-testid="reject-form">
@@ -45,11 +62,16 @@ export function DecisionForms({ id, checklist }: { id: string; checklist: readon
           <input type="hidden" name="decision" value="reject" />
           <h3 className="font-medium">Reject</h3>
           <label className="mt-2 block text-sm">Reason (shown to the customer)
-            <textarea name="reason" className={inputClass} rows={3} required minLength={3} maxLength={500} />
+            <textarea name="reason" className={inputClass} rows={3} required minLength={3} maxLength={500} defaultValue={reject?.reason ?? ""}
+              {...described(`${uid}-reason`, rejectErrors.reason)} />
           </label>
+          <FieldError id={`${uid}-reason`} message={rejectErrors.reason} />
           <label className="mt-3 block text-sm">Notes (internal, optional)
-            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} />
+            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} defaultValue={reject?.notes ?? ""}
+              {...described(`${uid}-reject-notes`, rejectErrors.notes)} />
           </label>
+          <FieldError id={`${uid}-reject-notes`} message={rejectErrors.notes} />
+          {rejectErrors.form && <Alert kind="error">{rejectErrors.form}</Alert>}
           <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Reject</button>
         </form>
       </div>

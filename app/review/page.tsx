@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { PortalHeader, buttonClass, inputClass } from "@/components/portal";
+import { Breakable, PortalHeader, PortalMain, buttonClass, inputClass, tableClass } from "@/components/portal";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -38,7 +38,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-5xl space-y-8 px-6 py-10">
+      <PortalMain className="space-y-8">
         <section>
           <h1 className="text-2xl font-semibold">Review queue</h1>
           <p className="mt-1 text-sm text-slate-600">
@@ -54,7 +54,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             {counts.length === 0 && <li className="text-slate-600">Nothing is waiting.</li>}
             {counts.map((c) => (
               <li key={c.claimType} data-testid="queue-count" data-claim-type={c.claimType} data-count={c.count}>
-                <Link className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-100" href={`/review?claim_type=${encodeURIComponent(c.claimType)}`}>
+                <Link className="inline-block max-w-full rounded border border-slate-300 bg-white px-2 py-1 [overflow-wrap:anywhere] hover:bg-slate-100" href={`/review?claim_type=${encodeURIComponent(c.claimType)}`}>
                   {c.claimType}: <strong>{c.count}</strong>
                   <span className="text-slate-500"> · oldest {c.oldest ? formatAge(now.getTime() - new Date(c.oldest).getTime()) : "—"}</span>
                 </Link>
@@ -81,7 +81,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
         </form>
 
         <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="queue">
+        <table className={tableClass} data-testid="queue">
           <thead className="border-b border-slate-200 text-slate-500">
             <tr><th className="py-2">Submission</th><th>Claim type</th><th>Subject</th><th>Customer</th><th>Env</th><th>Submitted</th><th>Age (SLA)</th><th>Why it waits</th></tr>
           </thead>
@@ -89,25 +89,25 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             {rows.length === 0 && <tr><td colSpan={8} className="py-4 text-slate-600" data-testid="queue-empty">No submission matches.</td></tr>}
             {rows.map((r) => (
               <tr key={r.id} className="border-b border-slate-100 align-top" data-testid="queue-row" data-id={r.id}>
-                <td className="py-2"><Link className="font-mono underline" href={`/review/${r.id}`}>{r.id}</Link></td>
-                <td>{r.claimType}</td>
-                <td className="max-w-48 break-words">{r.subject}</td>
-                <td>{r.accountEmail}{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
-                <td>{r.environment}</td>
-                <td className="whitespace-nowrap">{fmtTime(r.createdAt)}</td>
-                <td className="whitespace-nowrap">
+                <td data-label="Submission" className="whitespace-nowrap py-2"><Link className="font-mono underline" href={`/review/${r.id}`}>{r.id}</Link></td>
+                <td data-label="Claim type"><Breakable text={r.claimType} /></td>
+                <td data-label="Subject" className="[overflow-wrap:anywhere]">{r.subject}</td>
+                <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
+                <td data-label="Env">{r.environment}</td>
+                <td data-label="Submitted">{fmtTime(r.createdAt)}</td>
+                <td data-label="Age (SLA)" className="whitespace-nowrap">
                   {formatAge(r.sla.ageMs)}{" "}
                   {r.sla.overdue
                     ? <span className="rounded bg-red-100 px-1 text-red-800" data-testid="sla-overdue">overdue</span>
-                    : <span className="text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
+                    : <span className="block text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
                 </td>
-                <td className="min-w-48 max-w-64 text-slate-600">{r.reason}</td>
+                <td data-label="Why it waits" className="min-w-48 max-w-xs text-slate-600 [overflow-wrap:anywhere]">{r.reason}</td>
               </tr>
             ))}
           </tbody>
         </table>
         </div>
-      </main>
+      </PortalMain>
     </>
   );
 }

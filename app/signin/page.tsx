@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { Alert, PortalHeader } from "@/components/portal";
+import { Alert, PortalHeader, PortalMain } from "@/components/portal";
 import { currentAccount } from "@/lib/auth/session";
 import { SignInForm } from "./signin-form";
 
@@ -21,11 +21,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PortalHeader />
-      <main className="mx-auto max-w-md px-6 py-12">
+      <PortalMain narrow>
         {sp.confirmed === "1" && <Alert kind="success">Your email address is confirmed. Sign in to continue.</Alert>}
         {sp.reset === "1" && <Alert kind="success" id="reset-done">Your new password is set. Sign in with it.</Alert>}
         <div className="mt-4"><SignInForm callbackUrl={callbackUrl} initialError={error} /></div>
-      </main>
+      </PortalMain>
     </>
   );
 }

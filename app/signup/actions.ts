@@ -5,40 +5,40 @@ import { getDb } from "@/lib/db/client";
 import { signUpSchema } from "@/lib/auth/credentials";
 import { authLimits } from "@/lib/auth/limits";
 import { AccountExists, signUp } from "@/lib/auth/signup";
+import type { FormState } from "@/lib/forms/form-state";
+import { formText } from "@/lib/forms/form-state";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { describeError } from "@/lib/log/describe-error";
 
-export type SignUpState = {
-  error?: string;
-  fieldErrors?: { email?: string; password?: string };
-  email?: string;
+/** The email is put back on every refusal; the password never is (it is typed again). */
+export type SignUpState = FormState<{ email: string }, "email" | "password"> & {
   created?: { email: string; sandboxKey: string; mailed: boolean };
 };
 
 export async function signUpAction(_prev: SignUpState, form: FormData): Promise<SignUpState> {
-  const rawEmail = form.get("email");
-  const email = typeof rawEmail === "string" ? rawEmail.slice(0, 300) : "";
+  const email = formText(form, "email", 300);
+  const values = { email };
   const limit = authLimits().signUp.hit(clientAddress(await headers()));
   if (!limit.ok) {
-    return { email, error: `Too many sign-up attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` };
+    return { values, errors: { form: `Too many sign-up attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` } };
   }
   const parsed = signUpSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
   if (!parsed.success) {
-    const fieldErrors: SignUpState["fieldErrors"] = {};
+    const errors: NonNullable<SignUpState["errors"]> = {};
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as "email" | "password";
-      fieldErrors[field] ??= issue.message;
+      errors[field] ??= issue.message;
     }
-    return { email, fieldErrors };
+    return { values, errors };
   }
   try {
     const created = await signUp(await getDb(), parsed.data);
     return { created: { email: created.email, sandboxKey: created.sandboxKey, mailed: created.mailed } };
   } catch (e) {
     if (e instanceof AccountExists) {
-      return { email, fieldErrors: { email: "This email address cannot be used for a new account. If it is yours, sign in instead." } };
+      return { values, errors: { email: "This email address cannot be used for a new account. If it is yours, sign in instead." } };
     }
     console.error(`[prs] sign-up failed: ${describeError(e)}`);
-    return { email, error: "Something went wrong on our side; your account was not created. Please try again." };
+    return { values, errors: { form: "Something went wrong on our side; your account was not created. Please try again." } };
   }
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PortalHeader } from "@/components/portal";
+import { PortalHeader, PortalMain } from "@/components/portal";
 import { SignUpForm } from "./signup-form";
 
 export const metadata: Metadata = { title: "Sign up" };
@@ -9,9 +9,9 @@ export default function SignUpPage() {
   return (
     <>
       <PortalHeader />
-      <main className="mx-auto max-w-md px-6 py-12">
+      <PortalMain narrow>
         <SignUpForm />
-      </main>
+      </PortalMain>
     </>
   );
 }

@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { Alert, OnceSecret, buttonClass, inputClass } from "@/components/portal";
+import { Alert, FieldError, OnceSecret, buttonClass, inputClass } from "@/components/portal";
 import { signUpAction, type SignUpState } from "./actions";
 
 export function SignUpForm() {
   const [state, action, pending] = useActionState<SignUpState, FormData>(signUpAction, {});
+  const e = state.errors ?? {};
   if (state.created) {
     return (
       <section data-testid="signup-done">
@@ -16,7 +17,7 @@ export function SignUpForm() {
             ? <>We sent a confirmation link to <strong>{state.created.email}</strong>. Confirm your address to unlock live keys.</>
             : <>Your account was created, but the confirmation mail could not be sent. You can send it again from the developer page.</>}
         </Alert>
-        <OnceSecret label="Your sandbox API key" secret={state.created.sandboxKey} />
+        <OnceSecret label="Your sandbox API key" secret={state.created.sandboxKey} copyLabel="sandbox API key" id="sandbox-key" />
         <p className="mt-6">
           <Link className={buttonClass} href="/signin">Sign in to the developer portal</Link>
         </p>
@@ -26,19 +27,23 @@ export function SignUpForm() {
   return (
     <form action={action} noValidate className="space-y-4">
       <h1 className="text-2xl font-semibold">Create your account</h1>
-      {state.error && <Alert kind="error">{state.error}</Alert>}
-      <label className="block text-sm font-medium">
-        Email
-        <input className={inputClass} type="email" name="email" autoComplete="email" required maxLength={254}
-          defaultValue={state.email} aria-invalid={Boolean(state.fieldErrors?.email)} aria-describedby="email-error" />
-      </label>
-      {state.fieldErrors?.email && <p id="email-error" className="text-sm text-red-700">{state.fieldErrors.email}</p>}
-      <label className="block text-sm font-medium">
-        Password <span className="font-normal text-slate-500">(at least 10 characters)</span>
-        <input className={inputClass} type="password" name="password" autoComplete="new-password" required minLength={10}
-          maxLength={200} aria-invalid={Boolean(state.fieldErrors?.password)} aria-describedby="password-error" />
-      </label>
-      {state.fieldErrors?.password && <p id="password-error" className="text-sm text-red-700">{state.fieldErrors.password}</p>}
+      {e.form && <Alert kind="error">{e.form}</Alert>}
+      <div>
+        <label className="block text-sm font-medium">
+          Email
+          <input className={inputClass} type="email" name="email" autoComplete="email" required maxLength={254}
+            defaultValue={state.values?.email ?? ""} aria-invalid={Boolean(e.email)} aria-describedby={e.email ? "email-error" : undefined} />
+        </label>
+        <FieldError id="email-error" message={e.email} />
+      </div>
+      <div>
+        <label className="block text-sm font-medium">
+          Password <span className="font-normal text-slate-500">(at least 10 characters)</span>
+          <input className={inputClass} type="password" name="password" autoComplete="new-password" required minLength={10}
+            maxLength={200} aria-invalid={Boolean(e.password)} aria-describedby={e.password ? "password-error" : undefined} />
+        </label>
+        <FieldError id="password-error" message={e.password} />
+      </div>
       <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Creating…" : "Create account"}</button>
       <p className="text-sm text-slate-600">
         Already have an account? <Link className="underline" href="/signin">Sign in</Link>

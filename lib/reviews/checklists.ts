@@ -27,3 +27,12 @@ export function reviewPolicyFor(claimType: string): ClaimModule["review"] {
 export function checklistFor(claimType: string): readonly ChecklistItem[] {
   return reviewPolicyFor(claimType)?.checklist ?? GENERIC;
 }
+
+/**
+ * The refusal of an approval with items left unticked, naming them by the labels the
+ * reviewer sees (not their keys), in checklist order.
+ */
+export function checklistIncompleteMessage(missing: readonly ChecklistItem[]) {
+  const quoted = missing.map((i) => `“${i.label.replace(/[.\s]+$/, "")}”`);
+  return `Approval needs every checklist item; not ticked: ${quoted.join("; ")}.`;
+}

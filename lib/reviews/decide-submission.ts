@@ -12,7 +12,7 @@ import { writeEvent } from "@/lib/outbox/write-event";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
-import { checklistFor, reviewPolicyFor } from "./checklists";
+import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./checklists";
 import { issuePending } from "./issue-pending";
 
 export type Reviewer = { id: string; role: Role };
@@ -73,13 +73,13 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     if (row.accountId === reviewer.id) {
       throw new ApiError("own_submission", "Reviewers cannot decide their own account's submissions; another reviewer must.");
     }
-    const items = checklistFor(row.claimType).map((i) => i.key);
+    const checklist = checklistFor(row.claimType);
+    const items = checklist.map((i) => i.key);
     const unknown = input.checklist.find((k) => !items.includes(k));
     if (unknown) throw new ApiError("invalid_value", `'${unknown.slice(0, 64)}' is not on the ${row.claimType} checklist.`, "checklist");
     const ticked = items.filter((k) => input.checklist.includes(k));
     if (input.decision === "approve" && ticked.length !== items.length) {
-      const missing = items.filter((k) => !ticked.includes(k));
-      throw new ApiError("checklist_incomplete", `Approval needs every checklist item; not ticked: ${missing.join(", ")}.`, "checklist");
+      throw new ApiError("checklist_incomplete", checklistIncompleteMessage(checklist.filter((i) => !ticked.includes(i.key))), "checklist");
     }
     const at = new Date();
     if (input.decision === "approve") {

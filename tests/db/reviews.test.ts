@@ -104,8 +104,12 @@ describe("review decisions", () => {
     const c = await customer();
     const sub = await submitGeneric(c.auth);
     const partial = fullChecklist().slice(1);
+    // Named by the label the reviewer sees, never by its key.
+    const [missing] = checklistFor("trade_licence");
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: partial }))
-      .rejects.toMatchObject({ code: "checklist_incomplete", status: 422 });
+      .rejects.toMatchObject({ code: "checklist_incomplete", status: 422, param: "checklist", message: expect.stringContaining(`“${missing!.label.replace(/\.$/, "")}”`) });
+    await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: partial }))
+      .rejects.not.toMatchObject({ message: expect.stringContaining(missing!.key) });
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: [...fullChecklist(), "made_up"] }))
       .rejects.toMatchObject({ code: "invalid_value", param: "checklist" });
     expect((await getSubmission(db, sub.verification_id))!.row.status).toBe("pending_review");

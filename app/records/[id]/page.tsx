@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PortalHeader } from "@/components/portal";
+import { CopyButton } from "@/components/copy-button";
+import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
@@ -43,12 +44,12 @@ export default async function RecordPage({ params }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-4xl space-y-8 px-6 py-10">
+      <PortalMain className="space-y-8">
         <p className="text-sm"><Link className="underline" href={`/records?environment=${rec.environment}`}>← Records</Link></p>
         <section>
           <h1 className="font-mono text-xl font-semibold" data-testid="record-id">{rec.verification_id}</h1>
           <div className="mt-2" data-testid="record-status"><StatusBadge status={rec.status} /></div>
-          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+          <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Subject</dt><dd>{rec.subject}</dd>
             <dt className="text-slate-500">Claim type</dt><dd>{rec.claim_type}</dd>
             <dt className="text-slate-500">Claim</dt><dd>{rec.claim}</dd>
@@ -65,29 +66,39 @@ export default async function RecordPage({ params }: Props) {
               </>
             )}
             <dt className="text-slate-500">Certificate</dt>
-            <dd>{rec.certificate_url ? <Link className="underline" href={`/r/${rec.verification_id}`} data-testid="certificate-link">/r/{rec.verification_id}</Link> : "not issued"}</dd>
+            <dd>
+              {rec.certificate_url ? (
+                <span className="flex flex-wrap items-center gap-3">
+                  <Link id="certificate-url" className="break-all underline" href={`/r/${rec.verification_id}`} data-testid="certificate-link">{rec.certificate_url}</Link>
+                  <CopyButton value={rec.certificate_url} label="certificate link" targetId="certificate-url" />
+                </span>
+              ) : "not issued"}
+            </dd>
           </dl>
         </section>
 
         <section>
           <h2 className="text-lg font-semibold">History</h2>
-          <table className="mt-3 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="history">
+          <div className="mt-3 overflow-x-auto">
+          <table className={tableClass} data-testid="history">
             <thead className="border-b border-slate-200 text-slate-500"><tr><th className="py-2">When</th><th>Status</th><th>By</th><th>Reason</th></tr></thead>
             <tbody>
               {rec.lifecycle.history.map((h, i) => (
                 <tr key={i} className="border-b border-slate-100" data-testid="history-row">
-                  <td className="whitespace-nowrap py-2">{fmt(h.at)}</td><td>{h.status}</td><td>{h.by}</td><td>{h.reason}</td>
+                  <td data-label="When" className="whitespace-nowrap py-2">{fmt(h.at)}</td><td data-label="Status">{h.status}</td>
+                  <td data-label="By">{h.by}</td><td data-label="Reason">{h.reason}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
         </section>
 
         <section>
           <h2 className="text-lg font-semibold">Lifecycle</h2>
           <LifecycleForms id={rec.verification_id} environment={rec.environment} operations={operations} />
         </section>
-      </main>
+      </PortalMain>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PortalHeader } from "@/components/portal";
+import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -32,12 +32,12 @@ export default async function ReviewPage({ params }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-5xl space-y-8 px-6 py-10">
+      <PortalMain className="space-y-8">
         <p className="text-sm"><Link className="underline" href="/review">← Review queue</Link></p>
         <section>
           <h1 className="font-mono text-xl font-semibold" data-testid="submission-id">{row.id}</h1>
           <div className="mt-2" data-testid="submission-status"><StatusBadge status={row.status} /></div>
-          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+          <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Claim type</dt><dd data-testid="claim-type">{row.claimType}</dd>
             <dt className="text-slate-500">Subject</dt><dd data-testid="subject">{row.subject}</dd>
             <dt className="text-slate-500">Claim</dt><dd>{row.claim}</dd>
@@ -62,7 +62,7 @@ export default async function ReviewPage({ params }: Props) {
 
         <section>
           <h2 className="text-lg font-semibold">Customer</h2>
-          <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="customer">
+          <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm" data-testid="customer">
             <dt className="text-slate-500">Email</dt><dd>{s.account.email}{own && <span className="ml-2 text-amber-700">(your own account)</span>}</dd>
             <dt className="text-slate-500">Account</dt><dd><code>{s.account.id}</code></dd>
             <dt className="text-slate-500">Plan</dt><dd>{s.account.plan}</dd>
@@ -117,7 +117,7 @@ export default async function ReviewPage({ params }: Props) {
           <h2 className="text-lg font-semibold">Earlier decisions on {row.subject} ({row.claimType})</h2>
           <DecisionTable rows={s.earlier} testId="earlier-decisions" showRecord />
         </section>
-      </main>
+      </PortalMain>
     </>
   );
 }
@@ -127,22 +127,24 @@ type DecisionRow = { recordId: string; decision: string; checklist: string[]; no
 function DecisionTable({ rows, testId, showRecord }: { rows: DecisionRow[]; testId: string; showRecord?: boolean }) {
   if (rows.length === 0) return <p className="mt-2 text-sm text-slate-600" data-testid={testId}>None.</p>;
   return (
-    <table className="mt-2 w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid={testId}>
+    <div className="mt-2 overflow-x-auto">
+    <table className={tableClass} data-testid={testId}>
       <thead className="border-b border-slate-200 text-slate-500">
         <tr>{showRecord && <th>Record</th>}<th className="py-2">When</th><th>Decision</th><th>By</th><th>Checklist</th><th>Reason / notes</th></tr>
       </thead>
       <tbody>
         {rows.map((d, i) => (
           <tr key={i} className="border-b border-slate-100 align-top">
-            {showRecord && <td><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
-            <td className="whitespace-nowrap py-2">{fmtTime(d.at)}</td>
-            <td>{d.decision}</td>
-            <td>{d.reviewerEmail}</td>
-            <td>{d.checklist.join(", ") || "—"}</td>
-            <td>{[d.reason, d.notes].filter(Boolean).join(" — ") || "—"}</td>
+            {showRecord && <td data-label="Record"><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
+            <td data-label="When" className="whitespace-nowrap py-2">{fmtTime(d.at)}</td>
+            <td data-label="Decision">{d.decision}</td>
+            <td data-label="By" className="[overflow-wrap:anywhere]">{d.reviewerEmail}</td>
+            <td data-label="Checklist">{d.checklist.join(", ") || "—"}</td>
+            <td data-label="Reason / notes">{[d.reason, d.notes].filter(Boolean).join(" — ") || "—"}</td>
           </tr>
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert, PortalHeader } from "@/components/portal";
+import { Alert, PortalHeader, PortalMain } from "@/components/portal";
 import { peekLoginToken } from "@/lib/auth/login-token";
 import { findAccountById } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db/client";
@@ -24,7 +24,7 @@ export default async function SignInLinkPage({ searchParams }: { searchParams: P
   return (
     <>
       <PortalHeader />
-      <main className="mx-auto max-w-md px-6 py-12">
+      <PortalMain narrow>
         <h1 className="text-2xl font-semibold">Sign in with your link</h1>
         {check.ok && account ? (
           <>
@@ -37,7 +37,7 @@ export default async function SignInLinkPage({ searchParams }: { searchParams: P
             <p className="mt-6 text-sm"><Link className="underline" href="/signin">Go to the sign-in page</Link></p>
           </>
         )}
-      </main>
+      </PortalMain>
     </>
   );
 }
