@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { updateAccount } from "@/lib/accounts/account-profile";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { revokeOwnApiKey } from "@/lib/accounts/manage-account";
@@ -161,4 +162,19 @@ export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormD
   }
   revalidatePath("/developers");
   return {};
+}
+
+export type NameState = { saved?: string | null; error?: string; value?: string };
+
+/** The organisation name certificates show as the account that made each statement (same rules as PATCH /api/v1/account). */
+export async function setNameAction(_prev: NameState, form: FormData): Promise<NameState> {
+  const account = await requireAccount();
+  const value = String(form.get("name") ?? "").slice(0, 400);
+  try {
+    const out = await updateAccount(await getDb(), portalAuth(account, "sandbox"), { name: value.trim() === "" ? null : value });
+    return { saved: out.name, value: out.name ?? "" };
+  } catch (e) {
+    if (e instanceof ApiError) return { error: e.message, value };
+    throw e;
+  }
 }

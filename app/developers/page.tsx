@@ -9,6 +9,7 @@ import { listApiKeys } from "@/lib/accounts/manage-account";
 import { revokedAtConfirmation } from "@/lib/accounts/revoked-at-confirmation";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
+import { NameForm } from "./name-form";
 import { getDb } from "@/lib/db/client";
 import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
@@ -82,6 +83,14 @@ export default async function DevelopersPage() {
             </tbody>
           </table>
           <p className="mt-2 text-xs text-slate-500">Sandbox records and status checks are never counted.</p>
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Who your records say is speaking</h2>
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+            Every certificate and signed status names the account that made the statement: this name (your own word; it is not checked) and the domains you proved with live domain records. Records issued from now on sign it in.
+          </p>
+          <NameForm current={account.name} />
         </section>
 
         <section>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert, PortalHeader, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { Alert, PortalHeader, buttonClass, inputClass, secondaryButtonClass, PortalMain } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -64,7 +64,7 @@ export default async function RecordsPage({ searchParams }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-4xl space-y-6 px-6 py-10">
+      <PortalMain className="space-y-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold">Records</h1>
           <Link href="/records/new" className={buttonClass} data-testid="new-record">New record</Link>
@@ -126,7 +126,7 @@ export default async function RecordsPage({ searchParams }: Props) {
           {startingAfter && <Link className="underline" href={`/records?${new URLSearchParams(filters)}`}>First page</Link>}
           {nextHref && <Link className="underline" href={nextHref} data-testid="next-page">Next page</Link>}
         </div>
-      </main>
+      </PortalMain>
     </>
   );
 }

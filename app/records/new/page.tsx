@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { PortalHeader } from "@/components/portal";
+import { PortalHeader, PortalMain } from "@/components/portal";
 import { liveBlockedReason } from "@/lib/accounts/live-access";
 import { requireAccount } from "@/lib/auth/session";
 import { claimFormSpecs } from "@/lib/claims/form-spec";
@@ -26,7 +26,7 @@ export default async function NewRecordPage({ searchParams }: Props) {
   return (
     <>
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
-      <main className="mx-auto max-w-4xl space-y-6 px-6 py-10">
+      <PortalMain className="space-y-6">
         <p className="text-sm"><Link className="underline" href="/records">← Records</Link></p>
         <section>
           <h1 className="text-2xl font-semibold">New record</h1>
@@ -42,7 +42,7 @@ export default async function NewRecordPage({ searchParams }: Props) {
           liveBlockedReason={liveBlockedReason(account, "Live records")}
           nowUtc={new Date().toISOString().slice(0, 16)}
         />
-      </main>
+      </PortalMain>
     </>
   );
 }
