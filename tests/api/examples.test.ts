@@ -145,6 +145,10 @@ describe("documented examples (docs/api.md)", () => {
     secrets.add(sandboxKey);
     live = await newLiveAccount("growth");
     secrets.add(live.sandboxKey).add(live.liveKey);
+    // The examples' accounts go by a name, as a customer's would: their records say who is speaking.
+    for (const key of [sandboxKey, live.liveKey]) {
+      expect((await call("PATCH", "/api/v1/account", { key, body: { name: "Acme Trading Ltd" } })).status).toBe(200);
+    }
   });
 
   // ---- POST /api/v1/records -------------------------------------------------------------
@@ -324,7 +328,7 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.body.signed_payload).toEqual({
       id: created.verification_id, environment: "sandbox", subject: created.subject, claim_type: "company_status",
       claim: created.claim, evidence_level: "participant_attested", evidence: {}, issued_at: created.lifecycle.issued_at,
-      valid_from: created.lifecycle.valid_from, expires_at: created.lifecycle.expires_at, issuer: baseUrl(),
+      valid_from: created.lifecycle.valid_from, expires_at: created.lifecycle.expires_at, account: { name: "Acme Trading Ltd" }, issuer: baseUrl(),
     });
     expect(createHash("sha256").update(canonicalize(r.body.signed_payload)!).digest("hex")).toBe(created.integrity.payload_sha256);
   });
@@ -377,6 +381,13 @@ describe("documented examples (docs/api.md)", () => {
   });
 
   // ---- account ---------------------------------------------------------------------------
+
+  it("update_account: the organisation name certificates show as the account that made the statement", async () => {
+    const { sandboxKey: key } = await newAccount("doc-acct");
+    const r = await exchange("update_account", "PATCH", "/api/v1/account", { key, body: { name: "Acme Trading Ltd" } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ object: "account", name: "Acme Trading Ltd", verified_domains: [], plan: "none", environment: "sandbox" });
+  });
 
   it("usage: this month's live usage against the plan", async () => {
     const asked = usageMonth();
