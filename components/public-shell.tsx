@@ -1,14 +1,12 @@
 import Link from "next/link";
+import { Logo } from "./site-chrome";
 
-/** The header every public page (certificate, home) carries: who runs this page, and what it is. */
+/** The certificate's header: who runs this page (the same mark as the site header), and what it is. */
 export function PublicHeader() {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-3xl items-center justify-between gap-4 px-4 py-3">
-        <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900" aria-label="Proof Records home">
-          <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-slate-900 text-xs font-bold text-white">PR</span>
-          Proof Records
-        </Link>
+        <Logo />
         <nav className="flex gap-4 text-sm text-slate-700">
           <a className="underline-offset-4 hover:underline" href="#about">What is this?</a>
           <a className="underline-offset-4 hover:underline" href="#verify">Verify</a>

@@ -36,7 +36,7 @@ export function DomainCheckForm({ challengeId, environment }: { challengeId: str
           <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Checking…" : "Check now"}</button>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="visibility" value="public" />
-            Public record (its certificate may be indexed by search engines; a private one is reachable by its id only)
+            Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)
           </label>
         </form>
       )}

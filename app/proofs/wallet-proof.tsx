@@ -173,7 +173,7 @@ function WalletFlow({ environment, networks }: Props) {
             </button>
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
-              Public record (its certificate may be indexed by search engines; a private one is reachable by its id only)
+              Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)
             </label>
           </div>
         </div>

@@ -106,7 +106,7 @@ const LEVEL_HELP: Record<string, string> = {
 
 const VISIBILITY: readonly FormOption[] = [
   { value: "private", label: "Private", help: "Anyone with the link or the record id can check it; it is not listed in lookup or the directory." },
-  { value: "public", label: "Public", help: "Also listed: found by lookup and shown in the directory (live, active records only; sandbox records never are)." },
+  { value: "public", label: "Public", help: "Also listed: found by lookup and shown in the directory (live, active records only). Sandbox records are always private, whatever is chosen here." },
 ];
 
 /** The spec of one claim type's form; `defaultValidityDays` is the service's default validity (env). */

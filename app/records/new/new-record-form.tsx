@@ -160,7 +160,7 @@ function EnvironmentChoice({ current, blocked, error, autoFocus }: { current: st
         <div className="mt-2 space-y-2 text-sm">
           <label className="flex items-start gap-3">
             <input type="radio" name="environment" value="sandbox" defaultChecked={current === "sandbox"} className="mt-1 shrink-0" autoFocus={autoFocus} />
-            <span><span className="font-medium">Sandbox</span><span className="block text-slate-600">A free test record, marked “Sandbox — not verified”. Runs the same checks.</span></span>
+            <span><span className="font-medium">Sandbox</span><span className="block text-slate-600">A free test record, marked “Sandbox — not verified”, and always private. Runs the same checks.</span></span>
           </label>
           <label className={`flex items-start gap-3 ${blocked ? "text-slate-400" : ""}`}>
             <input type="radio" name="environment" value="live" defaultChecked={current === "live"} disabled={blocked !== null} className="mt-1 shrink-0" />
