@@ -6,7 +6,8 @@ import type { Db, DbOrTx } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/http/validation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { invalidateStatus } from "@/lib/records/status-cache";
+import { getCachedProfile, invalidateStatus, putCachedProfile } from "@/lib/records/status-cache";
+import { getEnv } from "@/lib/env";
 import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
 
@@ -41,8 +42,17 @@ export async function loadAccountProfiles(db: DbOrTx, accountIds: readonly strin
   return out;
 }
 
+/**
+ * One account's profile, for the answer to a create: kept per process like a signed status
+ * (STATUS_CACHE_SECONDS, dropped at once on a name change or a domain record's move), so an
+ * offline create stays one statement once the account is known.
+ */
 export async function getAccountProfile(db: DbOrTx, accountId: string): Promise<AccountProfile> {
-  return (await loadAccountProfiles(db, [accountId])).get(accountId) ?? { name: null, verified_domains: [] };
+  const hit = getCachedProfile(accountId);
+  if (hit) return { name: hit.name, verified_domains: [...hit.verified_domains] };
+  const profile = (await loadAccountProfiles(db, [accountId])).get(accountId) ?? { name: null, verified_domains: [] };
+  putCachedProfile(accountId, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
+  return { name: profile.name, verified_domains: [...profile.verified_domains] };
 }
 
 export const accountUpdateSchema = z
@@ -61,7 +71,7 @@ export const accountUpdateSchema = z
 
 /** The account as its owner reads it through the API. */
 export async function getAccount(db: DbOrTx, auth: AuthContext) {
-  const profile = await getAccountProfile(db, auth.accountId);
+  const profile = (await loadAccountProfiles(db, [auth.accountId])).get(auth.accountId) ?? { name: null, verified_domains: [] };
   return { object: "account" as const, name: profile.name, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment };
 }
 

@@ -42,6 +42,9 @@ export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), m
 
 /** The claim types whose active live records name a verified domain of their account. */
 export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.provesAccountDomain).map((m) => m.type);
+/** The module of a claim type that has one of its own (not the reviewed fallback), or undefined. */
+export const ownModule = (claimType: string): ClaimModule | undefined => MODULES.get(claimType);
+
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 

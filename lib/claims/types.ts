@@ -1,5 +1,5 @@
 import type { AuthContext } from "@/lib/accounts/types";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
@@ -12,6 +12,8 @@ export type CheckOutcome =
       evidenceLevel: EvidenceLevel;
       publicEvidence: Record<string, unknown>;
       privateEvidence?: Record<string, unknown>;
+      /** The end of validity the type sets (e.g. a mandate's valid_until); absent: the request's or the default. */
+      expiresAt?: Date;
       commit?: CommitHook;
     }
   | {
@@ -59,6 +61,8 @@ export type ClaimDocs = {
   describe: string;
   /** The evidence schema, registered as an OpenAPI component (its zod `.meta({id})` names it). */
   evidenceSchema?: ZodType;
+  /** The type's own top-level request fields (`requestFields`) as one documented object, also a component. */
+  fieldsSchema?: ZodType;
   /** The 422 codes its check can answer, beyond the shared validation codes. */
   errors: readonly ErrorCode[];
   example: { summary: string; value: Record<string, unknown> };
@@ -85,7 +89,10 @@ export type ClaimForm = {
 };
 
 /** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
-export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[] };
+export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[]; extras: unknown };
+
+/** What `viewExtras` loads for one record: data for `publicFields`, and what a cached view of it depends on. */
+export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
 
 export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
@@ -118,6 +125,23 @@ export interface ClaimModule {
    * request asks for.
    */
   validityDays?: number;
+  /**
+   * Top-level request fields this type takes beside the base ones (e.g. an agent's
+   * `agent_id`, `act`, `scope`): the request is parsed with them, strictly, so other types
+   * refuse them (422 unknown_field).
+   */
+  requestFields?: Readonly<Record<string, ZodType>>;
+  /**
+   * A look at the raw body before it is parsed, for what must be refused with its own code
+   * and never echoed (e.g. secret material): a FieldError, or null.
+   */
+  screen?(raw: Record<string, unknown>): FieldError | null;
+  /**
+   * What the public view needs beyond the record and its links (e.g. the standing of the
+   * mandate key that signed it), for many records at once; `dependsOn` names the keys whose
+   * change drops a cached view (status-cache.ts), e.g. `mandate-key:<id>`.
+   */
+  viewExtras?(db: DbOrTx, records: readonly { accountId: string; evidence: Record<string, unknown> }[]): Promise<ViewExtras[]>;
   /** The records a request names, by role (e.g. its principal's company record); loaded into `ctx.linked`. */
   links?(input: RecordCreateInput): readonly RecordLinkRequest[];
   /**

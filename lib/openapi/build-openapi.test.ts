@@ -25,7 +25,7 @@ process.env.PUBLIC_BASE_URL ??= "https://proof.example";
 const BASE = "https://proof.example";
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-const ROUTES: [path: string, method: "get" | "post" | "delete"][] = [
+const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/records", "post"],
   ["/api/v1/records", "get"],
   ["/api/v1/records/batch", "post"],
@@ -46,6 +46,8 @@ const ROUTES: [path: string, method: "get" | "post" | "delete"][] = [
   ["/api/v1/mandate-keys/{key_id}", "delete"],
   ["/keys/{key_id}", "get"],
   ["/api/v1/usage", "get"],
+  ["/api/v1/account", "get"],
+  ["/api/v1/account", "patch"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
   ["/api/health", "get"],

@@ -11,7 +11,7 @@ export function claimTypeDocs() {
   const types = documentedClaimTypes();
   const key = (t: string) => (t === "*" ? "reviewed" : t);
   return {
-    evidenceSchemas: types.flatMap((m) => (m.docs.evidenceSchema ? [m.docs.evidenceSchema] : [])),
+    evidenceSchemas: types.flatMap((m) => [m.docs.evidenceSchema, m.docs.fieldsSchema].filter((s) => s !== undefined)),
     examples: Object.fromEntries(types.map((m) => [key(m.type), m.docs.example])) as Record<string, { summary: string; value: Record<string, unknown> }>,
     errors: [...new Set(types.flatMap((m) => m.docs.errors))],
     describe: types.map((m) => m.docs.describe).join(" "),

@@ -2,7 +2,7 @@ import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
-import type { CheckOutcome } from "@/lib/claims/types";
+import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
 import { buildEvent } from "@/lib/outbox/write-event";
 import type { RecordCreateInput } from "./schemas";
@@ -16,6 +16,7 @@ export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 /** The row, its first history entry, its links, the answer and the outbox event of a new record. */
 export function assemble(
   auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
+  extras?: ViewExtras,
 ) {
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
   const outcome = stripSecrets(checked, claimModuleFor(input.claim_type).secrets ?? [], input);
@@ -24,7 +25,7 @@ export function assemble(
     recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
     reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
   };
-  const body = serializeRecord(buildPublicView(row, [history], linked, account, now.getTime()));
+  const body = serializeRecord(buildPublicView(row, [history], linked, account, now.getTime(), extras));
   const links = linked.map((l) => ({ recordId: row.id, role: l.role, targetId: l.target.id }));
   const bodyJson = JSON.stringify(body);
   const event = buildEvent({
@@ -47,7 +48,7 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
     return { ...base, status: "pending_review" as const, reviewReason: outcome.reason, issuedAt: null, validFrom: null,
       expiresAt: null, recheckAt: null, signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null, supersededBy: null };
   }
-  const expiresAt = input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now);
+  const expiresAt = outcome.expiresAt ?? (input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now));
   return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
     ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt, accountName: auth.accountName }, now) };
 }

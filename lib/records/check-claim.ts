@@ -1,12 +1,12 @@
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
-import type { CheckOutcome } from "@/lib/claims/types";
+import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { loadLinkTargets, type LinkedTarget } from "./public-view";
 import type { RecordCreateInput } from "./schemas";
 
 /** A check's outcome and, for one that passed, the records the new record rests on (written with it). */
-export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[] };
+export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: ViewExtras };
 
 /**
  * One claim check, as the create and the batch run it: the records the request names are
@@ -21,5 +21,8 @@ export async function checkClaim(db: Db, auth: AuthContext, input: RecordCreateI
   const linked = outcome.kind === "fail"
     ? []
     : wanted.flatMap((w) => (targets.has(w.role) ? [{ role: w.role, target: targets.get(w.role)! }] : []));
-  return { outcome, linked };
+  const extras = outcome.kind === "fail" || !mod.viewExtras
+    ? undefined
+    : (await mod.viewExtras(db, [{ accountId: auth.accountId, evidence: outcome.publicEvidence }]))[0];
+  return { outcome, linked, extras };
 }

@@ -59,9 +59,9 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
   ]);
   const results: BatchRowResult[] = [];
   const ready: Ready[] = [];
-  outcomes.forEach(({ outcome, linked }, index) => {
+  outcomes.forEach(({ outcome, linked, extras }, index) => {
     if (outcome.kind === "fail") results[index] = failed(index, outcome.error);
-    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, account, now) });
+    else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, account, now, extras) });
   });
 
   const bodyJson = await db.transaction(async (tx) => {

@@ -1,7 +1,10 @@
+import { z } from "zod";
 import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
-import { getAccountProfile } from "@/lib/accounts/account-profile";
+import { accountDependency, getAccountProfile } from "@/lib/accounts/account-profile";
+import { notifyStatusChanged } from "./notify-status";
+import { invalidateStatus } from "./status-cache";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, claimModuleForRequest } from "@/lib/claims/registry";
+import { claimModuleFor, claimModuleForRequest, ownModule } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -15,6 +18,8 @@ import { checkClaim } from "./check-claim";
 import { insertRecordBundle, type BundleKey, type RecordBundle } from "./insert-record-bundle";
 import { recordCreateSchema, type RecordCreateInput } from "./schemas";
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 const EVIDENCE_LIMIT = 32 * 1024;
 const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
 
@@ -23,8 +28,19 @@ export type CreateResult = IdempotentResult<201 | 202>;
 
 /** Shape and type-specific checks that need no I/O; the first problem is thrown as a 422. */
 export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInput {
-  const input = parseOrThrow(recordCreateSchema, raw, prefix);
   const p = (f: string) => (prefix ? `${prefix}.${f}` : f);
+  // A type's own top-level fields (and its screen for what must never be echoed) come first.
+  const own = isObject(raw) && typeof raw.claim_type === "string" ? ownModule(raw.claim_type) : undefined;
+  const screened = own?.screen?.(raw as Record<string, unknown>);
+  if (screened) throw new ApiError(screened.code, screened.message, screened.param ? p(screened.param) : undefined);
+  const ownKeys = Object.keys(own?.requestFields ?? {});
+  const base = ownKeys.length && isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => !ownKeys.includes(k))) : raw;
+  const input: RecordCreateInput = parseOrThrow(recordCreateSchema, base, prefix);
+  if (ownKeys.length && isObject(raw)) {
+    // The type's fields, parsed by its schema and carried to its check beside the base ones.
+    const given = Object.fromEntries(Object.entries(raw).filter(([k]) => ownKeys.includes(k)));
+    Object.assign(input, parseOrThrow(z.strictObject(own!.requestFields!), given, prefix));
+  }
   if (input.evidence && Buffer.byteLength(canonicalJson(input.evidence)) > EVIDENCE_LIMIT) {
     throw new ApiError("too_large", "'evidence' exceeds 32 KiB.", p("evidence"));
   }
@@ -73,10 +89,10 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
 async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput) {
   requireActivePlan(auth);
   const now = new Date();
-  const [{ outcome, linked }, account] = await Promise.all([checkClaim(db, auth, input, now), getAccountProfile(db, auth.accountId)]);
+  const [{ outcome, linked, extras }, account] = await Promise.all([checkClaim(db, auth, input, now), getAccountProfile(db, auth.accountId)]);
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-  return { outcome, result: assemble(auth, input, outcome, linked, account, now) };
+  return { outcome, result: assemble(auth, input, outcome, linked, account, now, extras) };
 }
 
 /**
@@ -90,10 +106,14 @@ async function persist(db: Db, auth: AuthContext, outcome: Passed, bundle: Recor
     if (!(await insertRecordBundle(db, bundle))) throw new KeyTaken();
     return;
   }
+  // A live record that proves an account domain changes who the account's records say is speaking.
+  const newDomain = metered && claimModuleFor(bundle.row.claimType).provesAccountDomain ? [accountDependency(auth.accountId)] : [];
   await db.transaction(async (tx) => {
     if (metered) await meterLiveUsage(tx, auth, "live_records", bundle.row.createdAt);
     const refused = outcome.commit ? await outcome.commit(tx, bundle.row.id) : null;
     if (refused) throw ApiError.fromField(refused);
     if (!(await insertRecordBundle(tx, bundle))) throw new KeyTaken(); // roll back the metering too
+    if (newDomain.length) await notifyStatusChanged(tx, newDomain);
   });
+  if (newDomain.length) invalidateStatus(newDomain);
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import { accountDependency, loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
+import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
@@ -80,6 +81,7 @@ export function buildPublicView(
   linked: readonly LinkedTarget[],
   account: AccountProfile,
   now = Date.now(),
+  extras?: ViewExtras,
 ): PublicView {
   const { status, changedAt } = effectiveStatus(row, now);
   const links = linked.map((l) => standingOf(l, now));
@@ -87,10 +89,10 @@ export function buildPublicView(
   if (status === "expired" && row.status !== "expired" && row.expiresAt) {
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
-  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links }) ?? {};
+  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data }) ?? {};
   return {
     row, status, changedAt, verified: isVerified(row, status), account, links, linkedIds: linked.map((l) => l.target.id),
-    dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId)],
+    dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
     fields, history: hist, now,
   };
 }
@@ -142,6 +144,7 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
       .orderBy(asc(recordLinks.role)),
     loadAccountProfiles(db, rows.map((r) => r.accountId), new Date(now)),
   ]);
+  const extras = await loadViewExtras(db, rows);
   const group = <T extends { recordId: string }>(list: T[]) => {
     const m = new Map<string, T[]>();
     for (const x of list) (m.get(x.recordId) ?? m.set(x.recordId, []).get(x.recordId)!).push(x);
@@ -150,7 +153,21 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
   const hByRecord = group(history);
   const lByRecord = group(linked);
   const none: AccountProfile = { name: null, verified_domains: [] };
-  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now));
+  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now, extras.get(r.id)));
+}
+
+/** What each row's claim type loads beside it (`viewExtras`), one call per type. */
+export async function loadViewExtras(db: DbOrTx, rows: readonly Pick<RecordRow, "id" | "claimType" | "accountId" | "evidencePublic">[]) {
+  const out = new Map<string, ViewExtras>();
+  const byType = new Map<string, typeof rows[number][]>();
+  for (const r of rows) (byType.get(r.claimType) ?? byType.set(r.claimType, []).get(r.claimType)!).push(r);
+  for (const [type, list] of byType) {
+    const load = claimModuleForView(type)?.viewExtras;
+    if (!load) continue;
+    const got = await load(db, list.map((r) => ({ accountId: r.accountId, evidence: r.evidencePublic })));
+    list.forEach((r, i) => out.set(r.id, got[i]!));
+  }
+  return out;
 }
 
 export async function loadPublicView(db: DbOrTx, row: RecordRow, now = Date.now()): Promise<PublicView> {

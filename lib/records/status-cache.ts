@@ -8,9 +8,27 @@
 type Entry = { body: string; asOfMs: number; untilMs: number; dependsOn?: readonly string[] };
 
 const MAX_ENTRIES = 50_000;
-type State = { entries: Map<string, Entry>; dependents: Map<string, Set<string>> };
+type Profile = { name: string | null; verified_domains: string[] };
+type State = { entries: Map<string, Entry>; dependents: Map<string, Set<string>>; profiles: Map<string, { profile: Profile; untilMs: number }> };
 const g = globalThis as unknown as { __prsStatusCache?: State };
-const state = (g.__prsStatusCache ??= { entries: new Map(), dependents: new Map() });
+const state = (g.__prsStatusCache ??= { entries: new Map(), dependents: new Map(), profiles: new Map() });
+const ACCOUNT = "account:";
+
+/**
+ * Account profiles (who is speaking) are kept like the views that show them: at most
+ * `ttlMs`, and dropped with the `account:<id>` key (a name change, a domain record moving).
+ */
+export function getCachedProfile(accountId: string, now = Date.now()): Profile | undefined {
+  const e = state.profiles.get(accountId);
+  if (e && e.untilMs > now) return e.profile;
+  if (e) state.profiles.delete(accountId);
+  return undefined;
+}
+
+export function putCachedProfile(accountId: string, profile: Profile, ttlMs: number, now = Date.now()) {
+  if (state.profiles.size >= MAX_ENTRIES) state.profiles.delete(state.profiles.keys().next().value!);
+  state.profiles.set(accountId, { profile, untilMs: now + ttlMs });
+}
 
 export function getCachedStatus(id: string, now = Date.now()): Entry | undefined {
   const e = state.entries.get(id);
@@ -52,6 +70,7 @@ export function invalidateStatus(ids: string | readonly string[]) {
     if (seen.has(id)) continue;
     seen.add(id);
     drop(id);
+    if (id.startsWith(ACCOUNT)) state.profiles.delete(id.slice(ACCOUNT.length));
     for (const dep of state.dependents.get(id) ?? []) todo.push(dep);
   }
 }

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { accounts, recordHistory, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
+import { accountDependency } from "@/lib/accounts/account-profile";
+import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
@@ -40,7 +41,8 @@ export async function issuePending(
   await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
-  await notifyStatusChanged(tx, [row.id]);
+  const alsoAccount = row.environment === "live" && claimModuleFor(row.claimType).provesAccountDomain ? [accountDependency(row.accountId)] : [];
+  await notifyStatusChanged(tx, [row.id, ...alsoAccount]);
   return body;
 }
 

@@ -93,8 +93,24 @@ describe("lifecycle transitions", () => {
     const ok = await move(a.sandboxKey, id, "supersede", { superseded_by: next });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: "superseded", superseded_by: next });
+    // Sandbox records are private: the successor is never linked from the public page.
     const page = await call("GET", `/r/${id}`);
-    expect(page.text).toContain(`/r/${next}`);
+    expect(page.text).not.toContain(`/r/${next}`);
+    expect(page.text).toContain("Replaced by a newer record that is not public.");
+  });
+
+  it("a certificate links a public successor, never a private one", async () => {
+    const acct = await newLiveAccount();
+    const old = (await issue(acct.liveKey, { visibility: "public" })).verification_id;
+    const pub = (await issue(acct.liveKey, { visibility: "public" })).verification_id;
+    expect((await move(acct.liveKey, old, "supersede", { superseded_by: pub })).status).toBe(200);
+    expect((await call("GET", `/r/${old}`)).text).toContain(`href="/r/${pub}"`);
+    const old2 = (await issue(acct.liveKey, { visibility: "public" })).verification_id;
+    const priv = (await issue(acct.liveKey, { visibility: "private" })).verification_id;
+    expect((await move(acct.liveKey, old2, "supersede", { superseded_by: priv })).status).toBe(200);
+    const page = (await call("GET", `/r/${old2}`)).text;
+    expect(page).not.toContain(priv);
+    expect(page).toContain("Replaced by a newer record that is not public.");
   });
 
   it("a status answer is never served stale after a change", async () => {

@@ -52,6 +52,7 @@ const BODIES: Record<string, unknown> = {
   createMandateKey: { key_id: "battery-key-x", public_key: edPublicKey() },
   createDomainChallenge: { domain: "battery.example.com" },
   createWalletChallenge: { address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
+  updateAccount: { name: "Security Battery Ltd" },
 };
 
 function edPublicKey() {
@@ -90,6 +91,7 @@ async function snapshot(key: string, f: Fixtures) {
     webhooks: await get("/api/v1/webhooks"),
     deliveries: await get(`/api/v1/webhooks/${f.webhookId}/deliveries`),
     mandateKeys: await get("/api/v1/mandate-keys"),
+    account: await get("/api/v1/account"),
   };
 }
 
