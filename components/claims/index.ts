@@ -1,3 +1,4 @@
+import { agentAuthorizationUi } from "./agent-authorization";
 import { companyIdentityUi } from "./company-identity";
 import { companyStatusUi } from "./company-status";
 import { domainOwnershipUi } from "./domain-ownership";
@@ -6,6 +7,6 @@ import type { ClaimUi } from "./types";
 import { walletOwnershipUi } from "./wallet-ownership";
 
 /** The UI piece of each claim type with one (lib/claims/ holds the rest of its definition). One line per type. */
-const UI = new Map<string, ClaimUi>([companyStatusUi, companyIdentityUi, domainOwnershipUi, walletOwnershipUi, evmTransactionUi].map((u) => [u.type, u]));
+const UI = new Map<string, ClaimUi>([companyStatusUi, companyIdentityUi, domainOwnershipUi, walletOwnershipUi, evmTransactionUi, agentAuthorizationUi].map((u) => [u.type, u]));
 
 export const claimUi = (claimType: string): ClaimUi | undefined => UI.get(claimType);

@@ -1,5 +1,6 @@
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
+import { agentAuthorization } from "./agent-authorization";
 import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
 import { domainOwnership } from "./domain-ownership";
@@ -13,7 +14,9 @@ import type { ClaimModule } from "./types";
  * Claim types with a module. A new claim type is one file plus one line here. A Map, not an
  * object: a claim_type such as "constructor" must not find Object.prototype's members.
  */
-const MODULES = new Map<string, ClaimModule>([companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction].map((m) => [m.type, m]));
+const MODULES = new Map<string, ClaimModule>(
+  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization].map((m) => [m.type, m]),
+);
 
 /**
  * Add a module the service does not define. Only the framework's own tests use it, to
@@ -53,7 +56,6 @@ export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].fi
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
 export const NOT_YET_AVAILABLE = [
-  "agent_authorization",
   "verified_listing", "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
 

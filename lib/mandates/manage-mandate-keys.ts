@@ -6,7 +6,10 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { parseOrThrow } from "@/lib/http/validation";
+import { notifyStatusChanged } from "@/lib/records/notify-status";
+import { invalidateStatus } from "@/lib/records/status-cache";
 import { findPrivateKeyField, parseMandatePublicKey } from "./public-key";
+import { mandateKeyDependency } from "./verify-mandate";
 
 export const mandateKeyCreateSchema = z
   .strictObject({
@@ -105,7 +108,12 @@ export async function revokeMandateKey(db: Db, auth: AuthContext, keyId: string)
   if (!MANDATE_KEY_ID_RE.test(keyId)) throw notFound(keyId);
   const owned = and(eq(mandateKeys.keyId, keyId), eq(mandateKeys.accountId, auth.accountId), eq(mandateKeys.environment, auth.environment));
   const [revoked] = await db.update(mandateKeys).set({ revokedAt: new Date() }).where(and(owned, isNull(mandateKeys.revokedAt))).returning();
-  if (revoked) return serializeMandateKey(revoked);
+  if (revoked) {
+    // Records signed with it show the key's standing: their cached views go, here and elsewhere.
+    await notifyStatusChanged(db, [mandateKeyDependency(keyId)]);
+    invalidateStatus(mandateKeyDependency(keyId));
+    return serializeMandateKey(revoked);
+  }
   const [row] = await db.select().from(mandateKeys).where(owned);
   if (!row) throw notFound(keyId);
   return serializeMandateKey(row);

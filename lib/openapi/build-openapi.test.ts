@@ -48,6 +48,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/usage", "get"],
   ["/api/v1/account", "get"],
   ["/api/v1/account", "patch"],
+  ["/api/v1/records/{id}/principal", "patch"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
   ["/api/health", "get"],
@@ -302,7 +303,7 @@ describe("buildOpenApi", () => {
     expect(resolve(w.properties.network).enum).toEqual([...WALLET_NETWORKS]);
   });
 
-  it("POST /api/v1/records documents the domain and wallet proofs and their evidence", () => {
+  it("POST /api/v1/records documents the domain and wallet proofs and their evidence", async () => {
     const post = op("/api/v1/records", "post");
     for (const word of ["domain_ownership", "wallet_ownership", "DomainOwnershipEvidence", "WalletOwnershipEvidence", "pending_review"]) {
       expect(post.description, word).toContain(word);
@@ -323,8 +324,17 @@ describe("buildOpenApi", () => {
     // The request examples are valid requests.
     const examples = post.requestBody!.content["application/json"]!.examples!;
     expect(Object.keys(examples)).toEqual(expect.arrayContaining(["company_status", "domain_ownership", "wallet_ownership"]));
+    const { validateRecordInput } = await import("@/lib/records/create-record");
     for (const [name, { value }] of Object.entries(examples)) {
-      const parsed = recordCreateSchema.safeParse(value);
+      // The same parse a request gets: the base fields, and a type's own top-level fields.
+      const parsed = (() => {
+        try {
+          validateRecordInput(value);
+          return { success: true, error: undefined };
+        } catch (e) {
+          return { success: false, error: { issues: String(e) } };
+        }
+      })();
       expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
     expect(domainEvidence.safeParse((examples.domain_ownership!.value as { evidence: unknown }).evidence).success).toBe(true);

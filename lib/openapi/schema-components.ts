@@ -2,6 +2,7 @@ import { z } from "zod";
 import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges/challenges";
 import { batchCreateSchema, lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
 import { accountUpdateSchema } from "@/lib/accounts/account-profile";
+import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import type { ClaimTypeDocs } from "./claim-type-docs";
@@ -59,7 +60,7 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,

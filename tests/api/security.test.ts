@@ -53,6 +53,7 @@ const BODIES: Record<string, unknown> = {
   createDomainChallenge: { domain: "battery.example.com" },
   createWalletChallenge: { address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
   updateAccount: { name: "Security Battery Ltd" },
+  changeRecordPrincipal: { principal_record_id: null },
 };
 
 function edPublicKey() {

@@ -26,5 +26,27 @@ export function lifecyclePaths(): Paths {
         },
       },
     },
+    "/api/v1/records/{id}/principal": {
+      patch: {
+        operationId: "changeRecordPrincipal",
+        tags: ["Records"],
+        summary: "Link an agent authorization to its principal's company record, or unlink it",
+        description:
+          "Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this " +
+          "account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. " +
+          "A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows " +
+          "`agent.principal_standing` (verified, lapsed, unlinked) at once.",
+        security: bearer,
+        parameters: [recordIdParam],
+        requestBody: { required: true, content: { "application/json": { schema: ref("PrincipalChange") } } },
+        responses: {
+          "200": jsonResponse("The agent record.", ref("Record")),
+          ...errorResponses([
+            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition", ...VALIDATION_CODES, "field_not_allowed",
+            "principal_record_invalid", ...OTHER_METHODS,
+          ]),
+        },
+      },
+    },
   };
 }

@@ -1,0 +1,196 @@
+import { z } from "zod";
+import { getEnv } from "@/lib/env";
+import type { FieldError } from "@/lib/http/errors";
+import { fieldErrors } from "@/lib/http/validation";
+import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import { mandateKeyDependency, mandateKeyStandings, verifyMandate } from "@/lib/mandates/verify-mandate";
+import { effectiveStatus } from "@/lib/records/effective-status";
+import type { LinkTarget } from "@/lib/records/public-view";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
+import { companyIdentity } from "./company-identity";
+import { refuseSourceFields } from "./field-rules";
+import { findSecretMaterial } from "./secret-material";
+import type { ClaimModule } from "./types";
+
+const LEVELS: readonly EvidenceLevel[] = ["participant_attested", "source_verified"];
+const PRINCIPAL_ROLE = "principal_record";
+const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
+
+const text = (max: number, what: string) => z.string().trim().min(1).max(max).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe(what);
+
+/** The top-level fields of spec 2.3 (CONTRACT "agent_authorization"); refused on every other type. */
+export const agentFields = {
+  principal: text(200, "Display name of the principal the agent acts for; the account is always the API key's."),
+  agent_id: text(200, "The agent's identifier, as the principal names it."),
+  act: text(200, "What the agent may do, e.g. 'pay_invoices'."),
+  scope: z
+    .strictObject({
+      asset: text(64, "Asset, e.g. USDC.").optional(),
+      max_amount: z.string().max(78).regex(/^(0|[1-9]\d*)(\.\d+)?$/, "must be a decimal string such as \"250.00\".")
+        .describe("Upper bound per the mandate, as a decimal string (not enforced: amounts are never checked).").optional(),
+      network: text(64, "Network, e.g. base.").optional(),
+    })
+    .optional()
+    .describe("The limits the mandate states."),
+  session_id: text(200, "The session the mandate is for.").optional(),
+  valid_until: z.iso.datetime({ offset: true }).optional().describe("End of the mandate; becomes the record's expires_at."),
+  mandate_hash: z.string().regex(/^(sha256|sha3-256):[0-9a-f]{64}$/, "must be 'sha256:' or 'sha3-256:' followed by 64 lower-case hex digits.")
+    .optional().describe("Hash of the instruction the principal gave (never the instruction's secrets)."),
+  mandate_signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/, "must be base64url (no padding) of a 64-byte Ed25519 signature.")
+    .optional().describe("Ed25519 over the RFC 8785 canonical JSON of {account_id, agent_id, act, scope, session_id, valid_until, mandate_hash}."),
+  principal_key_id: z.string().regex(MANDATE_KEY_ID_RE, "must be the key_id of a registered mandate key.").optional()
+    .describe("The mandate key (POST /api/v1/mandate-keys) that made mandate_signature."),
+  principal_record_id: recordIdSchema.optional()
+    .describe("A public, active company_identity record of this account (source_verified or evidence_verified) the principal is."),
+};
+const agentRequest = z.object(agentFields);
+type AgentRequest = z.output<typeof agentRequest>;
+
+export const agentFieldsSchema = z.strictObject(agentFields).meta({
+  id: "AgentAuthorizationFields",
+  description: "agent_authorization's own top-level request fields, sent beside subject, claim_type and claim.",
+});
+
+const SIGNED = ["mandate_hash", "mandate_signature", "principal_key_id"] as const;
+
+function levelProblem(input: RecordCreateInput, f: AgentRequest): FieldError | null {
+  const signed = SIGNED.filter((k) => f[k] !== undefined);
+  const wanted = input.evidence_level;
+  if (wanted === "evidence_verified") {
+    return { code: "evidence_level_not_allowed", param: "evidence_level", message: "An agent authorization is participant_attested, or source_verified with a signed mandate; no reviewer raises it." };
+  }
+  if (signed.length > 0 && signed.length < SIGNED.length) {
+    const missing = SIGNED.find((k) => f[k] === undefined)!;
+    return { code: "mandate_signature_required", param: missing, message: `A signed mandate needs mandate_hash, mandate_signature and principal_key_id together; '${missing}' is missing.` };
+  }
+  if (wanted === "source_verified" && signed.length === 0) {
+    return { code: "mandate_signature_required", param: "mandate_signature", message: "source_verified needs the principal's signed mandate: mandate_hash, mandate_signature and principal_key_id." };
+  }
+  return null;
+}
+
+/** Why a record cannot be this agent's principal (spec 2.3 rule 4), or null. */
+export function principalProblem(target: LinkTarget | undefined, agentEnvironment: string, now = Date.now()): FieldError | null {
+  const invalid = (why: string): FieldError => ({ code: "principal_record_invalid", param: "principal_record_id", message: why });
+  if (!target) return invalid("No record of this account has that id.");
+  if (target.claimType !== companyIdentity.type) return invalid(`The principal record must be a ${companyIdentity.type} record, not ${target.claimType}.`);
+  if (target.visibility !== "public") return invalid("The principal record must be public.");
+  if (target.evidenceLevel === "participant_attested") return invalid("The principal record must have been checked (source_verified or evidence_verified).");
+  if (effectiveStatus(target, now).status !== "active") return invalid(`The principal record is ${effectiveStatus(target, now).status}; it must be active.`);
+  if (agentEnvironment === "live" && target.environment !== "live") return invalid("A live agent cannot rest on a sandbox record.");
+  return null;
+}
+
+type Extras = { keyStatus: "active" | "revoked" | null };
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+const obj = (v: unknown): Record<string, unknown> | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : null);
+const keyStatusOf = (extras: unknown): Extras["keyStatus"] => {
+  const s = obj(extras)?.keyStatus;
+  return s === "active" || s === "revoked" ? s : null;
+};
+
+/**
+ * agent_authorization: that a program (the agent) was allowed to act for a principal, within
+ * stated limits, for a session — the principal's own statement (participant_attested), or
+ * checked against the principal's Ed25519 signature over the mandate with one of its
+ * registered mandate keys (source_verified). The agent may rest on the principal's checked
+ * company_identity record; the status says whether that record still stands.
+ */
+export const agentAuthorization: ClaimModule = {
+  type: "agent_authorization",
+  docs: {
+    describe:
+      "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +
+      "participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with " +
+      "an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity " +
+      "record whose standing (verified, lapsed, unlinked) the signed status shows under `agent`. Secret material is refused.",
+    fieldsSchema: agentFieldsSchema,
+    errors: [
+      "unknown_field", "field_not_allowed", "evidence_level_not_allowed", "mandate_signature_required", "mandate_signature_invalid",
+      "mandate_key_invalid", "principal_record_invalid", "secret_material_refused",
+    ],
+    example: {
+      summary: "An agent's mandate, signed by the principal's mandate key (201)",
+      value: {
+        subject: "invoice-agent-7", claim_type: "agent_authorization", claim: "invoice-agent-7 may pay approved invoices for Acme Trading Ltd.",
+        visibility: "public", principal: "Acme Trading Ltd", agent_id: "invoice-agent-7", act: "pay_invoices",
+        scope: { asset: "USDC", max_amount: "250.00", network: "base" }, session_id: "sess-2026-11-23", valid_until: "2026-12-31T23:59:59Z",
+        mandate_hash: "sha256:9f2c4e0d2a1b7c3e5f60718293a4b5c6d7e8f90123456789abcdef0123456789", mandate_signature: "Uq4gq1Lk9nFQf0a2Xw3mZb7sT8cVhJ5yR6pD0eK1oN2iG4lM7uB9tW3xY8zA1sC5dE6fH7jK8lP9qR0sT1uV2w",
+        principal_key_id: "acme-treasury-2026",
+      },
+    },
+  },
+  levels: LEVELS,
+  form: {
+    label: "An AI agent's mandate",
+    summary: "That an agent may act for your company within stated limits; signed with your mandate key to be checked. Made through the API.",
+    href: "/docs/guides/api#agent_authorization",
+  },
+  requestFields: agentFields,
+  screen(raw) {
+    const { subject: _s, claim: _c, ...rest } = raw;
+    return findSecretMaterial(rest);
+  },
+  validate(input) {
+    if (input.evidence && Object.keys(input.evidence).length > 0) {
+      const [k] = Object.keys(input.evidence);
+      return { code: "unknown_field", param: `evidence.${k}`, message: "agent_authorization takes its fields at the top level, not in evidence." };
+    }
+    if (input.expires_at !== undefined) {
+      return { code: "field_not_allowed", param: "expires_at", message: "An agent authorization ends when its mandate does: send valid_until." };
+    }
+    const parsed = agentRequest.safeParse(input);
+    if (!parsed.success) return fieldErrors(parsed.error, input, "")[0]!;
+    const f = parsed.data;
+    if (f.valid_until !== undefined) {
+      const at = Date.parse(f.valid_until);
+      const min = getEnv().MIN_VALIDITY_SECONDS;
+      if (at <= Date.now() + min * 1000 || at > Date.now() + MAX_VALIDITY_MS) {
+        return { code: "invalid_value", param: "valid_until", message: `'valid_until' must lie between ${min} seconds and five years from now.` };
+      }
+    }
+    return refuseSourceFields(input, "agent_authorization") ?? levelProblem(input, f);
+  },
+  links: (input) => {
+    const id = agentRequest.safeParse(input).data?.principal_record_id;
+    return id ? [{ role: PRINCIPAL_ROLE, targetId: id }] : [];
+  },
+  async check(input, ctx) {
+    const f = agentRequest.parse(input);
+    if (f.principal_record_id !== undefined) {
+      const problem = principalProblem(ctx.linked.get(PRINCIPAL_ROLE), ctx.auth.environment, ctx.now.getTime());
+      if (problem) return { kind: "fail", error: problem };
+    }
+    let level: EvidenceLevel = "participant_attested";
+    if (f.mandate_signature !== undefined && f.principal_key_id !== undefined) {
+      const refused = await verifyMandate(ctx.db, ctx.auth.accountId, f.principal_key_id, f.mandate_signature, f);
+      if (refused) return { kind: "fail", error: refused };
+      // Checked; issued at source_verified unless the request asked for less.
+      level = input.evidence_level === "participant_attested" ? "participant_attested" : "source_verified";
+    }
+    const { principal_record_id: _link, ...signedFields } = f;
+    const publicEvidence = Object.fromEntries(Object.entries(signedFields).filter(([, v]) => v !== undefined));
+    return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
+  },
+  async viewExtras(db, recs) {
+    const standings = await mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : [])));
+    return recs.map((r) => {
+      const keyId = str(r.evidence.principal_key_id);
+      return { data: { keyStatus: keyId ? (standings.get(keyId) ?? null) : null } satisfies Extras, dependsOn: keyId ? [mandateKeyDependency(keyId)] : [] };
+    });
+  },
+  publicFields({ evidence, links, extras }) {
+    const link = links.find((l) => l.role === PRINCIPAL_ROLE);
+    const keyId = str(evidence.principal_key_id);
+    return {
+      agent: {
+        principal: str(evidence.principal), agent_id: str(evidence.agent_id), act: str(evidence.act),
+        scope: obj(evidence.scope), session_id: str(evidence.session_id),
+        valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
+        key: keyId ? { key_id: keyId, status: keyStatusOf(extras) } : null,
+        principal_standing: link ? (link.standing === "active" ? "verified" : "lapsed") : "unlinked",
+        principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
+      },
+    };
+  },
+};

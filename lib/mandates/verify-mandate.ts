@@ -1,0 +1,57 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { mandateKeys } from "@/drizzle/schema";
+import type { DbOrTx } from "@/lib/db/client";
+import type { FieldError } from "@/lib/http/errors";
+import { canonicalJson } from "@/lib/signing/canonical";
+import { verifyEd25519Strict } from "@/lib/signing/ed25519-strict";
+
+/** The fields a principal signs (CONTRACT "Mandates"); absent ones are left out. */
+export type MandateFields = {
+  agent_id: string; act: string; scope?: Record<string, unknown>; session_id?: string; valid_until?: string; mandate_hash?: string;
+};
+
+/** What the mandate signature covers: `account_id` is the id of the account behind the API key. */
+export function mandatePayload(accountId: string, f: MandateFields): Record<string, unknown> {
+  const all: Record<string, unknown> = {
+    account_id: accountId, agent_id: f.agent_id, act: f.act, scope: f.scope, session_id: f.session_id, valid_until: f.valid_until,
+    mandate_hash: f.mandate_hash,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Check a mandate signature: Ed25519 (strict: no small-order keys, RFC 8032 equation) over the
+ * RFC 8785 canonical JSON of the payload, with an active mandate key of the same account.
+ * Another account's key reads exactly like an unknown one.
+ */
+export async function verifyMandate(
+  db: DbOrTx, accountId: string, keyId: string, signature: string, fields: MandateFields,
+): Promise<FieldError | null> {
+  const [key] = await db.select().from(mandateKeys).where(and(eq(mandateKeys.keyId, keyId), eq(mandateKeys.accountId, accountId)));
+  if (!key) {
+    return { code: "mandate_key_invalid", param: "principal_key_id", message: `No mandate key '${keyId.slice(0, 100)}' is registered for this account.` };
+  }
+  if (key.revokedAt) {
+    return { code: "mandate_key_invalid", param: "principal_key_id", message: `The mandate key '${keyId}' was revoked at ${key.revokedAt.toISOString()}.` };
+  }
+  const sig = Buffer.from(signature, "base64url");
+  const message = new TextEncoder().encode(canonicalJson(mandatePayload(accountId, fields)));
+  if (!verifyEd25519Strict(new Uint8Array(sig), message, new Uint8Array(Buffer.from(key.publicKey, "base64url")))) {
+    return {
+      code: "mandate_signature_invalid", param: "mandate_signature",
+      message: `The signature does not verify with mandate key '${keyId}' over the canonical JSON of {account_id, agent_id, act, scope, session_id, valid_until, mandate_hash}.`,
+    };
+  }
+  return null;
+}
+
+/** The standing of mandate keys by id (for the public view): active, revoked, or absent when unknown. */
+export async function mandateKeyStandings(db: DbOrTx, keyIds: readonly string[]): Promise<Map<string, "active" | "revoked">> {
+  const ids = [...new Set(keyIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ keyId: mandateKeys.keyId, revokedAt: mandateKeys.revokedAt }).from(mandateKeys).where(inArray(mandateKeys.keyId, ids));
+  return new Map(rows.map((r) => [r.keyId, r.revokedAt ? ("revoked" as const) : ("active" as const)]));
+}
+
+/** The key under which cached views of records signed with this mandate key depend on it (status-cache.ts). */
+export const mandateKeyDependency = (keyId: string) => `mandate-key:${keyId}`;
