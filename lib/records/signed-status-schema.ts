@@ -23,6 +23,9 @@ export const signedStatusSchema = z
     expires_at: nullableTimestamp,
     status_changed_at: timestampSchema,
     as_of: timestampSchema.describe("When this answer was signed."),
+    at: timestampSchema
+      .optional()
+      .describe("Only in an answer to `?at=`: the past instant whose status this is (status and status_changed_at as they stood then)."),
     certificate_url: z.url(),
     signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),
     status_signature: base64url.describe(

@@ -3,13 +3,17 @@ import { getEnv } from "@/lib/env";
 import { signJson } from "@/lib/signing/canonical";
 import { keyring } from "@/lib/signing/keys";
 import { getPublicView, withTypeFields, type PublicView } from "./public-view";
+import { getPublicViewAt } from "./status-at";
 import { getCachedStatus, putCachedStatus } from "./status-cache";
 import { recordUrls } from "./urls";
 
 export type SignedStatus = { body: string; maxAgeSeconds: number };
 
-/** What a status answer carries: the base fields, then those its claim type adds (public-view.ts). */
-export function statusFields(view: PublicView) {
+/**
+ * What a status answer carries: the base fields, then those its claim type adds (public-view.ts).
+ * `at`: the past instant a historical view describes (status-at.ts), signed with it.
+ */
+export function statusFields(view: PublicView, at?: Date) {
   const { row, status, changedAt, now } = view;
   return withTypeFields({
     verification_id: row.id,
@@ -24,6 +28,7 @@ export function statusFields(view: PublicView) {
     expires_at: row.expiresAt?.toISOString() ?? null,
     status_changed_at: changedAt.toISOString(),
     as_of: new Date(now).toISOString(),
+    ...(at && { at: at.toISOString() }),
     certificate_url: recordUrls(row.id).certificate_url,
   }, view.fields);
 }
@@ -42,11 +47,29 @@ export async function getSignedStatus(db: Db, id: string): Promise<SignedStatus 
   if (!view) return null;
   const { row } = view;
   const fields = statusFields(view);
-  const key = keyring().active;
-  const { kid, signature } = signJson({ ...fields, signing_key_id: key.kid }, key);
-  const body = JSON.stringify({ ...fields, signing_key_id: kid, status_signature: signature });
+  const body = signedBody(fields);
   let untilMs = now + getEnv().STATUS_CACHE_SECONDS * 1000;
   if (fields.status !== "expired" && row.expiresAt) untilMs = Math.min(untilMs, row.expiresAt.getTime());
   putCachedStatus(id, { body, asOfMs: now, untilMs, dependsOn: view.dependsOn });
   return { body, maxAgeSeconds: Math.max(0, Math.floor((untilMs - now) / 1000)) };
+}
+
+/**
+ * The signed status a record had at `at`, a past instant (status-at.ts): the same fields and
+ * signature as the live answer, built from the view as of `at`, with `at` in the signed body
+ * and `as_of` the moment of signing. Not kept in the status cache: the answer for a past
+ * instant changes only with the account's profile, and shared caches may keep it for
+ * STATUS_CACHE_SECONDS. Null when there is no issued record, or it was not issued yet at `at`.
+ */
+export async function getSignedStatusAt(db: Db, id: string, at: Date): Promise<SignedStatus | null> {
+  const view = await getPublicViewAt(db, id, at, Date.now());
+  if (!view) return null;
+  return { body: signedBody(statusFields(view, at)), maxAgeSeconds: getEnv().STATUS_CACHE_SECONDS };
+}
+
+/** The spec's recipe: Ed25519 over the RFC 8785 form of the fields and signing_key_id, with the active key. */
+function signedBody(fields: Record<string, unknown>): string {
+  const key = keyring().active;
+  const { kid, signature } = signJson({ ...fields, signing_key_id: key.kid }, key);
+  return JSON.stringify({ ...fields, signing_key_id: kid, status_signature: signature });
 }

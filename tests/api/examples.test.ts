@@ -356,6 +356,24 @@ describe("documented examples (docs/api.md)", () => {
     expect((await call("GET", `/api/v1/records/${created.verification_id}/status`)).body.status).toBe("active");
   });
 
+  it("get_status_at: the signed status at an instant while the record was suspended", async () => {
+    const history = (await call("GET", `/api/v1/records/${created.verification_id}`, { key: sandboxKey })).body.lifecycle.history;
+    const [suspended, reinstated] = [history[1], history[2]];
+    const at = new Date(Math.floor((Date.parse(suspended.at) + Date.parse(reinstated.at)) / 2)).toISOString();
+    const r = await exchange("get_status_at", "GET", `/api/v1/records/${created.verification_id}/status?at=${at}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toMatch(/^public, max-age=\d+, s-maxage=\d+$/);
+    expect(r.body).toMatchObject({
+      verification_id: created.verification_id, status: "suspended", status_changed_at: suspended.at, at,
+      issued_at: created.lifecycle.issued_at, expires_at: created.lifecycle.expires_at, signing_key_id: created.integrity.signing_key_id,
+    });
+    expect(Date.parse(r.body.as_of)).toBeGreaterThan(Date.parse(reinstated.at));
+    expect(await statusSignatureValid(r.body)).toBe(true);
+    expect(await statusSignatureValid({ ...r.body, at: reinstated.at })).toBe(false);
+    expect((await call("GET", `/api/v1/records/${created.verification_id}/status`)).body.status).toBe("active");
+  });
+
   it("lifecycle_supersede: active → superseded by a newer record", async () => {
     const successor = await call("POST", "/api/v1/records", {
       key: sandboxKey,

@@ -1,5 +1,15 @@
 import { errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, recordIdParam, ref, type Paths } from "../shared";
 
+const atParam = {
+  name: "at",
+  in: "query",
+  required: false,
+  description:
+    "A past instant (RFC 3339 with a time zone, e.g. 2026-01-31T12:00:00Z): answer the status the record had then. " +
+    "Absent: the status now.",
+  schema: { type: "string", format: "date-time" },
+};
+
 /** A record's public, keyless answers: the signed status and the signature re-check. */
 export function statusPaths(): Paths {
   return {
@@ -28,9 +38,14 @@ export function statusPaths(): Paths {
         summary: "Signed status",
         description:
           "Public, no key, free and never metered. The answer is signed (see SignedStatus for the recipe) and may be served " +
-          "again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.",
+          "again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.\n\n" +
+          "With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and " +
+          "`status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of " +
+          "linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is " +
+          "today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; " +
+          "a malformed or repeated `at`: 422 `invalid_format`.",
         security: publicAccess,
-        parameters: [recordIdParam],
+        parameters: [recordIdParam, atParam],
         responses: {
           "200": jsonResponse("The signed status.", ref("SignedStatus"), {
             headers: {
@@ -41,7 +56,7 @@ export function statusPaths(): Paths {
               },
             },
           }),
-          ...errorResponses(["record_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+          ...errorResponses(["record_not_found", "invalid_format", "invalid_value", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },

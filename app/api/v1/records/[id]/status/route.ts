@@ -1,13 +1,18 @@
 import { corsPreflight, jsonText, otherMethods, param } from "@/lib/http/handler";
 import { publicApi } from "@/lib/http/with-api-key";
 import { publicRecordNotFound } from "@/lib/records/get-record";
-import { getSignedStatus } from "@/lib/records/signed-status";
+import { getSignedStatus, getSignedStatusAt } from "@/lib/records/signed-status";
+import { publicRecordNotFoundAt, statusInstantFrom } from "@/lib/records/status-at";
 
-/** Public and free: never metered. Shared caches may keep an answer until it would be re-signed. */
+/**
+ * Public and free: never metered. Shared caches may keep an answer until it would be re-signed.
+ * `?at=<RFC 3339>`: the signed status the record had at that past instant.
+ */
 export const GET = publicApi(async (ctx) => {
   const id = param(ctx, "id");
-  const signed = await getSignedStatus(ctx.db, id);
-  if (!signed) throw publicRecordNotFound(id);
+  const at = statusInstantFrom(new URL(ctx.req.url).searchParams);
+  const signed = at ? await getSignedStatusAt(ctx.db, id, at) : await getSignedStatus(ctx.db, id);
+  if (!signed) throw at ? publicRecordNotFoundAt(id, at) : publicRecordNotFound(id);
   return jsonText(signed.body, 200, { "Cache-Control": `public, max-age=${signed.maxAgeSeconds}, s-maxage=${signed.maxAgeSeconds}` });
 });
 
