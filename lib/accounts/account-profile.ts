@@ -72,7 +72,7 @@ export const accountUpdateSchema = z
 /** The account as its owner reads it through the API. */
 export async function getAccount(db: DbOrTx, auth: AuthContext) {
   const profile = (await loadAccountProfiles(db, [auth.accountId])).get(auth.accountId) ?? { name: null, verified_domains: [] };
-  return { object: "account" as const, name: profile.name, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment };
+  return { object: "account" as const, id: auth.accountId, name: profile.name, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment };
 }
 
 /**

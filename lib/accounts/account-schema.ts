@@ -15,6 +15,7 @@ export const accountProfileSchema = z
 export const accountSchema = z
   .strictObject({
     object: z.literal("account"),
+    id: z.string().describe("The account's id: what a mandate signature names as account_id."),
     name: accountProfileSchema.shape.name,
     verified_domains: accountProfileSchema.shape.verified_domains,
     plan: z.enum(["none", "starter", "growth"]),

@@ -59,11 +59,13 @@ function levelProblem(input: RecordCreateInput, f: AgentRequest): FieldError | n
   if (wanted === "evidence_verified") {
     return { code: "evidence_level_not_allowed", param: "evidence_level", message: "An agent authorization is participant_attested, or source_verified with a signed mandate; no reviewer raises it." };
   }
-  if (signed.length > 0 && signed.length < SIGNED.length) {
+  // A hash alone is the principal's word about the instruction; a signature or a key id means a signed mandate.
+  const signing = f.mandate_signature !== undefined || f.principal_key_id !== undefined;
+  if (signing && signed.length < SIGNED.length) {
     const missing = SIGNED.find((k) => f[k] === undefined)!;
     return { code: "mandate_signature_required", param: missing, message: `A signed mandate needs mandate_hash, mandate_signature and principal_key_id together; '${missing}' is missing.` };
   }
-  if (wanted === "source_verified" && signed.length === 0) {
+  if (wanted === "source_verified" && !signing) {
     return { code: "mandate_signature_required", param: "mandate_signature", message: "source_verified needs the principal's signed mandate: mandate_hash, mandate_signature and principal_key_id." };
   }
   return null;

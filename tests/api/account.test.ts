@@ -30,9 +30,9 @@ async function proveDomain(key: string) {
 
 describe("the account that makes the statement", () => {
   it("an unnamed account reads as such; a name set with PATCH is signed into later records and shown at once on earlier ones", async () => {
-    const { sandboxKey: key } = await newAccount("acct");
+    const { sandboxKey: key, accountId } = await newAccount("acct");
     expect((await call("GET", "/api/v1/account", { key })).body).toEqual({
-      object: "account", name: null, verified_domains: [], plan: "none", environment: "sandbox",
+      object: "account", id: accountId, name: null, verified_domains: [], plan: "none", environment: "sandbox",
     });
     const before = await issue(key);
     expect(before.account).toEqual({ name: null, verified_domains: [] });

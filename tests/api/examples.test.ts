@@ -401,10 +401,10 @@ describe("documented examples (docs/api.md)", () => {
   // ---- account ---------------------------------------------------------------------------
 
   it("update_account: the organisation name certificates show as the account that made the statement", async () => {
-    const { sandboxKey: key } = await newAccount("doc-acct");
+    const { sandboxKey: key, accountId } = await newAccount("doc-acct");
     const r = await exchange("update_account", "PATCH", "/api/v1/account", { key, body: { name: "Acme Trading Ltd" } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ object: "account", name: "Acme Trading Ltd", verified_domains: [], plan: "none", environment: "sandbox" });
+    expect(r.body).toEqual({ object: "account", id: accountId, name: "Acme Trading Ltd", verified_domains: [], plan: "none", environment: "sandbox" });
   });
 
   it("usage: this month's live usage against the plan", async () => {
