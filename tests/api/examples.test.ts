@@ -875,6 +875,27 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(await crypto.subtle.verify("Ed25519", jwk, signature, mandate)).toBe(true);
   });
 
+  it("create_record_agent: an agent's mandate, signed with the principal's mandate key → 201 source_verified", async () => {
+    const mandate = {
+      agent_id: "invoice-agent-7", act: "pay_invoices", scope: { asset: "USDC", max_amount: "250.00", network: "base" },
+      session_id: "sess-2026-11-23", valid_until: new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"),
+      mandate_hash: `sha256:${createHash("sha256").update("Pay approved invoices from the Acme payables queue.").digest("hex")}`,
+    };
+    // Signed where the principal keeps its key (node:crypto here), over the RFC 8785 JSON with the account id.
+    const mandate_signature = nodeSign(null, Buffer.from(canonicalize({ account_id: accountId, ...mandate })!), privateKey).toString("base64url");
+    const body = {
+      subject: "invoice-agent-7", claim_type: "agent_authorization", claim: "invoice-agent-7 may pay approved invoices for Acme Trading Ltd.",
+      principal: "Acme Trading Ltd", ...mandate, mandate_signature, principal_key_id: keyId,
+    };
+    const r = await exchange("create_record_agent", "POST", "/api/v1/records", { key, body });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ claim_type: "agent_authorization", evidence_level: "source_verified", status: "active" });
+    expect(r.body.lifecycle.expires_at).toBe(new Date(mandate.valid_until).toISOString());
+    expect(r.body.agent).toEqual({
+      principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active" }, principal_standing: "unlinked", principal_record: null,
+    });
+  });
+
   it("error_mandate_key_exists: a key_id held by any account → 409", async () => {
     const pk = (generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }) as { x: string }).x;
     const r = await exchange("error_mandate_key_exists", "POST", "/api/v1/mandate-keys", { key: other, body: { key_id: keyId, public_key: pk } });
