@@ -245,7 +245,7 @@ describe("documented examples (docs/api.md)", () => {
   it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
     const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
       key: sandboxKey,
-      body: { subject: "Acme Trading Ltd", claim_type: "agent_authorization", claim: "Agent shop-bot-7 may pay up to 500 EUR for Acme Trading Ltd." },
+      body: { subject: "Acme Holiday Homes", claim_type: "verified_listing", claim: "Acme Holiday Homes operates listing 4471 and is paid to its own IBAN." },
     });
     expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
   });
