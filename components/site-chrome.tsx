@@ -41,6 +41,7 @@ export function SiteHeader({ wide = false }: { wide?: boolean }) {
 
 export function SiteFooter({ wide = false }: { wide?: boolean }) {
   const links = [
+    ["/directory", "Directory"],
     ["/docs", "API reference"],
     ["/docs/guides", "Guides"],
     ["/api/v1/openapi.json", "OpenAPI document"],

@@ -1,0 +1,90 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { formatUtc } from "@/components/evidence-list";
+import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
+import { documentedClaimTypes } from "@/lib/claims/registry";
+import { getDb } from "@/lib/db/client";
+import { directoryQuerySchema, listDirectory } from "@/lib/directory/list-directory";
+import { levelHeadline, speakerName } from "@/lib/records/evidence-level-text";
+
+export const metadata: Metadata = {
+  title: "Directory of public records",
+  description: "Live, public, active records of Proof Records: who stated what, and how far it was checked.",
+};
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+const TONE: Record<string, string> = {
+  verified: "border-emerald-600 text-emerald-900",
+  stated: "border-amber-500 text-amber-950",
+  lapsed: "border-slate-400 text-slate-800",
+  sandbox: "border-violet-500 text-violet-950",
+};
+
+/** The public directory: server-rendered, works without JavaScript, only live, public, active records. */
+export default async function DirectoryPage({ searchParams }: Props) {
+  const sp = await searchParams;
+  const q = directoryQuerySchema.parse({ q: one(sp.q), claim_type: one(sp.claim_type), cursor: one(sp.cursor) });
+  const { data, nextCursor } = await listDirectory(await getDb(), q);
+  const types = documentedClaimTypes().map((m) => m.type).filter((t) => t !== "*");
+  const keep = new URLSearchParams(Object.entries({ q: q.q ?? "", claim_type: q.claim_type ?? "" }).filter(([, v]) => v));
+
+  return (
+    <>
+      <SiteHeader />
+      <main className={`${column} py-10`}>
+        <h1 className="text-2xl font-semibold sm:text-3xl">Directory of public records</h1>
+        <p className="mt-2 max-w-3xl text-slate-700">
+          Live records their owners made public and that are in force now, newest first. Each says who made the statement and how far
+          it was checked; open a certificate for the details and its signed status. Sandbox, private, suspended, revoked and expired
+          records are never listed.
+        </p>
+        <form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search">
+          <label className="min-w-56 flex-1 text-sm">
+            Search subject or claim
+            <input name="q" defaultValue={q.q} maxLength={200} className="mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2" placeholder="Acme, example.com, 0x…" />
+          </label>
+          <label className="text-sm">
+            Kind of record
+            <select name="claim_type" defaultValue={q.claim_type ?? ""} className="mt-1 block rounded border border-slate-300 bg-white px-3 py-2">
+              <option value="">all</option>
+              {types.map((t) => <option key={t} value={t}>{t.replaceAll("_", " ")}</option>)}
+            </select>
+          </label>
+          <button className="rounded bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700" type="submit">Search</button>
+        </form>
+
+        {data.length === 0 ? (
+          <p className="mt-8 text-slate-600" data-testid="directory-empty">No public record matches.</p>
+        ) : (
+          <ul className="mt-8 space-y-3" data-testid="directory">
+            {data.map((r) => {
+              const h = levelHeadline({ level: r.evidenceLevel, accountName: r.account.name, environment: "live", verified: r.evidenceLevel !== "participant_attested" });
+              return (
+                <li key={r.id} className={`rounded-lg border-l-4 bg-white p-4 shadow-sm ring-1 ring-slate-200 ${TONE[h.tone]}`} data-testid="directory-row" data-id={r.id} data-tone={h.tone}>
+                  <Link href={`/r/${r.id}`} className="text-lg font-semibold text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900">
+                    {r.subject}
+                  </Link>
+                  <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
+                  <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}{h.title}</p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    Stated by {speakerName(r.account.name)}
+                    {r.account.verified_domains.length > 0 && <> · verified domain {r.account.verified_domains.slice(0, 2).join(", ")}</>}
+                    {" · "}{r.claimType.replaceAll("_", " ")} · issued {r.issuedAt ? formatUtc(r.issuedAt.toISOString()) : "—"}
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <nav className="mt-6 flex gap-4 text-sm" aria-label="Pages">
+          {q.cursor && <Link className="underline" href={`/directory${keep.size ? `?${keep}` : ""}`}>First page</Link>}
+          {nextCursor && <Link className="underline" href={`/directory?${new URLSearchParams([...keep, ["cursor", nextCursor]])}`} data-testid="directory-next">Next page</Link>}
+        </nav>
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { admin, baseURL, shotBoth } from "./helpers";
+
+/** The public directory in Chromium, with and without JavaScript, at 1280 and 390 px. */
+test("the directory lists public live records and searches without JavaScript", async ({ browser }) => {
+  const a = await admin("account", "create", "--email", `e2e-dir-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("account", "confirm-email", "--account", String(a.account_id));
+  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const tag = `Directory ${randomUUID().slice(0, 6)}`;
+  const r = await fetch(`${baseURL}/api/v1/records`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+    body: JSON.stringify({ subject: `${tag} Trading Ltd`, claim_type: "company_status", claim: `${tag} Trading Ltd is an active company.`, visibility: "public" }),
+  });
+  const id = (await r.json()).verification_id as string;
+
+  const ctx = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await page.goto("/directory");
+  await page.getByLabel("Search subject or claim").fill(tag);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\/directory\?q=/);
+  const row = page.locator(`[data-testid="directory-row"][data-id="${id}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toHaveAttribute("data-tone", "stated"); // the account's own word: never green
+  await expect(row).toContainText("Stated by an unnamed account — not checked");
+  await shotBoth(page, "directory");
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
+  await ctx.close();
+});
