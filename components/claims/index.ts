@@ -1,4 +1,5 @@
 import { agentAuthorizationUi } from "./agent-authorization";
+import { verifiedListingUi } from "./verified-listing";
 import { companyIdentityUi } from "./company-identity";
 import { companyStatusUi } from "./company-status";
 import { domainOwnershipUi } from "./domain-ownership";
@@ -7,6 +8,6 @@ import type { ClaimUi } from "./types";
 import { walletOwnershipUi } from "./wallet-ownership";
 
 /** The UI piece of each claim type with one (lib/claims/ holds the rest of its definition). One line per type. */
-const UI = new Map<string, ClaimUi>([companyStatusUi, companyIdentityUi, domainOwnershipUi, walletOwnershipUi, evmTransactionUi, agentAuthorizationUi].map((u) => [u.type, u]));
+const UI = new Map<string, ClaimUi>([companyStatusUi, companyIdentityUi, domainOwnershipUi, walletOwnershipUi, evmTransactionUi, agentAuthorizationUi, verifiedListingUi].map((u) => [u.type, u]));
 
 export const claimUi = (claimType: string): ClaimUi | undefined => UI.get(claimType);

@@ -1,6 +1,7 @@
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { agentAuthorization } from "./agent-authorization";
+import { verifiedListing } from "./verified-listing";
 import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
 import { domainOwnership } from "./domain-ownership";
@@ -15,7 +16,7 @@ import type { ClaimModule } from "./types";
  * object: a claim_type such as "constructor" must not find Object.prototype's members.
  */
 const MODULES = new Map<string, ClaimModule>(
-  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization].map((m) => [m.type, m]),
+  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization, verifiedListing].map((m) => [m.type, m]),
 );
 
 /**
@@ -56,7 +57,7 @@ export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].fi
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
 export const NOT_YET_AVAILABLE = [
-  "verified_listing", "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
+  "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
 
 /** Every claim type the service knows by name: those with a module and those not available yet (the spec's whole table). */

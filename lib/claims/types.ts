@@ -161,6 +161,11 @@ export interface ClaimModule {
    * shown as a verified domain wherever that account speaks (certificates, signed status).
    */
   provesAccountDomain?: boolean;
+  /**
+   * A change of a record this type rests on (one of its links) is announced as this record's
+   * own `record.status_changed` (operation `part_changed`), though its status stays its own.
+   */
+  announcePartChanges?: boolean;
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */

@@ -82,6 +82,8 @@ const CODES = {
   mandate_key_invalid: [422, "invalid_request_error"],
   principal_record_invalid: [422, "invalid_request_error"],
   secret_material_refused: [422, "invalid_request_error"],
+  invalid_iban: [422, "invalid_request_error"],
+  linked_record_invalid: [422, "invalid_request_error"],
   batch_too_large: [422, "invalid_request_error"],
   invalid_batch: [422, "invalid_request_error"],
   internal_error: [500, "api_error"],

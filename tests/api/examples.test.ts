@@ -245,7 +245,7 @@ describe("documented examples (docs/api.md)", () => {
   it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
     const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
       key: sandboxKey,
-      body: { subject: "Acme Holiday Homes", claim_type: "verified_listing", claim: "Acme Holiday Homes operates listing 4471 and is paid to its own IBAN." },
+      body: { subject: "Acme Trading Ltd", claim_type: "dex_control", claim: "Acme Trading Ltd controls the builder address of its exchange front end." },
     });
     expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
   });

@@ -1,0 +1,165 @@
+import { electronicFormatIBAN, isValidIBAN } from "ibantools";
+import { z } from "zod";
+import { sameLegalName } from "@/lib/connectors/legal-name";
+import type { FieldError } from "@/lib/http/errors";
+import { normalizeDomain } from "@/lib/proofs/domain-name";
+import { familyOf, normalizeAddress, sameAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
+import { effectiveStatus } from "@/lib/records/effective-status";
+import type { LinkTarget } from "@/lib/records/public-view";
+import { recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
+import { companyIdentity } from "./company-identity";
+import { domainOwnership } from "./domain-ownership";
+import { evidenceRules } from "./field-rules";
+import type { CheckOutcome, ClaimContext, ClaimModule } from "./types";
+import { walletOwnership } from "./wallet-ownership";
+
+const LEVELS: readonly EvidenceLevel[] = ["source_verified", "evidence_verified"];
+const short = (max: number) => z.string().trim().min(1).max(max);
+
+export const listingEvidence = z
+  .strictObject({
+    operator: short(200).describe("Who runs the listing and is paid: the operator's name."),
+    listing_url: z.url({ protocol: /^https?$/ }).max(2000).describe("The listing's address (marketplace page, booking page)."),
+    domain: short(253).describe("The operator's own website domain."),
+    licence: z.strictObject({ authority: short(200), number: short(100) }).optional().describe("A licence the operator holds, by authority and number."),
+    payee: z
+      .strictObject({
+        type: z.enum(["iban", "wallet"]),
+        value: short(100).describe("The IBAN, or the wallet address."),
+        account_name: short(200).optional(),
+        bank_name: short(200).optional(),
+        network: z.enum(WALLET_NETWORKS).optional().describe("For a wallet payee: its network."),
+      })
+      .describe("Where payments for the listing go."),
+    licence_record: recordIdSchema.optional().describe("An active company_identity (or reviewer-confirmed) record of this account whose subject is the operator."),
+    domain_record: recordIdSchema.optional().describe("An active domain_ownership record of this account for `domain`."),
+    payee_record: recordIdSchema.optional().describe("An active wallet_ownership record of this account for the payee address; required for a wallet payee."),
+  })
+  .meta({ id: "VerifiedListingEvidence" });
+type Listing = z.output<typeof listingEvidence>;
+
+const PART_ROLES = ["domain_record", "payee_record", "licence_record"] as const;
+type PartRole = (typeof PART_ROLES)[number];
+
+const linkedInvalid = (param: string, why: string): FieldError => ({ code: "linked_record_invalid", param: `evidence.${param}`, message: why });
+
+/** A linked part must be this account's, in this environment, active, of the right kind and about the same thing. */
+function partProblem(role: PartRole, t: LinkTarget | undefined, e: Listing, ctx: ClaimContext): FieldError | null {
+  if (!t) return linkedInvalid(role, "No record of this account has that id.");
+  if (t.environment !== ctx.auth.environment) return linkedInvalid(role, `The ${role.replace("_", " ")} is a ${t.environment} record; a ${ctx.auth.environment} listing rests on ${ctx.auth.environment} records only.`);
+  const status = effectiveStatus(t, ctx.now.getTime()).status;
+  if (status !== "active") return linkedInvalid(role, `The ${role.replace("_", " ")} is ${status}; it must be active.`);
+  if (role === "domain_record") {
+    if (t.claimType !== domainOwnership.type) return linkedInvalid(role, `domain_record must be a ${domainOwnership.type} record.`);
+    const d = normalizeDomain(e.domain);
+    if (!("domain" in d) || t.subject !== d.domain) return linkedInvalid(role, `domain_record proves ${t.subject}, not ${e.domain}.`);
+  }
+  if (role === "payee_record") {
+    if (t.claimType !== walletOwnership.type) return linkedInvalid(role, `payee_record must be a ${walletOwnership.type} record.`);
+    const family = e.payee.network ? familyOf(e.payee.network) : "evm";
+    if (!sameAddress(t.subject, e.payee.value, family)) return linkedInvalid(role, `payee_record proves ${t.subject}, not the payee address.`);
+  }
+  if (role === "licence_record") {
+    const kind = t.claimType === companyIdentity.type || t.evidenceLevel === "evidence_verified";
+    if (!kind) return linkedInvalid(role, `licence_record must be a ${companyIdentity.type} record or one a reviewer confirmed.`);
+    if (!sameLegalName(t.subject, e.operator)) return linkedInvalid(role, `licence_record is about "${t.subject}", not the operator "${e.operator}".`);
+  }
+  return null;
+}
+
+/** The parts a reviewer must confirm because no record of this service proves them. */
+function unprovedParts(e: Listing): string[] {
+  const out: string[] = [];
+  if (e.payee.type === "iban") out.push("the IBAN payee (a bank letter naming the operator as account holder)");
+  if (e.licence && !e.licence_record) out.push(`licence ${e.licence.number} (the authority's register: ${e.licence.authority})`);
+  if (!e.domain_record) out.push(`the domain ${e.domain} (its owner)`);
+  return out;
+}
+
+const isPartRole = (r: string): r is PartRole => (PART_ROLES as readonly string[]).includes(r);
+
+/**
+ * verified_listing: that a listing (a marketplace or booking page) is run by the operator and
+ * paid to the payee named — each part resting on a record of this service (the domain, the
+ * wallet, the company or licence), or confirmed by a reviewer (an IBAN against a bank
+ * letter, a licence number against the authority's register). The status says which part,
+ * if any, no longer stands.
+ */
+export const verifiedListing: ClaimModule = {
+  type: "verified_listing",
+  announcePartChanges: true,
+  docs: {
+    describe:
+      "`verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema " +
+      "VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain and " +
+      "address (422 linked_record_invalid); all parts on record → 201 source_verified; an IBAN payee (checked: 422 invalid_iban), a licence " +
+      "given only by number or a domain without its record → 202 pending_review, evidence_verified once a reviewer confirms them. The " +
+      "signed status lists `parts` with their standing.",
+    evidenceSchema: listingEvidence,
+    errors: ["invalid_iban", "invalid_address", "invalid_domain", "linked_record_invalid", "field_not_allowed", "evidence_level_not_allowed"],
+    example: {
+      summary: "A listing whose domain and wallet payee are on record (201)",
+      value: {
+        subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471 and is paid to its own wallet.",
+        visibility: "public",
+        evidence: {
+          operator: "Seaview Apartments", listing_url: "https://rentals.example/listing/4471", domain: "seaview.example",
+          payee: { type: "wallet", value: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
+          domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", payee_record: "PRS-1A2B3C4D5E6F7G8H9J0K",
+        },
+      },
+    },
+  },
+  levels: LEVELS,
+  review: {
+    checklist: [
+      { key: "parts_confirmed", label: "Each part the submission lists as not on record is confirmed: the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's." },
+      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted." },
+    ],
+  },
+  form: { label: "A listing, its operator and its payee", summary: "Bind a listing to its operator, website and payee, using your domain and wallet records." },
+  validate(input) {
+    const rules = evidenceRules(input, "verified_listing", listingEvidence, LEVELS);
+    if (rules) return rules;
+    const e = listingEvidence.parse(input.evidence ?? {});
+    if (e.payee.type === "iban") {
+      if (!isValidIBAN(electronicFormatIBAN(e.payee.value) ?? "")) {
+        return { code: "invalid_iban", param: "evidence.payee.value", message: "Not a valid IBAN: its length, country or check digits are wrong." };
+      }
+      if (e.payee_record) return { code: "field_not_allowed", param: "evidence.payee_record", message: "payee_record proves a wallet; an IBAN payee is confirmed by a reviewer." };
+    } else {
+      const network = e.payee.network ?? "ethereum";
+      const a = normalizeAddress(e.payee.value, network);
+      if ("error" in a) return { ...a.error, param: "evidence.payee.value" };
+      if (!e.payee_record) return { code: "missing_field", param: "evidence.payee_record", message: "A wallet payee needs payee_record: a wallet_ownership record of that address." };
+    }
+    const d = normalizeDomain(e.domain);
+    if (!("domain" in d)) return { ...d.error, param: "evidence.domain" };
+    return null;
+  },
+  links: (input) => {
+    const e = listingEvidence.safeParse(input.evidence ?? {}).data;
+    return e ? PART_ROLES.flatMap((role) => (e[role] ? [{ role, targetId: e[role]! }] : [])) : [];
+  },
+  async check(input, ctx): Promise<CheckOutcome> {
+    const e = listingEvidence.parse(input.evidence ?? {});
+    for (const role of PART_ROLES) {
+      if (!e[role]) continue;
+      const problem = partProblem(role, ctx.linked.get(role), e, ctx);
+      if (problem) return { kind: "fail", error: problem };
+    }
+    const payee = e.payee.type === "iban"
+      ? { ...e.payee, value: electronicFormatIBAN(e.payee.value)! }
+      : { ...e.payee, network: e.payee.network ?? "ethereum" };
+    const d = normalizeDomain(e.domain);
+    const publicEvidence = { ...e, domain: "domain" in d ? d.domain : e.domain, payee, checked_at: ctx.now.toISOString() };
+    const open = unprovedParts(e);
+    if (open.length === 0) return { kind: "issue", evidenceLevel: "source_verified", publicEvidence };
+    return { kind: "review", evidenceLevel: "evidence_verified", reason: `A reviewer confirms ${open.join("; ")}.`, publicEvidence };
+  },
+  publicFields({ links }) {
+    return {
+      parts: links.flatMap((l) => (isPartRole(l.role) ? [{ role: l.role, verification_id: l.record?.verification_id ?? null, standing: l.standing }] : [])),
+    };
+  },
+};
