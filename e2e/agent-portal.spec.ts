@@ -124,6 +124,8 @@ test("an agent's mandate: issued from the browser, shown to its owner, linked to
   await expect(principal.getByTestId("principal-standing")).toHaveText("verified");
   await expect(principal.getByTestId("principal-record")).toContainText(company);
   await expect(principal.getByTestId("principal-record").getByRole("link", { name: "certificate" })).toHaveAttribute("href", `/r/${company}`);
+  // The linked record is not offered again.
+  await expect(principal.getByLabel(/Link another company record/).locator("option")).toHaveText(["No other eligible record"]);
   expect((await api("GET", `/api/v1/records/${agentId}/status`, sandboxKey)).body.agent).toMatchObject({
     principal_standing: "verified", principal_record: { verification_id: company },
   });
@@ -134,6 +136,5 @@ test("an agent's mandate: issued from the browser, shown to its owner, linked to
   await expect(principal.getByTestId("principal-standing")).toHaveText("unlinked");
   await expect(principal.getByTestId("principal-unlink-form")).toHaveCount(0);
   expect((await api("GET", `/api/v1/records/${agentId}/status`, sandboxKey)).body.agent.principal_standing).toBe("unlinked");
-  // No spend ledger yet: nothing shown for it unless the view carries one.
   expect(errors).toEqual([]);
 });

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { AuthContext } from "@/lib/accounts/types";
 import { listPrincipalCandidates } from "@/lib/agents/principal-candidates";
+import { spendSummary } from "@/lib/agents/spend-summary";
 import { companyIdentity } from "@/lib/claims/company-identity";
 import { getDb } from "@/lib/db/client";
 import { isIssued } from "@/lib/records/effective-status";
@@ -37,24 +38,6 @@ function Pill({ word, testId }: { word: string; testId: string }) {
   return <span data-testid={testId} className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${tone}`}>{word}</span>;
 }
 
-/**
- * The spend ledger the agent's view may carry (`agent.payments`: payments that cite it,
- * counted and summed per network and asset). Read defensively: absent or of another shape,
- * nothing is shown.
- */
-function paymentsOf(v: unknown): { count: number; totals: { label: string; amount: string }[] } | null {
-  const p = obj(v);
-  if (typeof p.count !== "number") return null;
-  const rows = Array.isArray(p.totals) ? p.totals : Array.isArray(p.sums) ? p.sums : [];
-  const totals = rows.map(obj).flatMap((t) => {
-    const amount = [t.amount, t.total, t.sum, t.value].map(str).find(Boolean);
-    const unit = str(t.unit) || (str(t.asset) ? "" : str(t.value) ? "wei" : "");
-    const label = [str(t.network), str(t.asset) || (unit === "wei" ? "native coin" : "")].filter(Boolean).join(" · ");
-    return amount ? [{ label: label || "—", amount: unit ? `${amount} ${unit}` : amount }] : [];
-  });
-  return { count: p.count, totals };
-}
-
 /** The owner's view of an agent record: its mandate, the key that signed it, its principal link (with the form to change it) and what it spent. */
 async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: AuthContext }) {
   const agent = obj((record as Record<string, unknown>).agent);
@@ -63,7 +46,7 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
   const standing = str(agent.principal_standing) || "unlinked";
   const link = record.links.find((l) => l.role === PRINCIPAL_ROLE) ?? null;
   const shownRecord = agent.principal_record ? obj(agent.principal_record) : null;
-  const payments = paymentsOf(agent.payments);
+  const payments = spendSummary(agent.payments);
   const issued = isIssued(record.status);
   const candidates = issued ? await listPrincipalCandidates(await getDb(), auth.accountId, record.environment) : [];
   const row = (label: string, value: ReactNode, testId: string) => (

@@ -10,6 +10,7 @@ type Props = {
   environment: string;
   /** The linked record's id, if any. */
   linked: string | null;
+  /** The records that qualify (the linked one is left out of the list: it is shown above). */
   candidates: PrincipalCandidate[];
   /** Where to make an eligible company record. */
   newHref: string;
@@ -30,21 +31,21 @@ export function AgentPrincipalForm({ id, environment, linked, candidates, newHre
   const uid = useId();
   const v = state.values;
   const e = state.errors ?? {};
-  const selected = v?.principal_record_id ?? (linked && candidates.some((c) => c.verification_id === linked) ? linked : "");
+  const offered = candidates.filter((c) => c.verification_id !== linked);
   return (
-    <div className="mt-4" data-testid="principal-forms">
+    <div className="mt-4 max-w-xl" data-testid="principal-forms">
       {state.done && <Alert kind="success"><span data-testid="principal-done">{state.done}</span></Alert>}
       {e.form && <Alert kind="error"><span data-testid="principal-form-error">{e.form}</span></Alert>}
-      <form key={state.attempt} action={action} className="mt-4 max-w-xl space-y-4 rounded border border-slate-200 p-4" data-testid="principal-link-form">
+      <form key={state.attempt} action={action} className="mt-4 space-y-4 rounded border border-slate-200 p-4" data-testid="principal-link-form">
         <input type="hidden" name="id" value={id} />
         <input type="hidden" name="environment" value={environment} />
         <input type="hidden" name="operation" value="link" />
         <div>
           <label className="block text-sm font-medium" htmlFor={`${uid}-select`}>{linked ? "Link another company record" : "Link a company record"}</label>
-          <select id={`${uid}-select`} name="principal_record_id" className={inputClass} defaultValue={selected}
+          <select id={`${uid}-select`} name="principal_record_id" className={inputClass} defaultValue={v?.principal_record_id ?? ""}
             {...described(`${uid}-select-error`, `${uid}-select-help`, e.principal_record_id)}>
-            <option value="">{candidates.length ? "Choose…" : "No eligible record yet"}</option>
-            {candidates.map((c) => (
+            <option value="">{offered.length ? "Choose…" : linked ? "No other eligible record" : "No eligible record yet"}</option>
+            {offered.map((c) => (
               <option key={c.verification_id} value={c.verification_id}>{c.subject} — {c.verification_id}{c.environment === "sandbox" ? " (sandbox)" : ""}</option>
             ))}
           </select>
@@ -52,7 +53,7 @@ export function AgentPrincipalForm({ id, environment, linked, candidates, newHre
           <p id={`${uid}-select-help`} className="mt-1 text-xs text-slate-600">
             Listed: your public, active company identity records checked against the LEI register
             {environment === "live" ? " (live ones: a live agent cannot rest on a sandbox record)" : ""}.{" "}
-            {candidates.length === 0 && <a className="underline" href={newHref}>Make one</a>}
+            {offered.length === 0 && <a className="underline" href={newHref}>{linked ? "Make another" : "Make one"}</a>}
           </p>
         </div>
         <div>
@@ -66,7 +67,7 @@ export function AgentPrincipalForm({ id, environment, linked, candidates, newHre
         <button className={buttonClass} type="submit" disabled={pending}>{linked ? "Change link" : "Link"}</button>
       </form>
       {linked && (
-        <form action={action} className="mt-4 flex max-w-xl flex-wrap items-center gap-3 rounded border border-slate-200 p-4" data-testid="principal-unlink-form">
+        <form action={action} className="mt-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 p-4" data-testid="principal-unlink-form">
           <input type="hidden" name="id" value={id} />
           <input type="hidden" name="environment" value={environment} />
           <input type="hidden" name="operation" value="unlink" />

@@ -133,7 +133,7 @@ export const agentAuthorization: ClaimModule = {
     levelHelp: {
       participant_attested: "Your own statement of the mandate: signed by the service as you made it, no mandate signature checked. The certificate says so.",
       source_verified:
-        "Checked against your mandate key: paste the mandate hash, the mandate signature and the key id below. The signature is made " +
+        "Checked against your mandate key: paste the mandate hash, the mandate signature and the key id above. The signature is made " +
         "outside the browser with your private key, which never touches this service; every field it covers must be exactly as signed.",
     },
     fields: {
