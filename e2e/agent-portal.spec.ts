@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import canonicalize from "canonicalize";
 import { LEI } from "../tests/lei-register";
 import { admin, baseURL, collectBrowserErrors, hydrated, ownClientAddress, shotBoth, signIn, signUp, submitAction } from "./helpers";
 
@@ -136,5 +137,58 @@ test("an agent's mandate: issued from the browser, shown to its owner, linked to
   await expect(principal.getByTestId("principal-standing")).toHaveText("unlinked");
   await expect(principal.getByTestId("principal-unlink-form")).toHaveCount(0);
   expect((await api("GET", `/api/v1/records/${agentId}/status`, sandboxKey)).body.agent.principal_standing).toBe("unlinked");
+  expect(errors).toEqual([]);
+});
+
+test("a mandate signed outside the browser, pasted into the form: source_verified, its key and the key's standing on the record page", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const errors = await collectBrowserErrors(page);
+  const email = `e2e-agent-signed-${randomUUID().slice(0, 8)}@example.com`;
+  const sandboxKey = await signUp(page, email);
+  const accountId = String((await api("GET", "/api/v1/account", sandboxKey)).body.id);
+  // The principal's mandate key: registered through the API, its private half never leaves this process.
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const keyId = `e2e-treasury-${randomUUID().slice(0, 8)}`;
+  const reg = await api("POST", "/api/v1/mandate-keys", sandboxKey, { key_id: keyId, public_key: (publicKey.export({ format: "jwk" }) as { x: string }).x });
+  expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+  const m = {
+    agent_id: "payables-bot", act: "pay_invoices", scope: { asset: "USDC", max_amount: "99.50", network: "base" }, session_id: "sess-signed",
+    valid_until: new Date(Date.now() + 10 * 86_400_000).toISOString(), mandate_hash: `sha256:${randomBytes(32).toString("hex")}`,
+  };
+  const signature = sign(null, Buffer.from(canonicalize({ account_id: accountId, ...m })!), privateKey).toString("base64url");
+
+  await signIn(page, email, "/records/new");
+  await page.goto("/records/new?type=agent_authorization");
+  await expect(page.getByRole("radio", { name: /An AI agent's mandate/ })).toBeChecked();
+  await hydrated(page.getByTestId("create-record"));
+  await input(page, "subject").fill("payables-bot");
+  await input(page, "claim").fill("payables-bot may pay approved invoices for Proof Records Test Company Ltd.");
+  await input(page, "principal").fill("Proof Records Test Company Ltd");
+  await input(page, "agent_id").fill(m.agent_id);
+  await input(page, "act").fill(m.act);
+  await input(page, "scope.asset").fill(m.scope.asset);
+  await input(page, "scope.max_amount").fill(m.scope.max_amount);
+  await input(page, "scope.network").fill(m.scope.network);
+  await input(page, "session_id").fill(m.session_id);
+  await input(page, "valid_until").fill(m.valid_until);
+  await input(page, "mandate_hash").fill(m.mandate_hash);
+  await input(page, "mandate_signature").fill(signature);
+  await input(page, "principal_key_id").fill(keyId);
+  await page.getByRole("radio", { name: /Source verified/i }).check();
+  await page.getByTestId("create-record").click();
+  await expect(page).toHaveURL(/\/records\/PRS-[0-9A-Z]{20}$/);
+  await expect(page.getByText("source_verified", { exact: true })).toBeVisible();
+  const mandate = page.getByTestId("agent-mandate");
+  await expect(mandate.getByTestId("mandate-hash")).toHaveText(m.mandate_hash);
+  await expect(mandate.getByTestId("mandate-key").getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);
+  await expect(mandate.getByTestId("mandate-key-status")).toHaveText("active");
+  await shots(page, "agent-record-signed");
+
+  // Revoking the key leaves the agent active; its page says the key is revoked.
+  expect((await api("DELETE", `/api/v1/mandate-keys/${keyId}`, sandboxKey)).status).toBe(200);
+  await page.reload();
+  await expect(mandate.getByTestId("mandate-key-status")).toHaveText("revoked");
+  await expect(page.getByTestId("record-status")).toContainText("Active");
   expect(errors).toEqual([]);
 });
