@@ -2,13 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startDnsServer } from "../tests/dns-server";
+import { startLeiRegister } from "../tests/lei-register";
 import { startServerOnFreePort } from "../tests/server";
 import { startSmtpCapture } from "../tests/smtp-capture";
 
 /**
  * The same machinery as the vitest suite: the built app on a free loopback port with a
- * fresh data folder (or DATABASE_URL), its mail going to a real SMTP capture and its TXT
- * look-ups to a real DNS server on loopback (tests/dns-server.ts). Tests find them through
+ * fresh data folder (or DATABASE_URL), its mail going to a real SMTP capture, its TXT
+ * look-ups to a real DNS server on loopback (tests/dns-server.ts) and its LEI look-ups to the
+ * register stand-in (tests/lei-register.ts, `LEI.active` and the rest). Tests find them through
  * PRS_E2E_* variables (Playwright workers inherit this process's env).
  */
 export default async function globalSetup() {
@@ -17,6 +19,11 @@ export default async function globalSetup() {
   const dnsZoneFile = path.join(dataDir, "dns-zone.json");
   const dns = await startDnsServer(dnsZoneFile);
   const smtp = await startSmtpCapture(mailDir).catch(async (e) => {
+    await dns.close();
+    throw e;
+  });
+  const lei = await startLeiRegister(path.join(dataDir, "lei-records.json")).catch(async (e) => {
+    await smtp.close();
     await dns.close();
     throw e;
   });
@@ -31,6 +38,8 @@ export default async function globalSetup() {
     // Webhook destinations on loopback (the e2e receiver), delivered promptly.
     WEBHOOK_ALLOW_INSECURE: "1",
     WORKER_POLL_MS: "200",
+    LEI_API_URL: lei.url,
+    LEI_TIMEOUT_MS: "2000",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
@@ -38,6 +47,7 @@ export default async function globalSetup() {
     // On a free port; another if something takes it before the server binds it.
     server = await startServerOnFreePort((port) => ({ ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), path.join(dataDir, "server.log"));
   } catch (e) {
+    await lei.close();
     await smtp.close();
     await dns.close();
     throw e;
@@ -48,6 +58,7 @@ export default async function globalSetup() {
   process.env.PRS_E2E_DNS_ZONE = dnsZoneFile;
   return async () => {
     await server.stop();
+    await lei.close();
     await smtp.close();
     await dns.close();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import type { AuthContext } from "@/lib/accounts/types";
+import type { RecordObject } from "@/lib/records/serialize-record";
 
 export type Evidence = Record<string, unknown>;
 
@@ -9,6 +11,12 @@ export type ClaimUi = {
   scope?: (evidence: Evidence) => { proved?: ReactNode; notProved: string; recheck?: ReactNode };
   /** The reviewer's view of a submission's evidence; absent: the generic source view. */
   ReviewEvidence?: (props: { evidence: Evidence }) => ReactNode;
+  /**
+   * What the owner's record page (app/records/[id]) shows and lets the owner do beyond the
+   * common fields and lifecycle (e.g. an agent's mandate and its principal link). A server
+   * component; `auth` is the signed-in account in the record's environment.
+   */
+  OwnerPanel?: (props: { record: RecordObject; auth: AuthContext }) => ReactNode | Promise<ReactNode>;
 };
 
 export const str = (v: unknown) => (typeof v === "string" ? v : "");

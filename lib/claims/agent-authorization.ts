@@ -125,8 +125,40 @@ export const agentAuthorization: ClaimModule = {
   levels: LEVELS,
   form: {
     label: "An AI agent's mandate",
-    summary: "That an agent may act for your company within stated limits; signed with your mandate key to be checked. Made through the API.",
-    href: "/docs/guides/api#agent_authorization",
+    summary:
+      "That an agent may act for your company within stated limits. Your own statement, or checked against your mandate key's " +
+      "signature when you paste a mandate signed outside the browser.",
+    evidenceTitle: "The mandate",
+    expiresWith: "valid_until",
+    levelHelp: {
+      participant_attested: "Your own statement of the mandate: signed by the service as you made it, no mandate signature checked. The certificate says so.",
+      source_verified:
+        "Checked against your mandate key: paste the mandate hash, the mandate signature and the key id above. The signature is made " +
+        "outside the browser with your private key, which never touches this service; every field it covers must be exactly as signed.",
+    },
+    fields: {
+      subject: { label: "Subject", help: "Whom the record is about: the agent, as the certificate names it (e.g. invoice-agent-7).", placeholder: "invoice-agent-7" },
+      claim: { help: "What the agent may do, in plain words (e.g. “invoice-agent-7 may pay approved invoices for Acme Trading Ltd.”). It appears on the certificate as written." },
+      principal: { label: "Principal", help: "The company the agent acts for, as shown on the certificate. Link its checked company record to show it is that company.", placeholder: "Acme Trading Ltd" },
+      agent_id: { label: "Agent id", help: "The agent's identifier, as you name it.", placeholder: "invoice-agent-7" },
+      act: { label: "Act", help: "What the agent may do, as one short name.", placeholder: "pay_invoices" },
+      "scope.asset": { label: "Asset", help: "The asset the agent may pay in.", placeholder: "USDC" },
+      "scope.max_amount": { label: "Maximum amount", help: "A decimal number such as 250.00. Stated, not enforced: the service never checks amounts.", placeholder: "250.00" },
+      "scope.network": { label: "Network", help: "The network the agent may pay on.", placeholder: "base" },
+      session_id: { label: "Session id", help: "The session the mandate is for, if it names one." },
+      valid_until: {
+        label: "Valid until (UTC)", asText: true, placeholder: "2026-12-31T23:59:59Z",
+        help: "When the mandate ends; the record expires then. A timestamp with its zone, such as 2026-12-31T23:59:59Z — for a signed mandate exactly as signed. Empty: the default validity.",
+      },
+      mandate_hash: { label: "Mandate hash", help: "For a signed mandate: the hash of your instruction, 'sha256:' and 64 hex digits. Never the instruction itself.", placeholder: "sha256:…" },
+      mandate_signature: { label: "Mandate signature", help: "For a signed mandate: the Ed25519 signature (base64url) your mandate key made over the mandate, outside the browser. See the API guide." },
+      principal_key_id: { label: "Mandate key id", help: "For a signed mandate: the id of the mandate key that signed it (Developers → Mandate keys)." },
+      principal_record_id: {
+        label: "Principal's company record",
+        help: "Optional: the id of your public, active, checked company identity record (PRS-…). You can link or change it later on the record's page.",
+        placeholder: "PRS-…",
+      },
+    },
   },
   requestFields: agentFields,
   screen(raw) {

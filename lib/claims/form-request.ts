@@ -24,22 +24,28 @@ export function utcTimestamp(v: string): string {
 /**
  * The API request the form stands for: exactly what `POST /api/v1/records` takes, so the
  * pipeline judges it as it judges any client. An empty field is left out (the API then names
- * a required one as missing); `evidence.x` fields go under `evidence`.
+ * a required one as missing). A dotted name is a path: `evidence.lei` goes under `evidence`
+ * (always sent when the type has evidence fields, so a missing one is named), `scope.asset`
+ * under `scope` (sent only when one of its fields has a value: the object may be optional).
  */
 export function requestFromForm(spec: ClaimFormSpec, values: FormValues): Record<string, unknown> {
   const body: Record<string, unknown> = spec.namesItsType ? {} : { claim_type: spec.key };
-  const evidence: Record<string, unknown> = {};
-  let hasEvidence = false;
+  const objects = new Map<string, Record<string, unknown>>();
   for (const f of spec.fields) {
     const v = (values[f.name] ?? "").trim();
     const [head, ...rest] = f.name.split(".");
-    if (head === "evidence" && rest.length > 0) hasEvidence = true;
+    if (head === "evidence" && rest.length > 0 && !objects.has(head)) objects.set(head, {});
     if (v === "") continue;
     const value = f.kind === "datetime" ? utcTimestamp(v) : v;
-    if (head === "evidence" && rest.length > 0) evidence[rest.join(".")] = value;
-    else body[f.name] = value;
+    if (rest.length === 0) {
+      body[f.name] = value;
+      continue;
+    }
+    const inner = objects.get(head!) ?? {};
+    inner[rest.join(".")] = value;
+    objects.set(head!, inner);
   }
-  if (hasEvidence) body.evidence = evidence;
+  for (const [k, v] of objects) body[k] = v;
   return body;
 }
 

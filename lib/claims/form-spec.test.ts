@@ -50,6 +50,73 @@ describe("the new-record form is generated from the claim-type definitions", () 
   });
 });
 
+describe("a type's own top-level fields (docs.fieldsSchema) become form fields", () => {
+  const mod = {
+    ...documentedClaimTypes()[0]!, type: "x_own", levels: ["participant_attested", "source_verified"] as const,
+    form: {
+      label: "X", summary: "x", evidenceTitle: "The thing", expiresWith: "until", levelHelp: { source_verified: "Needs a signature." },
+      fields: { "limits.cap": { label: "Cap" }, until: { asText: true } },
+    },
+    docs: {
+      ...documentedClaimTypes()[0]!.docs, evidenceSchema: undefined,
+      fieldsSchema: z.strictObject({
+        who: z.string().max(50).describe("Who."),
+        limits: z.strictObject({ cap: z.string().describe("The cap."), unit: z.string().optional() }).optional(),
+        until: z.iso.datetime({ offset: true }).optional(),
+        at: z.iso.datetime({ offset: true }).optional(),
+      }).meta({ id: "XOwnFields" }),
+    },
+  };
+  const spec = claimFormSpec(mod, 365);
+  const f = (name: string) => spec.fields.find((x) => x.name === name);
+
+  it("in the schema's order, a nested object's properties named by their path, under the type's heading", () => {
+    expect(spec.fields.map((x) => x.name)).toEqual(["subject", "claim", "who", "limits.cap", "limits.unit", "until", "at", "evidence_level", "visibility"]);
+    expect(spec.evidenceTitle).toBe("The thing");
+    expect(f("who")).toMatchObject({ group: "evidence", required: true, help: "Who.", label: "Who", maxLength: 50, kind: "text" });
+    // Required only when its object is: an optional object's fields are all optional.
+    expect(f("limits.cap")).toMatchObject({ required: false, label: "Cap", help: "The cap." });
+    expect(f("limits.unit")).toMatchObject({ required: false, label: "Limits: unit" });
+  });
+
+  it("a timestamp the type marks asText is a plain text box; others a datetime; expires_at gives way to the type's own end", () => {
+    expect(f("until")!.kind).toBe("text");
+    expect(f("at")!.kind).toBe("datetime");
+    expect(f("expires_at")).toBeUndefined();
+  });
+
+  it("a level's help is the type's own when it gives one", () => {
+    const [attested, verified] = f("evidence_level")!.options!;
+    expect(verified!.help).toBe("Needs a signature.");
+    expect(attested!.help).toMatch(/Your own statement/);
+  });
+
+  it("the form's values come back as the nested request; an object with no value is left out", () => {
+    expect(requestFromForm(spec, { subject: "s", who: "w", "limits.cap": " 10 ", "limits.unit": "", until: "2030-01-01T00:00", at: "2030-01-01T00:00" }))
+      .toEqual({ claim_type: "x_own", subject: "s", who: "w", limits: { cap: "10" }, until: "2030-01-01T00:00", at: "2030-01-01T00:00:00Z" });
+    expect(requestFromForm(spec, { who: "w", "limits.cap": "", "limits.unit": "" })).toEqual({ claim_type: "x_own", who: "w" });
+    expect(fieldFor(spec, "limits.cap")?.name).toBe("limits.cap");
+  });
+
+  /** The example request as the form's values: what a person would type, field by field. */
+  const asValues = (example: Record<string, unknown>): Record<string, string> =>
+    Object.fromEntries(Object.entries(example).flatMap(([k, v]) =>
+      typeof v === "object" && v !== null ? Object.entries(v).map(([s, w]) => [`${k}.${s}`, String(w)]) : [[k, String(v)]]));
+
+  for (const real of documentedClaimTypes().filter((m) => m.docs.fieldsSchema)) {
+    it(`${real.type}: issuable from the form — its example, typed into the form, is the request the API accepts`, () => {
+      const s = claimFormSpec(real, 365);
+      expect(s.href).toBeUndefined();
+      const example = real.docs.example.value as RecordCreateInput;
+      const values = asValues(example);
+      for (const name of Object.keys(values).filter((n) => n !== "claim_type")) expect(s.fields.map((x) => x.name)).toContain(name);
+      const body = requestFromForm(s, values);
+      expect(body).toEqual(example);
+      expect(real.validate(body as RecordCreateInput)).toBeNull();
+    });
+  }
+});
+
 describe("levels: what the form offers is what validate accepts", () => {
   for (const mod of documentedClaimTypes()) {
     it(mod.type, () => {

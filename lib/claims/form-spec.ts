@@ -8,15 +8,16 @@ import type { ClaimForm, ClaimModule } from "./types";
  * The portal's "New record" form, generated from the claim-type definitions: one spec per
  * type, plain data a client component renders (app/records/new). Fields come from the
  * request schema (subject, claim, the source a reviewer checks, visibility, expiry), the
- * type's evidence schema (`docs.evidenceSchema`, through its JSON Schema) and its declared
- * levels; labels and help from the schemas' descriptions and the type's `form` declaration.
- * Nothing here knows a claim type by name.
+ * type's evidence schema (`docs.evidenceSchema`, through its JSON Schema), its own top-level
+ * request fields (`docs.fieldsSchema`; a nested object's properties become fields named
+ * `scope.max_amount`) and its declared levels; labels and help from the schemas'
+ * descriptions and the type's `form` declaration. Nothing here knows a claim type by name.
  */
 
 export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice";
 export type FormOption = { value: string; label: string; help?: string };
 export type FormField = {
-  /** The request path the value goes to: "subject", "evidence.lei", "source_url". */
+  /** The request path the value goes to: "subject", "evidence.lei", "source_url", "scope.max_amount". */
   name: string;
   label: string;
   kind: FormFieldKind;
@@ -38,10 +39,15 @@ export type ClaimFormSpec = {
   href?: string;
   /** The person types the claim_type (field `claim_type`). */
   namesItsType: boolean;
+  /** The heading over the "evidence" group, when the type names it (e.g. "The mandate"). */
+  evidenceTitle?: string;
   fields: FormField[];
 };
 
-type JsonProp = { type?: string; enum?: unknown[]; format?: string; description?: string; maxLength?: number; $ref?: string };
+type JsonProp = {
+  type?: string; enum?: unknown[]; format?: string; description?: string; maxLength?: number; $ref?: string;
+  properties?: Record<string, JsonProp>; required?: string[];
+};
 type JsonObject = { properties: Record<string, JsonProp>; required: string[] };
 
 /** A zod object schema's properties as JSON Schema, its `$ref`s (from `.meta({id})`) resolved. */
@@ -62,8 +68,9 @@ const humanize = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-function kindOf(p: JsonProp): FormFieldKind {
+function kindOf(p: JsonProp, asText: boolean): FormFieldKind {
   if (Array.isArray(p.enum)) return "select";
+  if (asText) return "text";
   if (p.format === "uri") return "url";
   if (p.format === "date-time") return "datetime";
   return (p.maxLength ?? 0) > 300 ? "textarea" : "text";
@@ -74,7 +81,7 @@ function fieldFrom(
   name: string, key: string, p: JsonProp, required: boolean, group: FormField["group"], form: ClaimForm | undefined, base?: { label: string; help?: string },
 ): FormField {
   const own = form?.fields?.[name] ?? {};
-  const kind = kindOf(p);
+  const kind = kindOf(p, own.asText === true);
   return {
     name, kind, required, group,
     label: own.label ?? base?.label ?? humanize(key),
@@ -112,7 +119,10 @@ const VISIBILITY: readonly FormOption[] = [
 /** The spec of one claim type's form; `defaultValidityDays` is the service's default validity (env). */
 export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): ClaimFormSpec {
   const form = mod.form;
-  const spec = { key: mod.type, label: form?.label ?? humanize(mod.type), summary: form?.summary ?? mod.docs.describe, namesItsType: form?.namesItsType === true };
+  const spec = {
+    key: mod.type, label: form?.label ?? humanize(mod.type), summary: form?.summary ?? mod.docs.describe, namesItsType: form?.namesItsType === true,
+    ...optional("evidenceTitle", form?.evidenceTitle),
+  };
   if (form?.href) return { ...spec, href: form.href, fields: [] };
 
   const request = jsonObject(recordCreateSchema);
@@ -128,6 +138,7 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
       fields.push(fieldFrom(`evidence.${key}`, key, p, evidence.required.includes(key), "evidence", form));
     }
   }
+  if (mod.docs.fieldsSchema) fields.push(...ownFields(mod.docs.fieldsSchema, form));
   // The request schema leaves these optional for every type; a type that asks for them needs them.
   for (const name of form?.requestFields ?? []) fields.push(top(name, "evidence", true));
 
@@ -136,19 +147,38 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
     fields.push({
       name: "evidence_level", label: "Evidence level", kind: "choice", required: true, group: "record",
       help: levels.length === 1 ? "The only level this kind of record can have: the service never states more than it checked." : undefined,
-      options: levels.map((l) => ({ value: l, label: EVIDENCE_LEVEL_TEXT[l]?.title ?? l, help: LEVEL_HELP[l] })),
+      options: levels.map((l) => ({ value: l, label: EVIDENCE_LEVEL_TEXT[l]?.title ?? l, help: form?.levelHelp?.[l] ?? LEVEL_HELP[l] })),
       defaultValue: levels[0],
     });
   }
-  fields.push(
-    { name: "visibility", label: "Visibility", kind: "choice", required: true, group: "record", options: VISIBILITY, defaultValue: "private" },
-    {
+  fields.push({ name: "visibility", label: "Visibility", kind: "choice", required: true, group: "record", options: VISIBILITY, defaultValue: "private" });
+  // A type whose own field sets the end (a mandate's valid_until) refuses expires_at: the form does not offer it.
+  if (!form?.expiresWith) {
+    fields.push({
       ...top("expires_at", "record", false),
       label: "Expires at (UTC)",
       help: `Leave empty for the default: ${mod.validityDays ?? defaultValidityDays} days after issue${mod.validityDays ? ", the longest this kind of record is valid" : ""}.`,
-    },
-  );
+    });
+  }
   return { ...spec, fields };
+}
+
+/**
+ * A type's own top-level request fields (its `docs.fieldsSchema`), in the schema's order. A
+ * nested object (an agent's `scope`) gives one field per property, named by its path
+ * (`scope.max_amount`), required when both it and its object are; form-request.ts puts the
+ * object back together.
+ */
+function ownFields(schema: ZodType, form: ClaimForm | undefined): FormField[] {
+  const { properties, required } = jsonObject(schema);
+  return Object.entries(properties).flatMap(([key, p]) => {
+    if (p.type === "object" && p.properties) {
+      const inner = p.required ?? [];
+      return Object.entries(p.properties).map(([sub, q]) =>
+        fieldFrom(`${key}.${sub}`, sub, q, required.includes(key) && inner.includes(sub), "evidence", form, { label: `${humanize(key)}: ${sub.replaceAll("_", " ")}` }));
+    }
+    return [fieldFrom(key, key, p, required.includes(key), "evidence", form)];
+  });
 }
 
 /** Every claim type's form, in the registry's order (the reviewed fallback last). */

@@ -84,8 +84,18 @@ export type ClaimForm = {
   namesItsType?: boolean;
   /** Top-level request fields this type takes besides subject and claim (e.g. the source a reviewer checks). */
   requestFields?: readonly ("source_name" | "source_url" | "checked_at")[];
-  /** Per field, by request path ("subject", "evidence.lei"): a label, help text or placeholder beyond what the schema says. */
-  fields?: Readonly<Record<string, { label?: string; help?: string; placeholder?: string }>>;
+  /**
+   * Per field, by request path ("subject", "evidence.lei", "scope.max_amount"): a label, help
+   * text or placeholder beyond what the schema says; `asText` shows a timestamp as a plain text
+   * box, sent exactly as typed (a value a signature covers must not be reformatted).
+   */
+  fields?: Readonly<Record<string, { label?: string; help?: string; placeholder?: string; asText?: boolean }>>;
+  /** The heading over the type's own fields (default "Evidence"), e.g. "The mandate". */
+  evidenceTitle?: string;
+  /** What choosing each level means for this type, when the general sentence would mislead. */
+  levelHelp?: Readonly<Partial<Record<EvidenceLevel, string>>>;
+  /** The type's own field that sets when the record ends (e.g. a mandate's `valid_until`): the form asks for it, not `expires_at`. */
+  expiresWith?: string;
 };
 
 /** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */

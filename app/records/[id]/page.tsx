@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { claimUi } from "@/components/claims";
 import { CopyButton } from "@/components/copy-button";
 import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
@@ -40,6 +41,8 @@ export default async function RecordPage({ params }: Props) {
   if (!row) notFound();
   const rec = serializeRecord(await loadPublicView(db, row));
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
+  // What the record's claim type shows its owner beyond the common fields (e.g. an agent's mandate and principal link).
+  const OwnerPanel = claimUi(rec.claim_type)?.OwnerPanel;
 
   return (
     <>
@@ -76,6 +79,8 @@ export default async function RecordPage({ params }: Props) {
             </dd>
           </dl>
         </section>
+
+        {OwnerPanel && <OwnerPanel record={rec} auth={portalAuth(account, rec.environment)} />}
 
         <section>
           <h2 className="text-lg font-semibold">History</h2>

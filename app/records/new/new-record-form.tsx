@@ -78,7 +78,7 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
             if (fields.length === 0) return null;
             return (
               <fieldset key={group} className="space-y-5 border-t border-slate-200 pt-6">
-                <legend className="float-left w-full text-lg font-semibold">{title}</legend>
+                <legend className="float-left w-full text-lg font-semibold">{group === "evidence" ? (spec.evidenceTitle ?? title) : title}</legend>
                 {fields.map((f) => (
                   <Field key={f.name} f={f} error={errors[f.name]} autoFocus={f.name === firstError}
                     value={values[f.name] ?? f.defaultValue ?? (f.kind === "datetime" && f.required ? nowUtc : "")} />
