@@ -103,7 +103,7 @@ export const verifiedListing: ClaimModule = {
         subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471 and is paid to its own wallet.",
         visibility: "public",
         evidence: {
-          operator: "Seaview Apartments", listing_url: "https://rentals.example/listing/4471", domain: "seaview.example",
+          operator: "Seaview Apartments", listing_url: "https://rentals.example.com/listing/4471", domain: "seaview-apartments.com",
           payee: { type: "wallet", value: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
           domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", payee_record: "PRS-1A2B3C4D5E6F7G8H9J0K",
         },
