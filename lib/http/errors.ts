@@ -61,6 +61,7 @@ const CODES = {
   subject_mismatch: [422, "invalid_request_error"],
   dns_record_not_found: [422, "invalid_request_error"],
   invalid_lei: [422, "invalid_request_error"],
+  invalid_iban: [422, "invalid_request_error"],
   lei_not_found: [422, "invalid_request_error"],
   lei_not_active: [422, "invalid_request_error"],
   transaction_not_found: [422, "invalid_request_error"],
@@ -84,6 +85,7 @@ const CODES = {
   secret_material_refused: [422, "invalid_request_error"],
   batch_too_large: [422, "invalid_request_error"],
   invalid_batch: [422, "invalid_request_error"],
+  rate_limited: [429, "rate_limit_error"],
   internal_error: [500, "api_error"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 
