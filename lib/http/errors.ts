@@ -109,6 +109,10 @@ export class ApiError extends Error {
   static fromField(e: FieldError): ApiError {
     return new ApiError(e.code, e.message, e.param);
   }
+  /** The same error, answered with `headers` too (e.g. the RateLimit-* headers every answer of a limited endpoint carries). */
+  withHeaders(headers: Record<string, string>): ApiError {
+    return new ApiError(this.code, this.message, this.param, this.rows, { ...this.headers, ...headers });
+  }
 }
 
 export function errorBody(err: ApiError, requestId: string) {
