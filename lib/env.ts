@@ -77,6 +77,8 @@ const envSchema = z.object({
   REVIEW_SLA_HOURS: intFrom(24, 1, 24 * 30),
   /** Sign-in and sign-up attempts per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
+  /** Public lookups per client address per minute (CONTRACT: 30); shared by every instance on PostgreSQL. */
+  LOOKUP_RATE_LIMIT_PER_MINUTE: intFrom(30, 1, 1_000_000),
   /** Set by Next itself: `next dev` runs "development", where the CSP allows what its overlay needs. */
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 }).superRefine((e, ctx) => {

@@ -23,6 +23,10 @@ const SHOWN_HEADERS = [
   ["cache-control", "Cache-Control"],
   ["idempotent-replayed", "Idempotent-Replayed"],
   ["access-control-allow-origin", "Access-Control-Allow-Origin"],
+  ["ratelimit-limit", "RateLimit-Limit"],
+  ["ratelimit-remaining", "RateLimit-Remaining"],
+  ["ratelimit-reset", "RateLimit-Reset"],
+  ["retry-after", "Retry-After"],
   ["request-id", "Request-Id"],
 ];
 

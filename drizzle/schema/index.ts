@@ -6,3 +6,4 @@ export * from "./webhooks";
 export * from "./mandates";
 export * from "./reviews";
 export * from "./auth";
+export * from "./rate-limits";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
+import type { LookupKind } from "@/lib/lookup/normalize";
 import { createdAt, ts } from "./columns";
 
 export const RECORD_STATUSES = [
@@ -80,5 +81,27 @@ export const recordLinks = pgTable(
     primaryKey({ columns: [t.recordId, t.role] }),
     /** Who depends on a record: the dependents whose standing a change of it moves. */
     index("record_links_target_idx").on(t.targetId),
+  ],
+);
+
+/**
+ * The values a record can be looked up by (GET /api/v1/lookup), as data: one row per value
+ * its claim type declares (`lookupValues`), already in the kind's normal form
+ * (lib/lookup/normalize.ts), with the field of the record it came from. Written with the
+ * record, in the same statement; only for live, public records, the only ones a lookup can
+ * find. A lookup is one probe of (kind, value).
+ */
+export const recordValues = pgTable(
+  "record_values",
+  {
+    recordId: text("record_id").notNull().references(() => records.id),
+    kind: text("kind").$type<LookupKind>().notNull(),
+    value: text("value").notNull(),
+    /** Where in the record the value is (`subject`, `evidence.payee.value`): the lookup's `matched_field`. */
+    field: text("field").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.recordId, t.kind, t.value] }),
+    index("record_values_lookup_idx").on(t.kind, t.value),
   ],
 );

@@ -38,6 +38,7 @@ export const domainOwnership: ClaimModule = {
     },
   },
   levels: LEVELS,
+  lookupValues: (subject) => [{ kind: "website", value: subject, field: "subject" }],
   form: {
     label: "Domain ownership",
     summary: "Control of a domain's DNS, shown by a TXT record you publish. It needs a challenge first: the Proofs page walks you through it.",

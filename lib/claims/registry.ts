@@ -52,6 +52,9 @@ export const ownModule = (claimType: string): ClaimModule | undefined => MODULES
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 
+/** The claim types whose records the public lookup can find (they declare `lookupValues`). */
+export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.lookupValues).map((m) => m.type);
+
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 

@@ -4,6 +4,7 @@ import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 import type { LinkedStanding, LinkTarget } from "@/lib/records/public-view";
+import type { LookupKind } from "@/lib/lookup/normalize";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
 export type CheckOutcome =
@@ -101,6 +102,13 @@ export type ClaimForm = {
 /** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
 export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[]; extras: unknown };
 
+/**
+ * A value the public lookup finds a record by: its kind, the value as the record holds it
+ * (the pipeline writes it in the kind's normal form) and the field it is in, which the
+ * lookup names as `matched_field`.
+ */
+export type RecordValue = { kind: LookupKind; value: string; field: string };
+
 /** What `viewExtras` loads for one record: data for `publicFields`, and what a cached view of it depends on. */
 export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
 
@@ -176,6 +184,14 @@ export interface ClaimModule {
    * own `record.status_changed` (operation `part_changed`), though its status stays its own.
    */
   announcePartChanges?: boolean;
+  /**
+   * The values the public lookup (GET /api/v1/lookup) finds this type's records by — a
+   * domain as a website, an address as a wallet, a listing's link, payee and licence — from
+   * the subject and the public evidence. The pipeline normalises them and writes them with
+   * the record (lib/lookup/record-values.ts), for live public records only; a value that is
+   * not one of its kind is left out. Absent: no lookup finds the type's records.
+   */
+  lookupValues?(subject: string, evidence: Record<string, unknown>): readonly RecordValue[];
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */

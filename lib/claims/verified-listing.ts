@@ -76,6 +76,9 @@ function unprovedParts(e: Listing): string[] {
   return out;
 }
 
+/** The public evidence is the request's evidence plus what the check added (`checked_at`). */
+const stripComputed = (evidence: Record<string, unknown>) => Object.fromEntries(Object.entries(evidence).filter(([k]) => k !== "checked_at"));
+
 const isPartRole = (r: string): r is PartRole => (PART_ROLES as readonly string[]).includes(r);
 
 /**
@@ -156,6 +159,17 @@ export const verifiedListing: ClaimModule = {
     const open = unprovedParts(e);
     if (open.length === 0) return { kind: "issue", evidenceLevel: "source_verified", publicEvidence };
     return { kind: "review", evidenceLevel: "evidence_verified", reason: `A reviewer confirms ${open.join("; ")}.`, publicEvidence };
+  },
+  /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
+  lookupValues: (_subject, evidence) => {
+    const e = listingEvidence.safeParse(stripComputed(evidence)).data;
+    if (!e) return [];
+    return [
+      { kind: "listing_url", value: e.listing_url, field: "evidence.listing_url" },
+      { kind: "website", value: e.domain, field: "evidence.domain" },
+      { kind: e.payee.type === "iban" ? "iban" : "wallet", value: e.payee.value, field: "evidence.payee.value" },
+      ...(e.licence ? [{ kind: "licence_number" as const, value: e.licence.number, field: "evidence.licence.number" }] : []),
+    ];
   },
   publicFields({ links }) {
     return {

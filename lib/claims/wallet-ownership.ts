@@ -45,6 +45,7 @@ export const walletOwnership: ClaimModule = {
     ],
   },
   levels: LEVELS,
+  lookupValues: (subject) => [{ kind: "wallet", value: subject, field: "subject" }],
   form: {
     label: "Wallet ownership",
     summary: "Control of the key behind a wallet address, shown by signing a challenge. The Proofs page does it with a browser wallet.",

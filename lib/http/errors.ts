@@ -61,6 +61,7 @@ const CODES = {
   subject_mismatch: [422, "invalid_request_error"],
   dns_record_not_found: [422, "invalid_request_error"],
   invalid_lei: [422, "invalid_request_error"],
+  invalid_iban: [422, "invalid_request_error"],
   lei_not_found: [422, "invalid_request_error"],
   lei_not_active: [422, "invalid_request_error"],
   transaction_not_found: [422, "invalid_request_error"],
@@ -82,10 +83,10 @@ const CODES = {
   mandate_key_invalid: [422, "invalid_request_error"],
   principal_record_invalid: [422, "invalid_request_error"],
   secret_material_refused: [422, "invalid_request_error"],
-  invalid_iban: [422, "invalid_request_error"],
   linked_record_invalid: [422, "invalid_request_error"],
   batch_too_large: [422, "invalid_request_error"],
   invalid_batch: [422, "invalid_request_error"],
+  rate_limited: [429, "rate_limit_error"],
   internal_error: [500, "api_error"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 
@@ -108,6 +109,10 @@ export class ApiError extends Error {
   }
   static fromField(e: FieldError): ApiError {
     return new ApiError(e.code, e.message, e.param);
+  }
+  /** The same error, answered with `headers` too (e.g. the RateLimit-* headers every answer of a limited endpoint carries). */
+  withHeaders(headers: Record<string, string>): ApiError {
+    return new ApiError(this.code, this.message, this.param, this.rows, { ...this.headers, ...headers });
   }
 }
 

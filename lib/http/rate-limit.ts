@@ -1,13 +1,22 @@
 /**
  * A fixed-window counter per key. In memory, per process: enough for one server; a shared
- * store (PostgreSQL, Redis) can implement the same interface when there are several.
+ * store (PostgreSQL, Redis) implements the same counter as a SharedRateLimiter when there
+ * are several (lib/http/shared-rate-limiter.ts).
  */
 export interface RateLimiter {
   /** Count one attempt for `key`; `ok: false` once the window's allowance is spent. */
   hit(key: string, now?: number): RateLimitResult;
 }
 
+/** The same counter answered by a store: asynchronous. A memory limiter serves as one through `asShared`. */
+export interface SharedRateLimiter {
+  hit(key: string, now?: number): Promise<RateLimitResult>;
+}
+
+/** `retryAfterSeconds`: until the current window ends (at least 1), whether or not the allowance is spent. */
 export type RateLimitResult = { ok: boolean; limit: number; remaining: number; retryAfterSeconds: number };
+
+export const asShared = (limiter: RateLimiter): SharedRateLimiter => ({ hit: async (key, now) => limiter.hit(key, now) });
 
 export function memoryRateLimiter(opts: { limit: number; windowMs: number; maxKeys?: number }): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();

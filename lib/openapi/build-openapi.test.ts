@@ -32,6 +32,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/records/{id}", "get"],
   ["/api/v1/records/{id}/signature", "get"],
   ["/api/v1/records/{id}/status", "get"],
+  ["/api/v1/lookup", "get"],
   ["/api/v1/records/{id}/lifecycle", "post"],
   ["/api/v1/domain-challenges", "post"],
   ["/api/v1/wallet-challenges", "post"],
@@ -368,7 +369,7 @@ describe("buildOpenApi", () => {
   it("authenticated operations use bearerAuth; public ones none", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(String(doc.components.securitySchemes.bearerAuth!.description)).toMatch(/prs_sandbox_.*prs_live_/);
-    for (const p of ["/api/v1/records/{id}/status", "/api/v1/records/{id}/signature", "/.well-known/jwks.json", "/api/v1/openapi.json", "/keys/{key_id}"]) {
+    for (const p of ["/api/v1/records/{id}/status", "/api/v1/records/{id}/signature", "/api/v1/lookup", "/.well-known/jwks.json", "/api/v1/openapi.json", "/keys/{key_id}"]) {
       expect(op(p, "get").security, p).toEqual([]);
     }
     expect(op("/api/v1/usage", "get").security).toEqual([{ bearerAuth: [] }]);

@@ -3,6 +3,7 @@ import { accountPaths } from "./operations/account";
 import { batchPaths } from "./operations/batch";
 import { challengePaths } from "./operations/challenges";
 import { lifecyclePaths } from "./operations/lifecycle";
+import { lookupPaths } from "./operations/lookup";
 import { mandateKeyPaths } from "./operations/mandate-keys";
 import { metaPaths } from "./operations/meta";
 import { recordPaths } from "./operations/records";
@@ -37,11 +38,12 @@ export type OpenApiDocument = {
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
-  const { schemas, listParameters } = schemaComponents(claims);
+  const { schemas, listParameters, lookupParameters } = schemaComponents(claims);
   const paths: Paths = {
     ...recordPaths(claims, listParameters),
     ...batchPaths(claims),
     ...statusPaths(),
+    ...lookupPaths(lookupParameters),
     ...lifecyclePaths(),
     ...webhookPaths(),
     ...mandateKeyPaths(),

@@ -13,6 +13,7 @@ import { signatureCheckSchema } from "@/lib/records/signature-check-schema";
 import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
 import { signedStatusSchema } from "@/lib/records/signed-status-schema";
 import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
+import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
 import {
   webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
@@ -35,6 +36,8 @@ export const RESPONSE_SCHEMAS = [
   recordSchema,
   recordListSchema,
   signedStatusSchema,
+  lookupMatchSchema,
+  lookupAnswerSchema,
   signedPayloadSchema,
   signatureCheckSchema,
   jwkSchema,

@@ -35,6 +35,26 @@ export function reusableComponents(): { parameters: Record<string, JsonSchema>; 
         description: "Public endpoints may be called from any origin.",
         schema: { type: "string", const: "*" },
       },
+      "RateLimit-Limit": {
+        description: "Requests allowed per window (a minute) from this client address.",
+        required: true,
+        schema: { type: "integer", minimum: 1 },
+      },
+      "RateLimit-Remaining": {
+        description: "Requests left in the current window.",
+        required: true,
+        schema: { type: "integer", minimum: 0 },
+      },
+      "RateLimit-Reset": {
+        description: "Seconds until the current window ends and the allowance is whole again.",
+        required: true,
+        schema: { type: "integer", minimum: 1 },
+      },
+      "Retry-After": {
+        description: "Seconds to wait before the next request is allowed.",
+        required: true,
+        schema: { type: "integer", minimum: 1 },
+      },
       Allow: {
         description: "The methods this path serves, comma-separated (e.g. `GET, POST`).",
         required: true,

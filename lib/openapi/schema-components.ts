@@ -5,6 +5,7 @@ import { accountUpdateSchema } from "@/lib/accounts/account-profile";
 import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
 import type { ClaimTypeDocs } from "./claim-type-docs";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
 import { schemaRef, type JsonSchema } from "./shared";
@@ -55,8 +56,9 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
 
 /**
  * The document's schema components, generated from the zod schemas the handlers validate
- * with (requests) and the response schemas (answers), and listRecords' query parameters:
- * the properties of listRecordsQuerySchema, as a client sends them.
+ * with (requests) and the response schemas (answers), and the query parameters of listRecords
+ * and lookup: the properties of listRecordsQuerySchema and lookupQuerySchema, as a client
+ * sends them.
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
@@ -64,16 +66,22 @@ export function schemaComponents(claims: ClaimTypeDocs) {
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,
+      LookupQuery: lookupQuerySchema,
     },
   );
   const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
 
-  const listQuery = requestComponents.ListRecordsQuery as { properties: Record<string, JsonSchema>; required?: string[] };
-  delete requestComponents.ListRecordsQuery;
-  const listParameters = Object.entries(listQuery.properties).map(([name, prop]) => {
-    const { description, ...schema } = prop;
-    return { name, in: "query", required: listQuery.required?.includes(name) ?? false, description, schema };
-  });
+  /** A query schema's properties as query parameters (the component itself is not published). */
+  const parametersOf = (id: string) => {
+    const query = requestComponents[id] as { properties: Record<string, JsonSchema>; required?: string[] };
+    delete requestComponents[id];
+    return Object.entries(query.properties).map(([name, prop]) => {
+      const { description, ...schema } = prop;
+      return { name, in: "query", required: query.required?.includes(name) ?? false, description, schema };
+    });
+  };
+  const listParameters = parametersOf("ListRecordsQuery");
+  const lookupParameters = parametersOf("LookupQuery");
 
-  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters };
+  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, lookupParameters };
 }

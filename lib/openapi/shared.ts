@@ -41,6 +41,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: "Request body too large",
   415: "Body is not JSON (send Content-Type: application/json)",
   422: "Invalid input; `param` names the field",
+  429: "Too many requests from this client address; wait the seconds `Retry-After` gives",
   500: "Internal error; it is logged and its details are never echoed",
 };
 

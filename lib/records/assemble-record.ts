@@ -4,6 +4,7 @@ import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry"
 import { stripSecrets } from "@/lib/claims/strip-secrets";
 import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
+import { recordValuesOf } from "@/lib/lookup/record-values";
 import { buildEvent } from "@/lib/outbox/write-event";
 import type { RecordCreateInput } from "./schemas";
 import { buildPublicView, type LinkedTarget } from "./public-view";
@@ -13,7 +14,7 @@ import { signIssue } from "./signed-payload";
 /** A check outcome that lets the record be written: issued, or pending review. */
 export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
-/** The row, its first history entry, its links, the answer and the outbox event of a new record. */
+/** The row, its first history entry, its links, its lookup values, the answer and the outbox event of a new record. */
 export function assemble(
   auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
   extras?: ViewExtras,
@@ -32,7 +33,8 @@ export function assemble(
     accountId: auth.accountId, environment: auth.environment, at: now,
     type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body }, recordJson: bodyJson,
   });
-  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, links, event };
+  const values = recordValuesOf(row);
+  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, links, values, event };
 }
 
 function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date): RecordRow {

@@ -1,17 +1,19 @@
 import { sql } from "drizzle-orm";
 import { getHandle, rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { KeyClaim } from "@/lib/idempotency/types";
+import type { RecordValueRow } from "@/lib/lookup/record-values";
 import type { buildEvent } from "@/lib/outbox/write-event";
 import type { HistoryRow, RecordRow } from "./serialize-record";
 
 const j = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const t = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** A new record as written: the row, its first history entry, the records it rests on and its outbox event. */
+/** A new record as written: the row, its first history entry, the records it rests on, the values a lookup finds it by and its outbox event. */
 export type RecordBundle = {
   row: RecordRow;
   history: Omit<HistoryRow, "seq">;
   links?: readonly { recordId: string; role: string; targetId: string }[];
+  values?: readonly RecordValueRow[];
   event: ReturnType<typeof buildEvent>;
 };
 
@@ -23,13 +25,15 @@ export type BundleKey = KeyClaim & { status: number; bodyJson: string };
 
 /**
  * One statement, hence atomic without an explicit transaction: insert the records, their
- * first history entries, their links (record_links) and their outbox events. With `key`, the idempotency key is stored as
+ * first history entries, their links (record_links), their lookup values (record_values) and
+ * their outbox events. With `key`, the idempotency key is stored as
  * done with its answer first, and the rest is written only if that succeeded; 0 then means the
  * key was taken (nothing written). For a claim check without I/O this is the whole write of a
  * create: one round trip. Without `key` (the rows of a batch, whose one key is completed in
  * the same transaction) the records are always written. Returns how many records were written.
  *
- * 36 bind parameters per record: PostgreSQL's limit of 65,535 allows some 1,800 per call.
+ * 36 bind parameters per record, 3 per link and 4 per lookup value: PostgreSQL's limit of
+ * 65,535 allows some 1,500 records per call.
  */
 export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBundle[], key?: BundleKey): Promise<number> {
   if (bundles.length === 0) return 0;
@@ -55,6 +59,8 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
   const historyRows = sql.join(bundles.map(({ history: h }) => sql`(${h.recordId}, ${h.status}, ${t(h.at)}::timestamptz, ${h.reason}, ${h.by})`), sql`,`);
   const links = bundles.flatMap((b) => b.links ?? []);
   const linkRows = sql.join(links.map((l) => sql`(${l.recordId}, ${l.role}, ${l.targetId})`), sql`,`);
+  const values = bundles.flatMap((b) => b.values ?? []);
+  const valueRows = sql.join(values.map((v) => sql`(${v.recordId}, ${v.kind}, ${v.value}, ${v.field})`), sql`,`);
   const eventRows = sql.join(bundles.map(({ row, event: e }) =>
     sql`(${row.id}, ${e.id}, ${e.accountId}, ${e.environment}, ${e.type}, ${e.payload}, ${t(e.createdAt)}::timestamptz)`), sql`,`);
   const statement = sql`
@@ -74,6 +80,11 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
       insert into record_links (record_id, role, target_id)
       select l.* from (values ${linkRows}) as l(record_id, role, target_id)
       where l.record_id in (select id from rec)
+      returning 1
+    ), ` : sql``}${values.length ? sql`val as (
+      insert into record_values (record_id, kind, value, field)
+      select v.* from (values ${valueRows}) as v(record_id, kind, value, field)
+      where v.record_id in (select id from rec)
       returning 1
     ), ` : sql``}ev as (
       insert into events (id, account_id, environment, type, payload, created_at)

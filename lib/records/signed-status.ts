@@ -1,7 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { signJson } from "@/lib/signing/canonical";
-import { keyring } from "@/lib/signing/keys";
+import { signedAnswer } from "@/lib/signing/canonical";
 import { getPublicView, withTypeFields, type PublicView } from "./public-view";
 import { getPublicViewAt } from "./status-at";
 import { getCachedStatus, putCachedStatus } from "./status-cache";
@@ -68,8 +67,4 @@ export async function getSignedStatusAt(db: Db, id: string, at: Date): Promise<S
 }
 
 /** The spec's recipe: Ed25519 over the RFC 8785 form of the fields and signing_key_id, with the active key. */
-function signedBody(fields: Record<string, unknown>): string {
-  const key = keyring().active;
-  const { kid, signature } = signJson({ ...fields, signing_key_id: key.kid }, key);
-  return JSON.stringify({ ...fields, signing_key_id: kid, status_signature: signature });
-}
+const signedBody = (fields: Record<string, unknown>): string => signedAnswer(fields, "status_signature");

@@ -5,6 +5,7 @@ import { getEnv } from "@/lib/env";
 import { accountDependency } from "@/lib/accounts/account-profile";
 import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
+import { replaceRecordValues } from "@/lib/lookup/record-values";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import type { EvidenceLevel } from "@/lib/records/schemas";
@@ -39,6 +40,7 @@ export async function issuePending(
     .returning();
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
   await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
+  await replaceRecordValues(tx, issued); // from the evidence it is issued with
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
   const alsoAccount = row.environment === "live" && claimModuleFor(row.claimType).provesAccountDomain ? [accountDependency(row.accountId)] : [];

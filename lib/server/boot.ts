@@ -2,7 +2,9 @@ import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
 import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
+import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
+import { backfillRecordValues } from "@/lib/lookup/record-values";
 import { expireDueRecords } from "@/lib/records/expire-records";
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
@@ -27,6 +29,7 @@ export async function boot() {
   const keys = keyring(); // generates the first signing key in the embedded default
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
+  await fillLookupValues(handle.db);
   console.log(
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite, in a worker thread)` : ""}; ` +
       `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
@@ -42,6 +45,7 @@ export async function boot() {
       const r = await recheckRecords(handle.db);
       if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
       await purgeIdempotencyKeys(handle.db);
+      if (handle.mode === "postgres") await purgeRateLimits(handle.db);
     } catch (e) {
       console.error(`[prs] sweep failed: ${describeError(e)}`);
     } finally {
@@ -51,4 +55,19 @@ export async function boot() {
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
   void sweep();
   if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
+}
+
+/**
+ * Records issued before the lookup stored values (or before their type declared any) get
+ * them before the server answers, so a lookup finds them from the first request. One pass,
+ * idempotent; once done it finds nothing to do. A failure is logged and the start goes on:
+ * those records are then not found until the next start.
+ */
+async function fillLookupValues(db: Parameters<typeof backfillRecordValues>[0]) {
+  try {
+    const n = await backfillRecordValues(db);
+    if (n > 0) console.log(`[prs] lookup: stored ${n} value(s) of records issued before`);
+  } catch (e) {
+    console.error(`[prs] lookup: filling in the values of earlier records failed: ${describeError(e)}`);
+  }
 }

@@ -18,3 +18,13 @@ export function signJson(value: unknown, key: SigningKey = keyring().active) {
 export function verifyJson(kid: string, value: unknown, signature: string): boolean {
   return verifyBytes(kid, new TextEncoder().encode(canonicalJson(value)), signature);
 }
+
+/**
+ * A public answer signed as the signed status is (CONTRACT "Signed status"): `fields` and
+ * `signing_key_id`, canonicalised (RFC 8785) and signed with the active key, the signature
+ * added as `signatureField`. To verify, drop that field and check the rest.
+ */
+export function signedAnswer(fields: Record<string, unknown>, signatureField: string, key: SigningKey = keyring().active): string {
+  const { kid, signature } = signJson({ ...fields, signing_key_id: key.kid }, key);
+  return JSON.stringify({ ...fields, signing_key_id: kid, [signatureField]: signature });
+}

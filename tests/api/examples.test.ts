@@ -30,7 +30,10 @@ import { usageMonth } from "../usage-month";
 const WRITE = process.env.PRS_WRITE_EXAMPLES === "1";
 const OUT_DIR = path.resolve(import.meta.dirname, "..", "..", "docs", "examples");
 const DOC_BASE = "https://proof.example";
-const SHOWN_RESPONSE_HEADERS = ["content-type", "cache-control", "idempotent-replayed", "access-control-allow-origin", "request-id"];
+const SHOWN_RESPONSE_HEADERS = [
+  "content-type", "cache-control", "idempotent-replayed", "access-control-allow-origin", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
+  "retry-after", "request-id",
+];
 const RECORD_ID = /^PRS-[0-9A-HJKMNP-TV-Z]{20}$/;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -967,5 +970,67 @@ describe("documented examples: company identity and EVM transactions (docs/api.m
     const r = await exchange("evm_transaction_create", "POST", "/api/v1/records", { key, body });
     expect(r.status, r.text).toBe(201);
     expect(r.body.evidence).toMatchObject({ network: "base", chain_id: 8453, tx_hash: hash, to, value: "500000000000000000", explorer_url: `https://basescan.org/tx/${hash}` });
+  });
+});
+
+describe("documented examples: the public lookup (docs/api.md)", () => {
+  let live: Awaited<ReturnType<typeof newLiveAccount>>;
+  let proved: any;
+  const domain = "acme-trading.example.com";
+
+  /** Independent check of a lookup answer: drop `signature`, canonicalize, Ed25519 with the JWKS key. */
+  async function lookupSignatureValid(answer: Record<string, unknown>): Promise<boolean> {
+    const { signature, ...rest } = answer;
+    const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
+    const key = (await jwks({ alg: "EdDSA", kid: String(rest.signing_key_id) })) as CryptoKey;
+    return crypto.subtle.verify("Ed25519", key, Buffer.from(String(signature), "base64url"), new TextEncoder().encode(canonicalize(rest)!));
+  }
+
+  beforeAll(async () => {
+    live = await newLiveAccount("growth");
+    secrets.add(live.sandboxKey).add(live.liveKey);
+    expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name: "Acme Trading Ltd" } })).status).toBe(200);
+    // A live, public domain record: what the lookup finds.
+    const c = await call("POST", "/api/v1/domain-challenges", { key: live.liveKey, body: { domain } });
+    setDns(c.body.txt_name, [c.body.txt_value]);
+    const r = await call("POST", "/api/v1/records", {
+      key: live.liveKey,
+      body: { subject: domain, claim_type: "domain_ownership", claim: `Acme Trading Ltd controls the DNS of ${domain}.`, evidence: { challenge_id: c.body.id }, visibility: "public" },
+    });
+    expect(r.status, r.text).toBe(201);
+    proved = r.body;
+  });
+
+  it("lookup_verified: a website in any spelling finds the live, public record; the answer is signed", async () => {
+    const r = await exchange("lookup_verified", "GET", "/api/v1/lookup?q=WWW.Acme-Trading.example.com");
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.headers.get("ratelimit-limit")).toBe("30");
+    expect(r.body).toEqual({
+      query: "WWW.Acme-Trading.example.com", normalized: domain, type: "website", result: "verified",
+      matches: [{
+        verification_id: proved.verification_id, claim_type: "domain_ownership", subject: domain, status: "active",
+        evidence_level: "source_verified", matched_field: "subject", certificate_url: proved.certificate_url,
+        account: { name: "Acme Trading Ltd", verified_domains: [domain] },
+      }],
+      as_of: expect.stringMatching(TIMESTAMP), signing_key_id: proved.integrity.signing_key_id, signature: expect.any(String),
+    });
+    expect(await lookupSignatureValid(r.body)).toBe(true);
+    expect(await lookupSignatureValid({ ...r.body, result: "no_match" })).toBe(false);
+  });
+
+  it("lookup_no_match: an IBAN nobody has on record → a signed no_match", async () => {
+    const r = await exchange("lookup_no_match", "GET", "/api/v1/lookup?q=GB82%20WEST%201234%205698%207654%2032");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({
+      query: "GB82 WEST 1234 5698 7654 32", normalized: "GB82WEST12345698765432", type: "iban", result: "no_match", matches: [],
+    });
+    expect(await lookupSignatureValid(r.body)).toBe(true);
+  });
+
+  it("error_invalid_iban: an IBAN with wrong check digits → 422, not a lookup of something else", async () => {
+    const r = await exchange("error_invalid_iban", "GET", "/api/v1/lookup?q=GB82WEST12345698765431");
+    expectError(r, 422, "invalid_request_error", "invalid_iban", "q");
   });
 });

@@ -1,0 +1,189 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import canonicalize from "canonicalize";
+import { createLocalJWKSet } from "jose";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/*
+ * The values a lookup finds records by, with a claim type registered by this test that
+ * declares values of every kind (as verified_listing will): written normalised with the
+ * record, only for live public records, on approval from the evidence issued, by a batch,
+ * and filled in for records that have none; and the answer's result by evidence level.
+ * Also the PostgreSQL rate limiter's counter, here on the embedded database.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
+process.env.DATA_DIR = dir;
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { recordValues } = await import("@/drizzle/schema");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { createApiKey } = await import("@/lib/accounts/create-api-key");
+const { setPlan } = await import("@/lib/accounts/manage-account");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { registerClaimType } = await import("@/lib/claims/registry");
+const { createRecord } = await import("@/lib/records/create-record");
+const { createBatch } = await import("@/lib/records/create-batch");
+const { decideSubmission } = await import("@/lib/reviews/decide-submission");
+const { backfillRecordValues } = await import("@/lib/lookup/record-values");
+const { answerLookup } = await import("@/lib/lookup/answer-lookup");
+const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
+const { pgRateLimiter } = await import("@/lib/http/shared-rate-limiter");
+const { publicJwks } = await import("@/lib/signing/keys");
+
+const TYPE = "test_listed";
+registerClaimType({
+  type: TYPE,
+  docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
+  validate: () => null,
+  async check(input) {
+    const publicEvidence = input.evidence ?? {};
+    return input.evidence?.review
+      ? { kind: "review", evidenceLevel: "evidence_verified", reason: "A person looks.", publicEvidence }
+      : { kind: "issue", evidenceLevel: "participant_attested", publicEvidence };
+  },
+  lookupValues: (subject, e) => [
+    { kind: "website", value: String(e.domain ?? ""), field: "evidence.domain" },
+    { kind: "listing_url", value: String(e.listing_url ?? ""), field: "evidence.listing_url" },
+    { kind: "iban", value: String(e.iban ?? ""), field: "evidence.payee.value" },
+    { kind: "licence_number", value: String(e.licence ?? ""), field: "evidence.licence.number" },
+    { kind: "social_handle", value: subject, field: "subject" },
+    { kind: "social_handle", value: `@${subject}`, field: "subject" }, // the same value twice: stored once
+  ],
+});
+
+type Db = Awaited<ReturnType<typeof getDb>>;
+let db: Db;
+beforeAll(async () => {
+  db = await getDb();
+});
+afterAll(async () => {
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function customer(env: "sandbox" | "live") {
+  const a = await createAccount(db, { email: `v-${randomBytes(4).toString("hex")}@example.test`, emailConfirmed: true });
+  if (env === "sandbox") return authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+  await setPlan(db, a.accountId, "growth");
+  const { key } = await createApiKey(db, a.accountId, "live");
+  return authenticateApiKey(db, `Bearer ${key}`);
+}
+type Auth = Awaited<ReturnType<typeof customer>>;
+
+const tag = () => randomBytes(3).toString("hex");
+const evidenceFor = (t: string) => ({
+  domain: `WWW.${t}-stays.example.com`, listing_url: `https://www.Rentals.example.com/stay/${t}/#photos`,
+  iban: "gb82 west 1234 5698 7654 32", licence: `hut ${t} 9`,
+});
+async function create(auth: Auth, body: Record<string, unknown>) {
+  const res = await createRecord(db, auth, { claim: "x", visibility: "public", claim_type: TYPE, ...body } as never, randomUUID());
+  return { status: res.status, body: JSON.parse(res.bodyJson) };
+}
+const valuesOf = (id: string) =>
+  db.select({ kind: recordValues.kind, value: recordValues.value, field: recordValues.field }).from(recordValues).where(eq(recordValues.recordId, id));
+const ask = async (q: string, type?: string) =>
+  JSON.parse(await answerLookup(db, lookupRequestFrom(new URL(`https://x.test/api/v1/lookup?${new URLSearchParams({ q, ...(type && { type }) })}`))));
+
+async function verifies(body: Record<string, unknown>) {
+  const { signature, ...payload } = body;
+  const key = (await createLocalJWKSet(publicJwks())({ alg: "EdDSA", kid: body.signing_key_id as string })) as CryptoKey;
+  return crypto.subtle.verify("Ed25519", key, Buffer.from(signature as string, "base64url"), new TextEncoder().encode(canonicalize(payload)!));
+}
+
+describe("record values", () => {
+  it("are written with a live public record, normalised, each once, with the field it is in", async () => {
+    const t = tag();
+    const r = await create(await customer("live"), { subject: `Acme_${t}`, evidence: evidenceFor(t) });
+    expect(r.status).toBe(201);
+    const rows = await valuesOf(r.body.verification_id);
+    expect(rows.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "iban", value: "GB82WEST12345698765432", field: "evidence.payee.value" },
+      { kind: "licence_number", value: `HUT${t.toUpperCase()}9`, field: "evidence.licence.number" },
+      { kind: "listing_url", value: `https://rentals.example.com/stay/${t}`, field: "evidence.listing_url" },
+      { kind: "social_handle", value: `acme_${t}`, field: "subject" },
+      { kind: "website", value: `${t}-stays.example.com`, field: "evidence.domain" },
+    ]);
+  });
+
+  it("a value that is not one of its kind is left out; sandbox and private records get none", async () => {
+    const t = tag();
+    const bad = await create(await customer("live"), { subject: "not a handle!", evidence: { ...evidenceFor(t), iban: "GB00 0000", domain: "localhost" } });
+    expect((await valuesOf(bad.body.verification_id)).map((v) => v.kind).sort()).toEqual(["licence_number", "listing_url"]);
+    const sandbox = await create(await customer("sandbox"), { subject: `Acme_${t}`, evidence: evidenceFor(t) });
+    const priv = await create(await customer("live"), { subject: `Acme_${t}`, evidence: evidenceFor(t), visibility: "private" });
+    expect(await valuesOf(sandbox.body.verification_id)).toEqual([]);
+    expect(await valuesOf(priv.body.verification_id)).toEqual([]);
+  });
+
+  it("participant_attested matches answer attested; a reviewed one, once approved, verified", async () => {
+    const t = tag();
+    const live = await customer("live");
+    const attested = await create(live, { subject: `Acme_${t}`, evidence: evidenceFor(t) });
+    const a = await ask(`https://${t}-stays.example.com/`);
+    expect(a).toMatchObject({ type: "website", normalized: `${t}-stays.example.com`, result: "attested" });
+    expect(a.matches).toEqual([expect.objectContaining({
+      verification_id: attested.body.verification_id, evidence_level: "participant_attested", matched_field: "evidence.domain", status: "active",
+    })]);
+    expect(await verifies(a)).toBe(true);
+
+    const sub = await create(live, { subject: `Acme_${t}`, evidence: { ...evidenceFor(t), review: true } });
+    expect(sub.status).toBe(202);
+    expect((await ask(`${t}-stays.example.com`)).matches).toHaveLength(1); // pending: not found
+    const reviewer = { id: (await createAccount(db, { email: `r-${tag()}@example.test`, role: "reviewer" })).accountId, role: "reviewer" as const };
+    const checklist = ["source_opened", "subject_matches", "claim_supported", "checked_at_plausible"];
+    await decideSubmission(db, reviewer, sub.body.verification_id, { decision: "approve", checklist });
+    const v = await ask(`${t}-stays.example.com`);
+    expect(v.result).toBe("verified");
+    expect(v.matches.map((m: { verification_id: string }) => m.verification_id)).toEqual([sub.body.verification_id, attested.body.verification_id]);
+    expect(await verifies(v)).toBe(true);
+  });
+
+  it("a bare token answers under the kind that matched: here the handle", async () => {
+    const t = tag();
+    await create(await customer("live"), { subject: `acme_${t}`, evidence: evidenceFor(t) });
+    expect(await ask(`ACME_${t}`)).toMatchObject({ type: "social_handle", normalized: `acme_${t}`, result: "attested" });
+    expect(await ask(`ACME_${t}`, "licence_number")).toMatchObject({ type: "licence_number", result: "no_match" });
+    expect(await ask(`hut ${t} 9`)).toMatchObject({ type: "licence_number", normalized: `HUT${t.toUpperCase()}9`, result: "attested" });
+  });
+
+  it("a batch writes each issued row's values", async () => {
+    const [t1, t2] = [tag(), tag()];
+    const live = await customer("live");
+    const res = await createBatch(db, live, { records: [t1, t2].map((t) => ({ subject: `B_${t}`, claim: "x", claim_type: TYPE, visibility: "public", evidence: evidenceFor(t) })) }, randomUUID());
+    const ids = JSON.parse(res.bodyJson).results.map((r: { verification_id: string }) => r.verification_id);
+    for (const id of ids) expect(await valuesOf(id)).toHaveLength(5);
+    expect((await ask(`b_${t2}`, "social_handle")).matches[0].verification_id).toBe(ids[1]);
+  });
+
+  it("records without values get them from the backfill, once", async () => {
+    const t = tag();
+    const r = await create(await customer("live"), { subject: `Old_${t}`, evidence: evidenceFor(t) });
+    await db.delete(recordValues).where(eq(recordValues.recordId, r.body.verification_id));
+    expect((await ask(`old_${t}`, "social_handle")).result).toBe("no_match");
+    expect(await backfillRecordValues(db, 2)).toBeGreaterThanOrEqual(5);
+    expect(await valuesOf(r.body.verification_id)).toHaveLength(5);
+    expect((await ask(`old_${t}`, "social_handle")).result).toBe("attested");
+    expect(await backfillRecordValues(db, 2)).toBe(0);
+  });
+});
+
+describe("the PostgreSQL rate limiter (one atomic upsert)", () => {
+  it("counts a fixed window per key, shared by every limiter on the database, and starts a new window when it has ended", async () => {
+    const a = pgRateLimiter({ limit: 3, windowMs: 1000 }, async () => db);
+    const b = pgRateLimiter({ limit: 3, windowMs: 1000 }, async () => db); // another process, as far as the counter knows
+    const key = `test:${tag()}`;
+    const hits = [await a.hit(key), await b.hit(key), await a.hit(key), await b.hit(key)];
+    expect(hits.map((h) => [h.ok, h.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+    expect(hits[3]!.retryAfterSeconds).toBe(1);
+    expect((await a.hit(`test:${tag()}`)).ok).toBe(true); // another key
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await a.hit(key)).toMatchObject({ ok: true, remaining: 2 });
+    // Concurrent hits are each counted once.
+    const burst = await Promise.all(Array.from({ length: 10 }, () => b.hit(`${key}:burst`)));
+    expect(burst.filter((h) => h.ok)).toHaveLength(3);
+    expect(burst.map((h) => h.remaining).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+  });
+});
