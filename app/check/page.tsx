@@ -1,0 +1,94 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { formatUtc } from "@/components/evidence-list";
+import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
+import { checkParts, checkQuerySchema, type PartAnswer } from "@/lib/check/answer-check";
+import { getDb } from "@/lib/db/client";
+import { clientAddress } from "@/lib/http/rate-limit";
+import { lookupLimiter } from "@/lib/lookup/limiter";
+
+export const metadata: Metadata = {
+  title: "Check before you pay",
+  description: "Is this website or payee really the operator's? Check it against Proof Records' signed records.",
+};
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+const LEVEL: Record<string, string> = {
+  source_verified: "checked automatically against a source (DNS, a wallet signature, a register)",
+  evidence_verified: "confirmed by a Proof Records reviewer",
+  participant_attested: "only stated by the account itself — not checked, so not verified",
+};
+
+function Answer({ label, a }: { label: string; a: PartAnswer }) {
+  const tone = a.verdict === "mismatch" ? "border-red-600 bg-red-50" : a.verdict === "match" && a.evidence_level !== "participant_attested" ? "border-emerald-600 bg-emerald-50" : "border-slate-400 bg-white";
+  return (
+    <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${tone}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
+      <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{a.given}</span></p>
+      {a.verdict === "mismatch" && (
+        <p className="mt-1 text-xl font-bold text-red-800" role="alert">
+          Warning: on record for a DIFFERENT operator: {a.on_record_for ?? "an unnamed account"}. Do not pay until you have checked.
+        </p>
+      )}
+      {a.verdict === "match" && <p className="mt-1 text-lg font-semibold">On record for {a.on_record_for ?? "an unnamed account"}.</p>}
+      {a.verdict === "not_on_record" && (
+        <p className="mt-1 text-lg font-semibold">
+          Not on record{a.normalized === null ? " — not recognised as a valid value of its kind" : ""}. That proves nothing either way: ask the operator for a Proof Records certificate.
+        </p>
+      )}
+      {a.evidence_level && <p className="mt-1 text-sm text-slate-700">The record was {LEVEL[a.evidence_level] ?? a.evidence_level}.</p>}
+      <p className="mt-1 text-xs text-slate-500">
+        As of {formatUtc(a.as_of)}{a.certificate_url && <> · <a className="underline" href={a.certificate_url}>certificate {a.verification_id}</a></>}
+      </p>
+    </li>
+  );
+}
+
+/** "Check before you pay": a plain GET form and server-rendered verdicts; works without JavaScript. */
+export default async function CheckPage({ searchParams }: Props) {
+  const sp = await searchParams;
+  const parsed = checkQuerySchema.safeParse({ operator: one(sp.operator), website: one(sp.website), payee: one(sp.payee) });
+  const q = parsed.success ? parsed.data : {};
+  const asked = Boolean(q.operator || q.website || q.payee);
+  let limited = false;
+  let result: Awaited<ReturnType<typeof checkParts>> | null = null;
+  if (asked) {
+    const hit = await lookupLimiter().hit(`lookup:${clientAddress(await headers())}`);
+    if (hit.ok) result = await checkParts(await getDb(), q);
+    else limited = true;
+  }
+  const field = "mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2";
+  return (
+    <>
+      <SiteHeader />
+      <main className={`${column} py-10`}>
+        <h1 className="text-2xl font-semibold sm:text-3xl">Check before you pay</h1>
+        <p className="mt-2 max-w-3xl text-slate-700">
+          About to pay a holiday rental, a marketplace seller or a crypto merchant? Enter what you were given. We say whether the
+          website and the payee are on record for that operator — only live, public records in force count.
+        </p>
+        {!parsed.success && <p role="alert" className="mt-4 text-red-700">Each field takes at most 500 characters of plain text.</p>}
+        <form method="get" className="mt-6 grid max-w-3xl gap-4 sm:grid-cols-3" data-testid="check-form">
+          <label className="text-sm">Operator<input name="operator" defaultValue={q.operator} maxLength={500} className={field} placeholder="Seaview Apartments" /></label>
+          <label className="text-sm">Website<input name="website" defaultValue={q.website} maxLength={500} className={field} placeholder="seaview-apartments.com" /></label>
+          <label className="text-sm">Payee (IBAN or wallet)<input name="payee" defaultValue={q.payee} maxLength={500} className={field} placeholder="DE89 3704 …" /></label>
+          <div className="sm:col-span-3"><button className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700" type="submit">Check</button></div>
+        </form>
+        {limited && <p role="alert" className="mt-6 text-red-700">Too many checks from your network in the last minute; wait a minute and try again.</p>}
+        {result && (
+          <ul className="mt-8 max-w-3xl space-y-3" data-testid="check-results">
+            {result.parts.website && <Answer label="Website" a={result.parts.website} />}
+            {result.parts.payee && <Answer label="Payee" a={result.parts.payee} />}
+            {result.parts.operator && <Answer label="Operator" a={result.parts.operator} />}
+          </ul>
+        )}
+        <p className="mt-8 max-w-3xl text-sm text-slate-600">
+          The same answer, signed, for programs: <code className="break-all">GET /api/v1/check?operator=&amp;website=&amp;payee=</code>.
+        </p>
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

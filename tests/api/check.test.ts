@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { verifyWithJwks } from "../signatures";
+
+/**
+ * The public check (CONTRACT "Public check"): per part given, on record for this operator,
+ * on record for ANOTHER operator (named), or not on record — from live, public, active records
+ * only; a signed JSON answer and a page that works without JavaScript.
+ */
+async function provedDomain(key: string, visibility = "public") {
+  const domain = `check-${randomUUID().slice(0, 8)}.example.com`;
+  const c = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain } })).body;
+  setDns(c.txt_name, [c.txt_value]);
+  const r = await call("POST", "/api/v1/records", {
+    key, body: { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility, evidence: { challenge_id: c.id } },
+  });
+  expect(r.status, r.text).toBe(201);
+  return { domain, id: r.body.verification_id as string };
+}
+
+async function provedWallet(key: string) {
+  const acct = privateKeyToAccount(generatePrivateKey());
+  const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: acct.address, network: "ethereum" } })).body;
+  const r = await call("POST", "/api/v1/records", {
+    key, body: { subject: acct.address, claim_type: "wallet_ownership", claim: "Wallet.", visibility: "public", evidence: { challenge_id: c.id, signature: await acct.signMessage({ message: c.message }) } },
+  });
+  expect(r.status, r.text).toBe(201);
+  return { address: acct.address, id: r.body.verification_id as string };
+}
+
+async function operatorNamed(name: string) {
+  const live = await newLiveAccount();
+  expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name } })).status).toBe(200);
+  return live;
+}
+
+async function check(params: Record<string, string>) {
+  const r = await call("GET", `/api/v1/check?${new URLSearchParams(params)}`);
+  expect(r.status, r.text).toBe(200);
+  const { signature, ...signed } = r.body;
+  expect(await verifyWithJwks(signed, signature, signed.signing_key_id)).toBe(true);
+  return signed;
+}
+
+describe("the public check", () => {
+  it("says match, mismatch (naming the other operator) or not on record, per part", async () => {
+    const name = `Seaview ${randomUUID().slice(0, 6)} Apartments`;
+    const op = await operatorNamed(name);
+    const d = await provedDomain(op.liveKey);
+    const w = await provedWallet(op.liveKey);
+    const ok = await check({ operator: name.toLowerCase(), website: `https://www.${d.domain.toUpperCase()}/booking`, payee: w.address.toLowerCase() });
+    expect(ok.parts.website).toMatchObject({ verdict: "match", on_record_for: name, evidence_level: "source_verified", verification_id: d.id });
+    expect(ok.parts.payee).toMatchObject({ verdict: "match", on_record_for: name, verification_id: w.id });
+
+    const scam = await check({ operator: "Totally Different Holidays", website: d.domain, payee: w.address });
+    expect(scam.parts.website).toMatchObject({ verdict: "mismatch", on_record_for: name });
+    expect(scam.parts.payee).toMatchObject({ verdict: "mismatch", on_record_for: name });
+    const page = await call("GET", `/check?${new URLSearchParams({ operator: "Totally Different Holidays", website: d.domain })}`);
+    expect(page.text).toContain("on record for a DIFFERENT operator");
+    expect(page.text).toContain(name);
+
+    const none = await check({ website: `nobody-${randomUUID().slice(0, 6)}.example.org`, payee: "DE89 3704 0044 0532 0130 00" });
+    expect(none.parts.website).toMatchObject({ verdict: "not_on_record", verification_id: null });
+    expect(none.parts.payee).toMatchObject({ verdict: "not_on_record", normalized: "DE89370400440532013000" });
+  });
+
+  it("counts only live, public, active records", async () => {
+    const name = `Private ${randomUUID().slice(0, 6)} Ltd`;
+    const op = await operatorNamed(name);
+    const priv = await provedDomain(op.liveKey, "private");
+    const revoked = await provedDomain(op.liveKey);
+    await call("POST", `/api/v1/records/${revoked.id}/lifecycle`, { key: op.liveKey, body: { operation: "revoke", reason: "Sold." } });
+    const sandbox = await newAccount("check");
+    const sbx = await provedDomain(sandbox.sandboxKey);
+    for (const domain of [priv.domain, revoked.domain, sbx.domain]) {
+      expect((await check({ operator: name, website: domain })).parts.website.verdict, domain).toBe("not_on_record");
+    }
+  });
+
+  it("refuses a question it cannot answer", async () => {
+    expect((await call("GET", "/api/v1/check")).body.error).toMatchObject({ code: "missing_field" });
+    expect((await call("GET", "/api/v1/check?website=a.com&colour=blue")).body.error).toMatchObject({ code: "unknown_field" });
+    expect((await call("GET", "/api/v1/check?website=a.com&website=b.com")).body.error).toMatchObject({ code: "invalid_format" });
+    expect((await call("GET", `/api/v1/check?operator=${"x".repeat(501)}`)).body.error).toMatchObject({ code: "too_long" });
+    expect((await call("GET", "/check?operator=%E2%80%AEgnp")).status).toBe(200);
+  });
+});
