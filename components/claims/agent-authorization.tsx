@@ -36,12 +36,12 @@ function Payments({ fields }: { fields: Record<string, unknown> }) {
       ) : (
         <>
           <p className="mt-2 text-slate-700">
-            {count} payment{count === 1 ? "" : "s"} recorded on this service name{count === 1 ? "s" : ""} this authorization, together:
+            {count === 1 ? "1 payment recorded on this service names this authorization:" : `${count} payments recorded on this service name this authorization, together:`}
           </p>
           <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
             {totals.map((t) => (
               <li key={t.network}>
-                <strong>{formatEther(BigInt(t.value))} {t.asset}</strong> on {t.network} <span className="break-all text-sm text-slate-500">({t.value} wei)</span>
+                <strong>{`${formatEther(BigInt(t.value))} ${t.asset}`}</strong>{` on ${t.network} `}<span className="break-all text-sm text-slate-500">{`(${t.value} wei)`}</span>
               </li>
             ))}
           </ul>
@@ -49,7 +49,7 @@ function Payments({ fields }: { fields: Record<string, unknown> }) {
       )}
       <p className="mt-2 text-sm text-slate-600">
         Only payments recorded here, checked on-chain, and not revoked or replaced since are counted, each transaction once.
-        The total is added up, never checked against the mandate&apos;s limit{limit}: compare them yourself.
+        {`The total is added up, never checked against the mandate's limit${limit}: compare them yourself.`}
       </p>
     </section>
   );
