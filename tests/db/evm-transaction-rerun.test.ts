@@ -101,8 +101,11 @@ describe("evm_transaction re-run", () => {
     expect(agent.status, agent.bodyJson).toBe(201);
     const agentId = JSON.parse(agent.bodyJson).verification_id as string;
     const issuedAt = Date.parse(JSON.parse(agent.bodyJson).lifecycle.history[0].at);
-    await new Promise((r) => setTimeout(r, Math.floor(issuedAt / 1000) * 1000 + 1100 - Date.now())); // the block's second comes after the issue
     const chain = chainClients(node.url, node.chainId);
+    // The block's second comes after the issue (hardhat's own clock may lag the server's by up to a second).
+    const latest = Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp);
+    const second = Math.max(Math.floor(issuedAt / 1000), latest) + 1;
+    await chain.publicClient.request({ method: "evm_setNextBlockTimestamp" as never, params: [second] as never });
     const hash = await chain.walletClient.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: parseEther("0.2") });
     await chain.publicClient.waitForTransactionReceipt({ hash });
 
