@@ -48,7 +48,7 @@ function Payments({ fields }: { fields: Record<string, unknown> }) {
         </>
       )}
       <p className="mt-2 text-sm text-slate-600">
-        Only payments recorded here, checked on-chain, and not revoked or replaced since are counted, each transaction once.
+        Only payments recorded here, checked on-chain, and not revoked or replaced since are counted, each transaction once.{" "}
         {`The total is added up, never checked against the mandate's limit${limit}: compare them yourself.`}
       </p>
     </section>

@@ -224,7 +224,7 @@ describe("the agent's spend ledger", () => {
     expect(html).toContain('data-testid="agent-payments" data-count="2"');
     expect(html).toMatch(/2 payments recorded on this service name this authorization/);
     expect(html).toContain("0.75 ETH");
-    expect(html).toContain("never checked against the mandate's limit of 1.5 ETH");
+    expect(html).toContain("each transaction once. The total is added up, never checked against the mandate's limit of 1.5 ETH");
 
     // A revoked payment no longer counts, and the cached status drops with it.
     const revoke = await call("POST", `/api/v1/records/${p2.body.verification_id}/lifecycle`, { key, body: { operation: "revoke", reason: "Recorded under the wrong agent." } });
