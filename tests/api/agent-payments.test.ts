@@ -235,4 +235,18 @@ describe("the agent's spend ledger", () => {
     expect((await call("POST", `/api/v1/records/${duplicate.verification_id}/lifecycle`, { key, body: { operation: "revoke", reason: "Recorded twice." } })).status).toBe(200);
     expect((await verifiedStatus(a.id)).agent.payments).toEqual({ count: 1, totals: [{ network: "base", asset: "ETH", value: "250000000000000000" }] });
   }, 60_000);
+
+  it("a batch of payments citing the agent shows in its cached status at once", async () => {
+    const { sandboxKey: key } = await newAccount("agent-ledger-batch");
+    const a = await newAgent(key);
+    const one = await transferAfter(a.issuedAt, parseEther("0.1"));
+    const two = await transferAfter(Date.now(), parseEther("0.2"));
+    await mine(1);
+    expect((await verifiedStatus(a.id)).agent.payments.count).toBe(0); // now cached
+    const row = (hash: Hex) => ({ subject: "Invoice", claim_type: "evm_transaction", claim: "The agent paid.", evidence: { network, tx_hash: hash, agent_record: a.id, act: "pay_invoices" } });
+    const b = await call("POST", "/api/v1/records/batch", { key, body: { records: [row(one.hash), row(two.hash)] } });
+    expect(b.status, b.text).toBe(200);
+    expect(b.body.totals).toMatchObject({ issued: 2, failed: 0 });
+    expect((await verifiedStatus(a.id)).agent.payments).toEqual({ count: 2, totals: [{ network: "base", asset: "ETH", value: "300000000000000000" }] });
+  }, 60_000);
 });
