@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { isIssued } from "@/lib/records/effective-status";
 import type { RecordObject } from "@/lib/records/serialize-record";
 import { AgentPrincipalForm } from "./agent-principal-form";
+import { AgentPayments } from "./agent-payments";
 import { str, type ClaimUi, type Evidence } from "./types";
 
 function limits(evidence: Evidence) {
@@ -137,4 +138,5 @@ export const agentAuthorizationUi: ClaimUi = {
       : undefined,
   }),
   OwnerPanel: AgentOwnerPanel,
+  Facts: AgentPayments,
 };

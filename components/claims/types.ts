@@ -9,6 +9,11 @@ export type ClaimUi = {
   type: string;
   /** The certificate's "what was proved / what this does not prove" box. */
   scope?: (evidence: Evidence) => { proved?: ReactNode; notProved: string; recheck?: ReactNode };
+  /**
+   * What the fields the type adds to the public view (its part of the signed status, e.g. an
+   * agent's spend ledger) say on the certificate, in plain words; absent: nothing more.
+   */
+  Facts?: (props: { fields: Record<string, unknown> }) => ReactNode;
   /** The reviewer's view of a submission's evidence; absent: the generic source view. */
   ReviewEvidence?: (props: { evidence: Evidence }) => ReactNode;
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { loadPaymentLedgers, type PaymentLedger } from "@/lib/agents/payment-ledger";
 import { getEnv } from "@/lib/env";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
@@ -83,13 +84,15 @@ export function principalProblem(target: LinkTarget | undefined, agentEnvironmen
   return null;
 }
 
-type Extras = { keyStatus: "active" | "revoked" | null };
+type Extras = { keyStatus: "active" | "revoked" | null; payments: PaymentLedger | null };
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : null);
 const keyStatusOf = (extras: unknown): Extras["keyStatus"] => {
   const s = obj(extras)?.keyStatus;
   return s === "active" || s === "revoked" ? s : null;
 };
+/** The spend ledger `viewExtras` loaded; null where none was (a view of a past instant). */
+const paymentsOf = (extras: unknown): PaymentLedger | null => (obj(extras)?.payments as PaymentLedger | undefined) ?? null;
 
 /**
  * agent_authorization: that a program (the agent) was allowed to act for a principal, within
@@ -207,10 +210,18 @@ export const agentAuthorization: ClaimModule = {
     return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
   },
   async viewExtras(db, recs) {
-    const standings = await mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : [])));
+    const [standings, ledgers] = await Promise.all([
+      mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
+      loadPaymentLedgers(db, recs.flatMap((r) => (r.id ? [r.id] : []))),
+    ]);
     return recs.map((r) => {
       const keyId = str(r.evidence.principal_key_id);
-      return { data: { keyStatus: keyId ? (standings.get(keyId) ?? null) : null } satisfies Extras, dependsOn: keyId ? [mandateKeyDependency(keyId)] : [] };
+      const ledger = r.id ? ledgers.get(r.id) : undefined;
+      return {
+        data: { keyStatus: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
+        // The payments citing the agent: a change of any drops the cached view (a new one tells the agent itself).
+        dependsOn: [...(keyId ? [mandateKeyDependency(keyId)] : []), ...(ledger?.citing ?? [])],
+      };
     });
   },
   publicFields({ evidence, links, extras }) {
@@ -224,6 +235,7 @@ export const agentAuthorization: ClaimModule = {
         key: keyId ? { key_id: keyId, status: keyStatusOf(extras) } : null,
         principal_standing: link ? (link.standing === "active" ? "verified" : "lapsed") : "unlinked",
         principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
+        payments: paymentsOf(extras),
       },
     };
   },

@@ -1,10 +1,16 @@
 import { z } from "zod";
+import { AGENT_RECORD_ROLE, agentLinkAt } from "@/lib/agents/agent-link";
 import { requiredConfirmations } from "@/lib/connectors/evm-confirmations";
-import { lookupTransaction, TX_HASH_RE } from "@/lib/connectors/evm-transaction";
+import { lookupTransaction, TX_HASH_RE, type EvmTransaction } from "@/lib/connectors/evm-transaction";
+import type { DbOrTx } from "@/lib/db/client";
+import type { FieldError } from "@/lib/http/errors";
 import { judgeTransaction } from "@/lib/proofs/judge-transaction";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
+import { isIssued } from "@/lib/records/effective-status";
+import type { LinkTarget } from "@/lib/records/public-view";
+import { recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
+import { agentAuthorization, agentFields } from "./agent-authorization";
 import { evidenceRules, withEvidence } from "./field-rules";
-import type { EvidenceLevel } from "@/lib/records/schemas";
 import type { CheckOutcome, ClaimModule, RecheckOutcome } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
@@ -17,12 +23,39 @@ export const evmTransactionEvidence = z
     tx_hash: z.string().regex(TX_HASH_RE, "must be a transaction hash: 0x and 64 hex digits."),
     expected_from: evmAddress.optional().describe("The sender the transaction must have (compared without case)."),
     expected_to: evmAddress.optional().describe("The recipient the transaction must have (compared without case)."),
+    agent_record: recordIdSchema.optional()
+      .describe("A payment made by an agent: the issued agent_authorization record (same account and environment) it was made under."),
+    act: agentFields.act.optional()
+      .describe("What the agent did, compared exactly with the agent record's act (act_match); needs agent_record."),
   })
   .meta({ id: "EvmTransactionEvidence" });
 type Evidence = z.infer<typeof evmTransactionEvidence>;
 
-/** Payments made by an agent (spec 2.4) add these; until they land they are refused, never ignored. */
-const NOT_YET = ["agent_record", "act"] as const;
+/**
+ * Why a record cannot be the agent a payment was made by (spec 2.4 rule 1), or null: it must
+ * be an agent authorization of the same account (another account's is not found) and the
+ * same environment, and have been issued. A revoked or expired agent may be cited: its
+ * status at the block time is what the payment records.
+ */
+function agentProblem(target: LinkTarget | undefined, environment: string): FieldError | null {
+  const invalid = (why: string): FieldError => ({ code: "agent_record_invalid", param: "evidence.agent_record", message: why });
+  if (!target) return invalid("No record of this account has that id.");
+  if (target.claimType !== agentAuthorization.type) return invalid(`The agent record must be an ${agentAuthorization.type} record, not ${target.claimType}.`);
+  if (target.environment !== environment) {
+    return invalid(`A ${environment} payment must cite a ${environment} agent record; this one is ${target.environment}.`);
+  }
+  if (!isIssued(target.status)) return invalid(`The agent record is ${target.status}: it has never been issued.`);
+  return null;
+}
+
+/** The chain's facts, and for a payment made by an agent what was asked and the agent link as of the block time. */
+async function paymentEvidence(db: DbOrTx, accountId: string, evidence: Evidence, chainFacts: Record<string, unknown>) {
+  if (evidence.agent_record === undefined) return chainFacts;
+  const blockTime = new Date(String(chainFacts.block_time));
+  const link = await agentLinkAt(db, accountId, evidence.agent_record, blockTime, evidence.act);
+  if (!link) return null;
+  return { ...chainFacts, ...(evidence.act !== undefined && { act: evidence.act }), agent_link: link };
+}
 
 /**
  * evm_transaction: that a transaction happened on an EVM chain — mined, successful, deep
@@ -33,11 +66,17 @@ export const evmTransaction: ClaimModule = {
   type: "evm_transaction",
   docs: {
     describe:
-      "`evm_transaction`: `{network, tx_hash, expected_from?, expected_to?}` (schema EvmTransactionEvidence); issued at " +
+      "`evm_transaction`: `{network, tx_hash, expected_from?, expected_to?, agent_record?, act?}` (schema EvmTransactionEvidence); issued at " +
       "source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the " +
-      "expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review.",
+      "expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. " +
+      "A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: " +
+      "the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match}`, the agent's status at " +
+      "the block's time; amounts are not checked.",
     evidenceSchema: evmTransactionEvidence,
-    errors: ["transaction_not_found", "transaction_reverted", "transaction_not_confirmed", "transaction_mismatch", "field_not_allowed", "evidence_level_not_allowed"],
+    errors: [
+      "transaction_not_found", "transaction_reverted", "transaction_not_confirmed", "transaction_mismatch", "agent_record_invalid",
+      "field_not_allowed", "evidence_level_not_allowed",
+    ],
     example: {
       summary: "A payment on Base, with its sender and recipient (201)",
       value: {
@@ -61,6 +100,8 @@ export const evmTransaction: ClaimModule = {
       "evidence.tx_hash": { label: "Transaction hash", help: "0x and 64 hex digits.", placeholder: "0x…" },
       "evidence.expected_from": { label: "Sender address", placeholder: "0x…" },
       "evidence.expected_to": { label: "Recipient address", placeholder: "0x…" },
+      "evidence.agent_record": { label: "Made by an agent (its agent record)", help: "Only for a payment an AI agent made: the verification id of its agent authorization.", placeholder: "PRS-…" },
+      "evidence.act": { label: "What the agent did", help: "Compared with the act its authorization names, e.g. pay_invoices." },
     },
   },
   review: {
@@ -68,16 +109,26 @@ export const evmTransaction: ClaimModule = {
       { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough." },
       { key: "parties_match", label: "Its sender and recipient are the expected ones given in the evidence." },
     ],
+    // The agent's status at payment is read at the block's time, which only the chain gives (spec 2.4 rule 1).
+    beforeApprove: ({ evidence }) => (evidence.agent_record === undefined ? null
+      : "A payment made by an agent is issued only once it is checked on-chain: its agent's status is read at the block's time. Re-run the automatic check once the network answers, or reject it."),
   },
   validate(input) {
     const evidence = input.evidence ?? {};
-    const early = NOT_YET.find((k) => Object.hasOwn(evidence, k));
-    if (early) {
-      return { code: "field_not_allowed", param: `evidence.${early}`, message: `'evidence.${early}' (payments made by an agent) is not available yet on this service.` };
+    if (Object.hasOwn(evidence, "act") && !Object.hasOwn(evidence, "agent_record")) {
+      return { code: "missing_field", param: "evidence.agent_record", message: "'evidence.act' is compared with an agent's act: send the agent's record as 'evidence.agent_record' with it." };
     }
     return evidenceRules(input, "evm_transaction", evmTransactionEvidence, LEVELS);
   },
-  check: withEvidence(evmTransactionEvidence, async (_input, evidence): Promise<CheckOutcome> => {
+  links: (input) => {
+    const id = evmTransactionEvidence.safeParse(input.evidence ?? {}).data?.agent_record;
+    return id ? [{ role: AGENT_RECORD_ROLE, targetId: id }] : [];
+  },
+  check: withEvidence(evmTransactionEvidence, async (_input, evidence, ctx): Promise<CheckOutcome> => {
+    if (evidence.agent_record !== undefined) {
+      const problem = agentProblem(ctx.linked.get(AGENT_RECORD_ROLE), ctx.auth.environment);
+      if (problem) return { kind: "fail", error: problem };
+    }
     const found = await lookupTransaction(evidence.network, evidence.tx_hash);
     if (found.kind === "unreachable") {
       return { kind: "review", evidenceLevel: "source_verified", reason: `${found.reason} A reviewer, or a re-run once it answers, confirms it instead.`, publicEvidence: asked(evidence) };
@@ -85,20 +136,33 @@ export const evmTransaction: ClaimModule = {
     if (found.kind === "not_found") {
       return { kind: "fail", error: { code: "transaction_not_found", param: "evidence.tx_hash", message: found.reason ?? `The ${evidence.network} network has no transaction ${evidence.tx_hash}.` } };
     }
-    const judged = judgeTransaction(found.value, evidence, requiredConfirmations(evidence.network));
-    return judged;
+    return judged(ctx.db, ctx.auth.accountId, found.value, evidence);
   }),
-  async recheck(stored): Promise<RecheckOutcome> {
+  async recheck(stored, _now, record, db): Promise<RecheckOutcome> {
     const parsed = evmTransactionEvidence.safeParse(stored);
     if (!parsed.success) return { kind: "fail", reason: "The stored evidence is not a transaction reference." };
     const evidence = parsed.data;
     const found = await lookupTransaction(evidence.network, evidence.tx_hash);
     if (found.kind === "unreachable") return found;
     if (found.kind === "not_found") return { kind: "fail", reason: found.reason ?? `The ${evidence.network} network has no transaction ${evidence.tx_hash}.` };
-    const judged = judgeTransaction(found.value, evidence, requiredConfirmations(evidence.network));
-    return judged.kind === "issue" ? judged : { kind: "fail", reason: judged.error.message };
+    const outcome = await judged(db, record.accountId, found.value, evidence);
+    return outcome.kind === "issue" ? outcome : { kind: "fail", reason: outcome.error.message };
   },
+  publicFields: ({ evidence }) => ({ agent_link: isObject(evidence.agent_link) ? evidence.agent_link : null }),
 };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The transaction judged against the request; one that passes carries the chain's facts and, for an agent's payment, its agent link. */
+async function judged(db: DbOrTx, accountId: string, found: EvmTransaction, evidence: Evidence) {
+  const judgement = judgeTransaction(found, evidence, requiredConfirmations(evidence.network));
+  if (judgement.kind === "fail") return judgement;
+  const publicEvidence = await paymentEvidence(db, accountId, evidence, judgement.publicEvidence);
+  if (!publicEvidence) {
+    return { kind: "fail" as const, error: { code: "agent_record_invalid" as const, param: "evidence.agent_record", message: "No record of this account has that id." } };
+  }
+  return { ...judgement, publicEvidence };
+}
 
 /** What was asked, kept while the submission waits for the RPC (or a reviewer). */
 const asked = (e: Evidence) => ({ ...e });

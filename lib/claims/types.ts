@@ -111,6 +111,8 @@ export type RecordValue = { kind: LookupKind; value: string; field: string };
 
 /** What `viewExtras` loads for one record: data for `publicFields`, and what a cached view of it depends on. */
 export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
+/** A record `viewExtras` loads for: `id` null for one being created (nothing rests on it yet). */
+export type ViewExtrasInput = { id: string | null; accountId: string; evidence: Record<string, unknown> };
 
 export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
@@ -159,7 +161,7 @@ export interface ClaimModule {
    * mandate key that signed it), for many records at once; `dependsOn` names the keys whose
    * change drops a cached view (status-cache.ts), e.g. `mandate-key:<id>`.
    */
-  viewExtras?(db: DbOrTx, records: readonly { accountId: string; evidence: Record<string, unknown> }[]): Promise<ViewExtras[]>;
+  viewExtras?(db: DbOrTx, records: readonly ViewExtrasInput[]): Promise<ViewExtras[]>;
   /** The records a request names, by role (e.g. its principal's company record); loaded into `ctx.linked`. */
   links?(input: RecordCreateInput): readonly RecordLinkRequest[];
   /**
@@ -200,6 +202,8 @@ export interface ClaimModule {
   /**
    * For claim types with a connector: check a submission that went to review because the
    * source could not be reached, from the evidence stored with it. Absent: only a human decides.
+   * `record` is the submission's (its account's records are the only ones it may rest on);
+   * `db` reads them (e.g. a payment's agent record).
    */
-  recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string }): Promise<RecheckOutcome>;
+  recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string; accountId: string }, db: DbOrTx): Promise<RecheckOutcome>;
 }

@@ -82,6 +82,7 @@ const CODES = {
   mandate_signature_invalid: [422, "invalid_request_error"],
   mandate_key_invalid: [422, "invalid_request_error"],
   principal_record_invalid: [422, "invalid_request_error"],
+  agent_record_invalid: [422, "invalid_request_error"],
   secret_material_refused: [422, "invalid_request_error"],
   linked_record_invalid: [422, "invalid_request_error"],
   batch_too_large: [422, "invalid_request_error"],

@@ -33,6 +33,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/records/{id}/signature", "get"],
   ["/api/v1/records/{id}/status", "get"],
   ["/api/v1/lookup", "get"],
+  ["/api/v1/check", "get"],
   ["/api/v1/records/{id}/lifecycle", "post"],
   ["/api/v1/domain-challenges", "post"],
   ["/api/v1/wallet-challenges", "post"],

@@ -38,12 +38,12 @@ export type OpenApiDocument = {
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
-  const { schemas, listParameters, lookupParameters } = schemaComponents(claims);
+  const { schemas, listParameters, lookupParameters, checkParameters } = schemaComponents(claims);
   const paths: Paths = {
     ...recordPaths(claims, listParameters),
     ...batchPaths(claims),
     ...statusPaths(),
-    ...lookupPaths(lookupParameters),
+    ...lookupPaths(lookupParameters, checkParameters),
     ...lifecyclePaths(),
     ...webhookPaths(),
     ...mandateKeyPaths(),

@@ -14,6 +14,7 @@ import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
 import { signedStatusSchema } from "@/lib/records/signed-status-schema";
 import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
 import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
+import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
 import {
   webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
@@ -38,6 +39,8 @@ export const RESPONSE_SCHEMAS = [
   signedStatusSchema,
   lookupMatchSchema,
   lookupAnswerSchema,
+  checkPartSchema,
+  checkAnswerSchema,
   signedPayloadSchema,
   signatureCheckSchema,
   jwkSchema,

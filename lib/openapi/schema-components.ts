@@ -6,6 +6,7 @@ import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
+import { checkQuerySchema } from "@/lib/check/answer-check";
 import type { ClaimTypeDocs } from "./claim-type-docs";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
 import { schemaRef, type JsonSchema } from "./shared";
@@ -67,6 +68,7 @@ export function schemaComponents(claims: ClaimTypeDocs) {
     {
       ListRecordsQuery: listRecordsQuerySchema,
       LookupQuery: lookupQuerySchema,
+      CheckQuery: checkQuerySchema,
     },
   );
   const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
@@ -82,6 +84,7 @@ export function schemaComponents(claims: ClaimTypeDocs) {
   };
   const listParameters = parametersOf("ListRecordsQuery");
   const lookupParameters = parametersOf("LookupQuery");
+  const checkParameters = parametersOf("CheckQuery");
 
-  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, lookupParameters };
+  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, lookupParameters, checkParameters };
 }

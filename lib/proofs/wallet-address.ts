@@ -8,6 +8,8 @@ export const EVM_NETWORKS = ["ethereum", "base", "polygon", "arbitrum", "optimis
 export const WALLET_NETWORKS = [...EVM_NETWORKS, "bitcoin", "solana"] as const;
 export type WalletNetwork = (typeof WALLET_NETWORKS)[number];
 export type EvmNetwork = (typeof EVM_NETWORKS)[number];
+/** The native coin whose wei a transaction's `value` counts (all six use 18 decimals). */
+export const NATIVE_COIN: Readonly<Record<EvmNetwork, string>> = { ethereum: "ETH", base: "ETH", optimism: "ETH", arbitrum: "ETH", polygon: "POL", bsc: "BNB" };
 export type AddressFamily = "evm" | "bitcoin" | "solana";
 export type BitcoinKind = "p2pkh" | "p2sh-p2wpkh" | "p2wpkh";
 

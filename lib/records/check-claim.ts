@@ -23,6 +23,6 @@ export async function checkClaim(db: Db, auth: AuthContext, input: RecordCreateI
     : wanted.flatMap((w) => (targets.has(w.role) ? [{ role: w.role, target: targets.get(w.role)! }] : []));
   const extras = outcome.kind === "fail" || !mod.viewExtras
     ? undefined
-    : (await mod.viewExtras(db, [{ accountId: auth.accountId, evidence: outcome.publicEvidence }]))[0];
+    : (await mod.viewExtras(db, [{ id: null, accountId: auth.accountId, evidence: outcome.publicEvidence }]))[0];
   return { outcome, linked, extras };
 }

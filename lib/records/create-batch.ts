@@ -13,6 +13,9 @@ import { assemble, type Passed } from "./assemble-record";
 import { checkClaim } from "./check-claim";
 import { batchAnswer, replayedBatch, type BatchRowResult } from "./batch-answer";
 import { insertRecordBundles } from "./insert-record-bundle";
+import { movedByNewRecords } from "./moved-by-new-records";
+import { notifyStatusChanged } from "./notify-status";
+import { invalidateStatus } from "./status-cache";
 import type { RecordCreateInput } from "./schemas";
 import { recordUrls } from "./urls";
 import { validateBatchInput } from "./validate-batch";
@@ -64,6 +67,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
     else ready.push({ index, outcome, ...assemble(auth, inputs[index]!, outcome, linked, account, now, extras) });
   });
 
+  let moved: string[] = [];
   const bodyJson = await db.transaction(async (tx) => {
     const writing: Ready[] = [];
     for (const r of ready) {
@@ -75,6 +79,8 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
     if (issued > 0) await meterLiveUsage(tx, auth, "live_records", now, issued);
     if (writing.length > issued) await requireReviewAllowance(tx, auth, now);
     await insertRecordBundles(tx, writing); // all rows in one statement
+    moved = movedByNewRecords(writing);
+    if (moved.length) await notifyStatusChanged(tx, moved);
     for (const r of writing) {
       results[r.index] = {
         index: r.index,
@@ -88,6 +94,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[],
     await completeKey(tx, key, { status: 200, bodyJson: json }); // KeyTaken rolls everything back
     return json;
   });
+  if (moved.length) invalidateStatus(moved);
   return bodyJson;
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
-import { accountDependency, getAccountProfile } from "@/lib/accounts/account-profile";
+import { getAccountProfile } from "@/lib/accounts/account-profile";
 import { notifyStatusChanged } from "./notify-status";
 import { invalidateStatus } from "./status-cache";
 import type { AuthContext } from "@/lib/accounts/types";
@@ -16,6 +16,7 @@ import { canonicalJson } from "@/lib/signing/canonical";
 import { assemble, type Passed } from "./assemble-record";
 import { checkClaim } from "./check-claim";
 import { insertRecordBundle, type BundleKey, type RecordBundle } from "./insert-record-bundle";
+import { movedByNewRecords } from "./moved-by-new-records";
 import { recordCreateSchema, type RecordCreateInput } from "./schemas";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -98,22 +99,23 @@ async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateIn
 /**
  * Write the record and its key's answer. Sandbox work with nothing else to do is one statement;
  * live issuance (metering) and claims that use up a challenge wrap it in a transaction with
- * those steps. Throws KeyTaken when the key was not ours (nothing written).
+ * those steps. Throws KeyTaken when the key was not ours (nothing written). Cached views the
+ * new record moves (movedByNewRecords) are told once it is written.
  */
 async function persist(db: Db, auth: AuthContext, outcome: Passed, bundle: RecordBundle & { key: BundleKey }) {
   const metered = outcome.kind === "issue" && auth.environment === "live";
+  const moved = movedByNewRecords([bundle]);
   if (!metered && !outcome.commit) {
     if (!(await insertRecordBundle(db, bundle))) throw new KeyTaken();
-    return;
+    if (moved.length) await notifyStatusChanged(db, moved);
+  } else {
+    await db.transaction(async (tx) => {
+      if (metered) await meterLiveUsage(tx, auth, "live_records", bundle.row.createdAt);
+      const refused = outcome.commit ? await outcome.commit(tx, bundle.row.id) : null;
+      if (refused) throw ApiError.fromField(refused);
+      if (!(await insertRecordBundle(tx, bundle))) throw new KeyTaken(); // roll back the metering too
+      if (moved.length) await notifyStatusChanged(tx, moved);
+    });
   }
-  // A live record that proves an account domain changes who the account's records say is speaking.
-  const newDomain = metered && claimModuleFor(bundle.row.claimType).provesAccountDomain ? [accountDependency(auth.accountId)] : [];
-  await db.transaction(async (tx) => {
-    if (metered) await meterLiveUsage(tx, auth, "live_records", bundle.row.createdAt);
-    const refused = outcome.commit ? await outcome.commit(tx, bundle.row.id) : null;
-    if (refused) throw ApiError.fromField(refused);
-    if (!(await insertRecordBundle(tx, bundle))) throw new KeyTaken(); // roll back the metering too
-    if (newDomain.length) await notifyStatusChanged(tx, newDomain);
-  });
-  if (newDomain.length) invalidateStatus(newDomain);
+  if (moved.length) invalidateStatus(moved);
 }

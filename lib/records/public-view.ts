@@ -164,7 +164,7 @@ export async function loadViewExtras(db: DbOrTx, rows: readonly Pick<RecordRow, 
   for (const [type, list] of byType) {
     const load = claimModuleForView(type)?.viewExtras;
     if (!load) continue;
-    const got = await load(db, list.map((r) => ({ accountId: r.accountId, evidence: r.evidencePublic })));
+    const got = await load(db, list.map((r) => ({ id: r.id, accountId: r.accountId, evidence: r.evidencePublic })));
     list.forEach((r, i) => out.set(r.id, got[i]!));
   }
   return out;

@@ -7,9 +7,8 @@ import { ApiError } from "@/lib/http/errors";
 import { DATETIME_FORMAT, parseOrThrow } from "@/lib/http/validation";
 import { isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
-import { buildPublicView, type LinkTarget, type PublicView } from "./public-view";
-
-type HistoryRow = typeof recordHistory.$inferSelect;
+import { asOf } from "./status-from-history";
+import { buildPublicView, type PublicView } from "./public-view";
 
 const atQuerySchema = z.object({ at: z.iso.datetime({ offset: true }) });
 
@@ -41,24 +40,6 @@ export function statusInstantFrom(query: URLSearchParams, now = Date.now()): Dat
  */
 export const publicRecordNotFoundAt = (id: string, at: Date) =>
   new ApiError("record_not_found", `No record ${id.slice(0, 40)} issued at or before ${at.toISOString()}.`, "id");
-
-/** The last history entry (in the order they were written) at or before `atMs`. */
-function entryAt(history: readonly HistoryRow[], atMs: number): HistoryRow | undefined {
-  let last: HistoryRow | undefined;
-  for (const h of history) if (h.at.getTime() <= atMs) last = h;
-  return last;
-}
-
-/**
- * A record as it stood at `atMs`: its stored row with the status and change time of its
- * history entry then. What never changes after issue (subject, claim, evidence, level,
- * issued_at, expires_at) is the row's; an expiry passed by `atMs` is applied by the view,
- * as effectiveStatus does now. A record with no entry yet reads as pending_review.
- */
-function asOf<T extends Pick<LinkTarget, "status" | "statusChangedAt">>(row: T, history: readonly HistoryRow[], atMs: number): T {
-  const e = entryAt(history, atMs);
-  return { ...row, status: e?.status ?? "pending_review", statusChangedAt: e?.at ?? row.statusChangedAt };
-}
 
 /**
  * The public view of a record as it stood at `at` (a past instant): its status from its

@@ -135,7 +135,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     throw new ApiError("recheck_not_available", `claim_type '${first.claimType}' has no connector: only a reviewer can decide it.`);
   }
   const now = new Date();
-  const found = await mod.recheck(first.evidencePublic, now, { subject: first.subject });
+  const found = await mod.recheck(first.evidencePublic, now, { subject: first.subject, accountId: first.accountId }, db);
   const result = await db.transaction(async (tx): Promise<RerunResult> => {
     const row = await lockPending(tx, recordId);
     const by = `system:rerun:${reviewer.id}`;

@@ -79,7 +79,7 @@ describe("agent_authorization", () => {
     const st = await verifiedStatus(r.body.verification_id);
     expect(st.agent).toEqual({
       principal: m.principal, agent_id: m.agent_id, act: "pay_invoices", scope: m.scope, session_id: "sess-1", valid_until: m.valid_until,
-      mandate_hash: m.mandate_hash, key: null, principal_standing: "unlinked", principal_record: null,
+      mandate_hash: m.mandate_hash, key: null, principal_standing: "unlinked", principal_record: null, payments: { count: 0, totals: [] },
     });
   });
 

@@ -971,6 +971,36 @@ describe("documented examples: company identity and EVM transactions (docs/api.m
     expect(r.status, r.text).toBe(201);
     expect(r.body.evidence).toMatchObject({ network: "base", chain_id: 8453, tx_hash: hash, to, value: "500000000000000000", explorer_url: `https://basescan.org/tx/${hash}` });
   });
+
+  it("create_record_agent_payment: a payment an agent made, with the agent's status at the block's time", async () => {
+    const { url, chainId } = inject("evmChain");
+    const chain = chainClients(url, chainId);
+    const agent = await call("POST", "/api/v1/records", {
+      key, body: {
+        subject: "invoice-agent-7", claim_type: "agent_authorization", claim: "invoice-agent-7 may pay approved invoices for Acme Trading Ltd.",
+        principal: "Acme Trading Ltd", agent_id: "invoice-agent-7", act: "pay_invoices", scope: { asset: "ETH", max_amount: "1.5", network: "base" },
+      },
+    });
+    expect(agent.status, agent.text).toBe(201);
+    // The block is stamped after the agent's issue: hardhat's clock may lag the server's by up to a second.
+    const latest = Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp);
+    const second = Math.max(Math.floor(Date.parse(agent.body.lifecycle.history[0].at) / 1000), latest) + 1;
+    await chain.publicClient.request({ method: "evm_setNextBlockTimestamp" as never, params: [second] as never });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const hash = await chain.walletClient.sendTransaction({ to, value: 250_000_000_000_000_000n });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    await chain.publicClient.request({ method: "hardhat_mine" as never, params: ["0x1"] as never });
+    await new Promise((r) => setTimeout(r, second * 1000 + 100 - Date.now())); // recorded after its block, as in life
+    const r = await exchange("create_record_agent_payment", "POST", "/api/v1/records", {
+      key, body: {
+        subject: "Invoice 2026-114", claim_type: "evm_transaction", claim: "invoice-agent-7 paid invoice 2026-114 for Acme Trading Ltd.",
+        evidence: { network: "base", tx_hash: hash, expected_to: to, agent_record: agent.body.verification_id, act: "pay_invoices" },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    const link = { agent_record: agent.body.verification_id, agent_id: "invoice-agent-7", agent_status_at_payment: "active", act_match: true };
+    expect(r.body).toMatchObject({ agent_link: link, evidence: { tx_hash: hash, value: "250000000000000000", act: "pay_invoices", agent_link: link } });
+  });
 });
 
 describe("documented examples: the public lookup (docs/api.md)", () => {

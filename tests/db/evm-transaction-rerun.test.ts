@@ -28,7 +28,7 @@ const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createRecord } = await import("@/lib/records/create-record");
-const { rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
+const { decideSubmission, rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 
 type Db = Awaited<ReturnType<typeof getDb>>;
@@ -88,5 +88,40 @@ describe("evm_transaction re-run", () => {
     expect(issued.lifecycle.recheck_at).toBeNull();
     const audit = rowsOf(await db.execute(sql`select decision from review_decisions where record_id = ${id} order by seq`));
     expect(audit.map((r) => r.decision)).toEqual(["rerun_unchanged", "rerun_issued"]);
+  });
+
+  it("a payment made by an agent is issued only by the on-chain re-run, never by a reviewer's word, with its agent link read at the block time", async () => {
+    up = false;
+    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
+    const a = await createAccount(db, { email: email("c"), emailConfirmed: true });
+    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const agent = await createRecord(db, auth, {
+      subject: "invoice-agent", claim_type: "agent_authorization", claim: "May pay invoices.", principal: "Acme", agent_id: "invoice-agent-9", act: "pay_invoices",
+    }, randomUUID());
+    expect(agent.status, agent.bodyJson).toBe(201);
+    const agentId = JSON.parse(agent.bodyJson).verification_id as string;
+    const issuedAt = Date.parse(JSON.parse(agent.bodyJson).lifecycle.history[0].at);
+    const chain = chainClients(node.url, node.chainId);
+    // The block's second comes after the issue (hardhat's own clock may lag the server's by up to a second).
+    const latest = Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp);
+    const second = Math.max(Math.floor(issuedAt / 1000), latest) + 1;
+    await chain.publicClient.request({ method: "evm_setNextBlockTimestamp" as never, params: [second] as never });
+    const hash = await chain.walletClient.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: parseEther("0.2") });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+
+    const res = await createRecord(db, auth, {
+      subject: "Payment", claim_type: "evm_transaction", claim: "The agent paid.", evidence: { network: "base", tx_hash: hash, agent_record: agentId, act: "pay_invoices" },
+    }, randomUUID());
+    expect(res.status, res.bodyJson).toBe(202);
+    const id = JSON.parse(res.bodyJson).verification_id as string;
+    await expect(decideSubmission(db, reviewer, id, { decision: "approve", checklist: ["explorer_checked", "parties_match"] }))
+      .rejects.toMatchObject({ code: "review_precondition_failed", message: expect.stringMatching(/checked on-chain/) });
+
+    up = true;
+    const done = await rerunAutomaticCheck(db, reviewer, id);
+    expect(done.outcome).toBe("issued");
+    const issued = (done as { record: Record<string, unknown> }).record;
+    const link = { agent_record: agentId, agent_id: "invoice-agent-9", agent_status_at_payment: "active", act_match: true };
+    expect(issued).toMatchObject({ status: "active", agent_link: link, evidence: { tx_hash: hash, act: "pay_invoices", agent_link: link } });
   });
 });

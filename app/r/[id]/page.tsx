@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
+import { claimUi } from "@/components/claims";
 import { EvidenceList, formatUtc } from "@/components/evidence-list";
 import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
@@ -44,6 +45,7 @@ export default async function CertificatePage({ params }: Props) {
   const view = await getPublicView(db, id);
   if (!view) notFound();
   const { row, status, changedAt, verified, history, links, account } = view;
+  const Facts = claimUi(row.claimType)?.Facts;
   const urls = recordUrls(row.id);
   const base = getEnv().publicBaseUrl;
   const speaker = speakerName(account.name);
@@ -115,6 +117,7 @@ export default async function CertificatePage({ params }: Props) {
         </section>
 
         <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} level={row.evidenceLevel} speaker={speaker} />
+        {Facts && <Facts fields={view.fields} />}
 
         {links.length > 0 && (
           <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" data-testid="linked-records">

@@ -8,7 +8,7 @@ const rateLimitHeaders = {
 };
 
 /** The public lookup: its query parameters come from lookupQuerySchema (schema-components.ts). */
-export function lookupPaths(parameters: JsonSchema[]): Paths {
+export function lookupPaths(parameters: JsonSchema[], checkParameters: JsonSchema[]): Paths {
   const codes = ["missing_field", "too_long", "invalid_format", "invalid_value", "unknown_field", "invalid_iban", "invalid_address", "invalid_domain"] as const;
   const errors = errorResponses([...codes, "rate_limited", ...OTHER_METHODS], { headers: rateLimitHeaders });
   // Past the allowance: Retry-After as well. A 500 is answered before the limit's headers are added.
@@ -35,6 +35,27 @@ export function lookupPaths(parameters: JsonSchema[]): Paths {
         parameters,
         responses: {
           "200": jsonResponse("The signed answer.", ref("LookupAnswer"), {
+            headers: { ...rateLimitHeaders, "Cache-Control": { schema: { type: "string", const: "no-store" } } },
+          }),
+          ...errors,
+        },
+      },
+    },
+    "/api/v1/check": {
+      get: {
+        operationId: "check",
+        tags: ["Public"],
+        summary: "Check an operator, website and payee together",
+        description:
+          "Public, no key, free, under the same rate limit as lookup. Give any of `operator`, `website` and `payee` (an IBAN or a " +
+          "wallet address). Each part gets a verdict: `match` (on record for this operator — or, with no operator, on record), " +
+          "`mismatch` (on record for ANOTHER operator, named in `on_record_for`) or `not_on_record`, with the evidence level, the " +
+          "record and `as_of`. Only live, public, active records count; a participant_attested match is the account's own word, " +
+          "never verified. Signed like the lookup answer; never cached.",
+        security: publicAccess,
+        parameters: checkParameters,
+        responses: {
+          "200": jsonResponse("The signed answer.", ref("CheckAnswer"), {
             headers: { ...rateLimitHeaders, "Cache-Control": { schema: { type: "string", const: "no-store" } } },
           }),
           ...errors,

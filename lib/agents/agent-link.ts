@@ -1,0 +1,52 @@
+import { and, asc, eq } from "drizzle-orm";
+import { recordHistory, records } from "@/drizzle/schema";
+import type { DbOrTx } from "@/lib/db/client";
+import { issuedStatusAt } from "@/lib/records/status-from-history";
+
+/** The role under which a payment rests on the agent record that made it (record_links). */
+export const AGENT_RECORD_ROLE = "agent_record";
+
+/**
+ * The agent record's status at the payment's block time. The spec names five; `superseded`
+ * is the sixth status a record can have had then, and is said as it was rather than folded
+ * into another.
+ */
+export type AgentStatusAtPayment = "active" | "suspended" | "revoked" | "expired" | "superseded" | "not_yet_issued";
+
+/** What a payment made by an agent stores at issue (spec 2.4): historical, never recomputed. */
+export type AgentLink = {
+  agent_record: string;
+  agent_id: string | null;
+  agent_status_at_payment: AgentStatusAtPayment;
+  /** The act sent with the payment equals the agent's `act`; "unknown" when none was sent. */
+  act_match: boolean | "unknown";
+};
+
+/**
+ * The agent link of a payment mined at `blockTime` under the agent record `agentRecordId`
+ * of `accountId`: the agent's status then, from its history (the last entry at or before the
+ * block time, read as expired once its `expires_at` had passed; none yet → not_yet_issued),
+ * and whether `act` is the agent's. Null when the account has no such record.
+ */
+export async function agentLinkAt(
+  db: DbOrTx, accountId: string, agentRecordId: string, blockTime: Date, act: string | undefined,
+): Promise<AgentLink | null> {
+  const [agent] = await db
+    .select({ status: records.status, statusChangedAt: records.statusChangedAt, expiresAt: records.expiresAt, evidence: records.evidencePublic })
+    .from(records)
+    .where(and(eq(records.id, agentRecordId), eq(records.accountId, accountId)));
+  if (!agent) return null;
+  const history = await db
+    .select({ status: recordHistory.status, at: recordHistory.at })
+    .from(recordHistory)
+    .where(eq(recordHistory.recordId, agentRecordId))
+    .orderBy(asc(recordHistory.seq));
+  const then = issuedStatusAt(agent, history, blockTime.getTime());
+  const agentAct = typeof agent.evidence.act === "string" ? agent.evidence.act : null;
+  return {
+    agent_record: agentRecordId,
+    agent_id: typeof agent.evidence.agent_id === "string" ? agent.evidence.agent_id : null,
+    agent_status_at_payment: then === null || then === "pending_review" || then === "rejected" ? "not_yet_issued" : then,
+    act_match: act === undefined ? "unknown" : act === agentAct,
+  };
+}
