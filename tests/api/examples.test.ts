@@ -896,6 +896,7 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(r.body.lifecycle.expires_at).toBe(new Date(mandate.valid_until).toISOString());
     expect(r.body.agent).toEqual({
       principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active" }, principal_standing: "unlinked", principal_record: null,
+      payments: { count: 0, totals: [] },
     });
   });
 
