@@ -25,7 +25,9 @@ const DURATION = num(process.env.BENCH_DURATION, 10);
 const WARMUP = num(process.env.BENCH_WARMUP, 3);
 const MODES = (process.env.BENCH_MODES || "pglite,postgres").split(",").map((s) => s.trim()).filter(Boolean);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL || `postgres://postgres@${HOST}:5432/postgres`;
-const TARGETS = { status_over_live: 0.6, post_over_live: 0.3 };
+const TARGETS = { status_over_live: 0.6, post_over_live: 0.3, lookup_over_live: 0.8 };
+const LOOKUP_P99_MS = 20;
+const LOOKUP_RECORDS = num(process.env.BENCH_LOOKUP_RECORDS, 1_000_000);
 const NOISY_DRIFT = 0.15; // live before vs after differing by more than this marks the mode as noisy
 const RECORD_BODY = { subject: "Bench Ltd", claim_type: "company_status", claim: "Bench Ltd is active.", visibility: "public" };
 
@@ -123,6 +125,8 @@ async function startServer(mode, databaseUrl) {
     // Webhook fan-out goes to a receiver on loopback. The worker polls at its default (1 s),
     // as in production: it runs during every measurement, like it would.
     WEBHOOK_ALLOW_INSECURE: "1",
+    // The lookup run measures the route, not its limiter's refusals (the limiter still runs).
+    LOOKUP_RATE_LIMIT_PER_MINUTE: "1000000",
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -188,6 +192,35 @@ async function createDatabase() {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
+}
+
+/**
+ * The lookup's haystack: LOOKUP_RECORDS live, public, active domain records of one account and
+ * their lookup values, written with two INSERT … SELECT generate_series statements (not through
+ * the API), then analysed so the planner knows the table's size.
+ */
+async function seedLookupRecords(url, accountId) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const t0 = performance.now();
+    await sql`
+      insert into records (id, account_id, environment, claim_type, subject, claim, evidence_level, visibility, evidence_public,
+                           status, status_changed_at, issued_at, valid_from, expires_at, created_at)
+      select 'PRS-B' || lpad(g::text, 19, '0'), ${accountId}, 'live', 'domain_ownership', 'bench-' || g || '.example.com',
+             'Controls bench-' || g || '.example.com.', 'source_verified', 'public', '{}'::jsonb, 'active', now(), now(), now(),
+             now() + interval '1 year', now()
+      from generate_series(1, ${LOOKUP_RECORDS}::int) g`;
+    await sql`
+      insert into record_values (record_id, kind, value, field)
+      select 'PRS-B' || lpad(g::text, 19, '0'), 'website', 'bench-' || g || '.example.com', 'subject'
+      from generate_series(1, ${LOOKUP_RECORDS}::int) g`;
+    await sql`analyze records`;
+    await sql`analyze record_values`;
+    log(`  seeding took ${round((performance.now() - t0) / 1000, 1)} s`);
+    return LOOKUP_RECORDS;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 // ---------------------------------------------------------------- load
@@ -311,7 +344,7 @@ async function benchMode(mode) {
   log(`server ready on ${server.baseUrl} in ${readyS} s`);
 
   const runId = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-  const { sandbox_key: key } = await admin(server, ["account", "create", "--email", `bench-${runId}@example.com`]);
+  const { sandbox_key: key, account_id: accountId } = await admin(server, ["account", "create", "--email", `bench-${runId}@example.com`]);
   const created = await fetch(`${server.baseUrl}/api/v1/records`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `bench-${runId}-seed` },
@@ -346,6 +379,12 @@ async function benchMode(mode) {
   // A replay would answer 200 (Idempotent-Replayed) instead of 201: every POST must have issued.
   routes.post.replayed_200 = routes.post.status_codes["200"] ?? 0;
   routes.post.issued_201 = routes.post.status_codes["201"] ?? 0;
+  if (db) {
+    const seeded = await seedLookupRecords(db.url, accountId);
+    log(`seeded ${seeded} live public domain records (and their lookup values) in the database`);
+    routes.lookup = await measure(server, "lookup", () => ({ url: `${url}/api/v1/lookup?q=${encodeURIComponent(`https://www.bench-${Math.ceil(LOOKUP_RECORDS / 2)}.example.com/`)}` }));
+    routes.lookup.seeded_records = seeded;
+  }
   // The baseline is measured again at the end (already warm): the two runs bracket the others,
   // and their difference shows how much the machine drifted meanwhile.
   routes.live_end = await measure(server, "live-end", () => ({ url: `${url}/api/health/live` }), { warmup: 0 });
@@ -360,6 +399,7 @@ async function benchMode(mode) {
     live_drift: drift,
     status_over_live: ratio(routes.status.rps_mean, baseline.rps_mean),
     post_over_live: ratio(routes.post.rps_mean, baseline.rps_mean),
+    ...(routes.lookup ? { lookup_over_live: ratio(routes.lookup.rps_mean, baseline.rps_mean) } : {}),
     p50_basis: {
       status_over_live: ratio(routes.status.rps_p50, baseline.rps_p50),
       post_over_live: ratio(routes.post.rps_p50, baseline.rps_p50),
@@ -378,6 +418,11 @@ async function benchMode(mode) {
     return { target, value, pass: ok, ...(ok ? {} : { reason }) };
   };
   const targets = { status_over_live: judge("status_over_live", "status"), post_over_live: judge("post_over_live", "post") };
+  if (routes.lookup) {
+    targets.lookup_over_live = judge("lookup_over_live", "lookup");
+    const p99 = routes.lookup.latency_ms.p99;
+    targets.lookup_p99_ms = { target: LOOKUP_P99_MS, value: p99, pass: p99 < LOOKUP_P99_MS, ...(p99 < LOOKUP_P99_MS ? {} : { reason: `p99 ${p99} ms >= ${LOOKUP_P99_MS} ms` }) };
+  }
   const noisy = drift !== null && Math.abs(drift) > NOISY_DRIFT;
   if (noisy) log(`  WARNING: the two live runs differ by ${Math.round(drift * 100)}%: something else used the CPU; treat ${mode} figures as rough`);
   return {
