@@ -1052,10 +1052,11 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
   });
 
   it("lookup_no_match: an IBAN nobody has on record → a signed no_match", async () => {
-    const r = await exchange("lookup_no_match", "GET", "/api/v1/lookup?q=GB82%20WEST%201234%205698%207654%2032");
+    // An IBAN no test puts on record (on PostgreSQL the in-process tests share this database).
+    const r = await exchange("lookup_no_match", "GET", "/api/v1/lookup?q=NL91%20ABNA%200417%201643%2000");
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({
-      query: "GB82 WEST 1234 5698 7654 32", normalized: "GB82WEST12345698765432", type: "iban", result: "no_match", matches: [],
+      query: "NL91 ABNA 0417 1643 00", normalized: "NL91ABNA0417164300", type: "iban", result: "no_match", matches: [],
     });
     expect(await lookupSignatureValid(r.body)).toBe(true);
   });
