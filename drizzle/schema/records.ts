@@ -47,6 +47,8 @@ export const records = pgTable(
     index("records_expiry_idx").on(t.expiresAt),
     /** The reviewers' queue: pending submissions, oldest first. */
     index("records_pending_idx").on(t.createdAt).where(sql`status = 'pending_review'`),
+    /** An account's verified domains (account-profile.ts): its live active records by type, in subject order. */
+    index("records_account_domains_idx").on(t.accountId, t.claimType, t.subject).where(sql`environment = 'live' and status = 'active'`),
   ],
 );
 

@@ -18,6 +18,9 @@ import type { AuthContext } from "./types";
  */
 export type AccountProfile = { name: string | null; verified_domains: string[] };
 
+/** At most this many verified domains are named with an account (the first, in name order). */
+export const MAX_VERIFIED_DOMAINS = 20;
+
 /** The key under which cached public views depend on their account (status-cache.ts). */
 export const accountDependency = (accountId: string) => `account:${accountId}`;
 
@@ -26,19 +29,23 @@ export async function loadAccountProfiles(db: DbOrTx, accountIds: readonly strin
   const out = new Map<string, AccountProfile>();
   if (ids.length === 0) return out;
   const types = accountDomainClaimTypes();
+  // Per account, the first MAX_VERIFIED_DOMAINS in name order: an index walk (records_account_domains_idx), however
+  // many domains an account has proved.
+  const domainsOf = (id: string) => types.length === 0 ? Promise.resolve([]) : db
+    .selectDistinct({ domain: records.subject })
+    .from(records)
+    .where(and(
+      eq(records.accountId, id), eq(records.environment, "live"), inArray(records.claimType, types),
+      eq(records.status, "active"), or(isNull(records.expiresAt), gt(records.expiresAt, now)),
+    ))
+    .orderBy(records.subject)
+    .limit(MAX_VERIFIED_DOMAINS);
   const [names, domains] = await Promise.all([
     db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, ids)),
-    types.length === 0 ? [] : db
-      .selectDistinct({ accountId: records.accountId, domain: records.subject })
-      .from(records)
-      .where(and(
-        inArray(records.accountId, ids), eq(records.environment, "live"), inArray(records.claimType, types),
-        eq(records.status, "active"), or(isNull(records.expiresAt), gt(records.expiresAt, now)),
-      ))
-      .orderBy(records.accountId, records.subject),
+    Promise.all(ids.map(domainsOf)),
   ]);
-  for (const a of names) out.set(a.id, { name: a.name, verified_domains: [] });
-  for (const d of domains) out.get(d.accountId)?.verified_domains.push(d.domain);
+  const byId = new Map(ids.map((id, i) => [id, domains[i]!.map((d) => d.domain)]));
+  for (const a of names) out.set(a.id, { name: a.name, verified_domains: byId.get(a.id) ?? [] });
   return out;
 }
 

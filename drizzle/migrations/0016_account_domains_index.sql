@@ -1,0 +1,1 @@
+CREATE INDEX "records_account_domains_idx" ON "records" USING btree ("account_id","claim_type","subject") WHERE environment = 'live' and status = 'active';
