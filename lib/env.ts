@@ -35,6 +35,11 @@ const envSchema = z.object({
   STATUS_CACHE_SECONDS: intFrom(60, 0, 60),
   PLAN_LIMITS: z.string().optional(),
   DB_POOL_SIZE: intFrom(10, 1, 100),
+  /**
+   * PostgreSQL: send queries as named prepared statements (one round trip, parsed once per
+   * connection). 0 for a pooler in transaction mode that cannot keep them (PgBouncer < 1.21).
+   */
+  DB_PREPARE: z.enum(["0", "1"]).default("1"),
   /** Resolvers for TXT checks, comma-separated host[:port]; unset = the system's. */
   DNS_SERVERS: z.string().optional(),
   DNS_TIMEOUT_MS: intFrom(3000, 50, 30_000),

@@ -27,6 +27,8 @@ const MODES = (process.env.BENCH_MODES || "pglite,postgres").split(",").map((s) 
 const PG_ADMIN_URL = process.env.BENCH_PG_URL || `postgres://postgres@${HOST}:5432/postgres`;
 const TARGETS = { status_over_live: 0.6, post_over_live: 0.3, lookup_over_live: 0.8 };
 const LOOKUP_P99_MS = 20;
+/** The steady rate (req/s) at which lookup's p99 is measured. */
+const LOOKUP_PACED_RATE = num(process.env.BENCH_LOOKUP_RATE, 200);
 const LOOKUP_RECORDS = num(process.env.BENCH_LOOKUP_RECORDS, 1_000_000);
 const NOISY_DRIFT = 0.15; // live before vs after differing by more than this marks the mode as noisy
 const RECORD_BODY = { subject: "Bench Ltd", claim_type: "company_status", claim: "Bench Ltd is active.", visibility: "public" };
@@ -382,8 +384,21 @@ async function benchMode(mode) {
   if (db) {
     const seeded = await seedLookupRecords(db.url, accountId);
     log(`seeded ${seeded} live public domain records (and their lookup values) in the database`);
-    routes.lookup = await measure(server, "lookup", () => ({ url: `${url}/api/v1/lookup?q=${encodeURIComponent(`https://www.bench-${Math.ceil(LOOKUP_RECORDS / 2)}.example.com/`)}` }));
+    // Every request asks for another of the seeded domains (in the form a visitor pastes it), so
+    // each answer is an index probe of its own.
+    const lookupRequests = () => ({
+      url,
+      requests: [{
+        method: "GET",
+        path: "/api/v1/lookup",
+        setupRequest: (req) => ({ ...req, path: `/api/v1/lookup?q=${encodeURIComponent(`https://www.bench-${1 + Math.floor(Math.random() * seeded)}.example.com/`)}` }),
+      }],
+    });
+    routes.lookup = await measure(server, "lookup", lookupRequests);
     routes.lookup.seeded_records = seeded;
+    // Latency without queueing: a steady LOOKUP_PACED_RATE req/s over a few connections, well
+    // below saturation, so p99 is the time of one lookup rather than the wait behind 19 others.
+    routes.lookup_paced = await measure(server, "lookup@" + LOOKUP_PACED_RATE, () => ({ ...lookupRequests(), connections: 4, overallRate: LOOKUP_PACED_RATE }));
   }
   // The baseline is measured again at the end (already warm): the two runs bracket the others,
   // and their difference shows how much the machine drifted meanwhile.
@@ -420,7 +435,7 @@ async function benchMode(mode) {
   const targets = { status_over_live: judge("status_over_live", "status"), post_over_live: judge("post_over_live", "post") };
   if (routes.lookup) {
     targets.lookup_over_live = judge("lookup_over_live", "lookup");
-    const p99 = routes.lookup.latency_ms.p99;
+    const p99 = routes.lookup_paced.latency_ms.p99;
     targets.lookup_p99_ms = { target: LOOKUP_P99_MS, value: p99, pass: p99 < LOOKUP_P99_MS, ...(p99 < LOOKUP_P99_MS ? {} : { reason: `p99 ${p99} ms >= ${LOOKUP_P99_MS} ms` }) };
   }
   const noisy = drift !== null && Math.abs(drift) > NOISY_DRIFT;
@@ -463,7 +478,7 @@ function printTable(results) {
   for (const [mode, m] of Object.entries(results.modes)) {
     if (m.error) continue;
     for (const [name, t] of Object.entries(m.targets)) {
-      console.log(`  ${mode.padEnd(8)} ${name.padEnd(16)} ${String(t.value).padStart(6)}  target >= ${t.target}  ${t.pass ? "PASS" : `MISSED (${t.reason})`}`);
+      console.log(`  ${mode.padEnd(8)} ${name.padEnd(16)} ${String(t.value).padStart(6)}  target ${name.endsWith("_ms") ? "<" : ">="} ${t.target}  ${t.pass ? "PASS" : `MISSED (${t.reason})`}`);
     }
     if (m.noisy) console.log(`  ${mode.padEnd(8)} (noisy: live drifted ${Math.round(m.ratios.live_drift * 100)}% between its two runs)`);
   }

@@ -55,11 +55,26 @@ export async function loadAccountProfiles(db: DbOrTx, accountIds: readonly strin
  * offline create stays one statement once the account is known.
  */
 export async function getAccountProfile(db: DbOrTx, accountId: string): Promise<AccountProfile> {
-  const hit = getCachedProfile(accountId);
-  if (hit) return { name: hit.name, verified_domains: [...hit.verified_domains] };
-  const profile = (await loadAccountProfiles(db, [accountId])).get(accountId) ?? { name: null, verified_domains: [] };
-  putCachedProfile(accountId, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
-  return { name: profile.name, verified_domains: [...profile.verified_domains] };
+  return (await getAccountProfiles(db, [accountId])).get(accountId)!;
+}
+
+/** Several accounts' profiles, kept per process as getAccountProfile keeps one (the lookup names every match's account). */
+export async function getAccountProfiles(db: DbOrTx, accountIds: readonly string[]): Promise<Map<string, AccountProfile>> {
+  const out = new Map<string, AccountProfile>();
+  const missing: string[] = [];
+  for (const id of new Set(accountIds)) {
+    const hit = getCachedProfile(id);
+    if (hit) out.set(id, { name: hit.name, verified_domains: [...hit.verified_domains] });
+    else missing.push(id);
+  }
+  if (missing.length === 0) return out;
+  const loaded = await loadAccountProfiles(db, missing);
+  for (const id of missing) {
+    const profile = loaded.get(id) ?? { name: null, verified_domains: [] };
+    putCachedProfile(id, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
+    out.set(id, { name: profile.name, verified_domains: [...profile.verified_domains] });
+  }
+  return out;
 }
 
 export const accountUpdateSchema = z

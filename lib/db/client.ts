@@ -83,7 +83,8 @@ async function openPostgres(
     await migrator.end({ timeout: 5 });
   }
   const client = connect(poolSize);
-  const db = drizzle({ client: "url" in target ? client : preparing(client), schema });
+  const prepare = !("url" in target) || getEnv().DB_PREPARE === "1";
+  const db = drizzle({ client: prepare ? preparing(client) : client, schema });
   return {
     db: db as unknown as Db, mode,
     close: async () => {
@@ -101,7 +102,7 @@ async function openPostgres(
       },
     rawQuery: async (q) => {
       const { sql: text, params } = dialect.sqlToQuery(q);
-      return (await client.unsafe(text, params as never[], { prepare: !("url" in target) })) as unknown as Record<string, unknown>[];
+      return (await client.unsafe(text, params as never[], { prepare })) as unknown as Record<string, unknown>[];
     },
   };
 }

@@ -1,4 +1,4 @@
-import { loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { getAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { Db } from "@/lib/db/client";
 import { recordUrls } from "@/lib/records/urls";
 import { signedAnswer } from "@/lib/signing/canonical";
@@ -36,6 +36,6 @@ export function lookupFields(req: LookupRequest, rows: readonly MatchRow[], prof
 /** The signed answer: the fields, `signing_key_id` and `signature` as the signed status has them (drop `signature`, RFC 8785, Ed25519). */
 export async function answerLookup(db: Db, req: LookupRequest, now = new Date()): Promise<string> {
   const rows = await findMatches(db, req.candidates, now);
-  const profiles = rows.length ? await loadAccountProfiles(db, rows.map((r) => r.accountId), now) : new Map<string, AccountProfile>();
+  const profiles = rows.length ? await getAccountProfiles(db, rows.map((r) => r.accountId)) : new Map<string, AccountProfile>();
   return signedAnswer(lookupFields(req, rows, profiles, now), "signature");
 }
