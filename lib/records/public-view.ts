@@ -4,6 +4,7 @@ import { accountDependency, loadAccountProfiles, type AccountProfile } from "@/l
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
+import { normalizedValue } from "@/lib/lookup/normalize";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
 import { recordUrls } from "./urls";
@@ -51,6 +52,12 @@ export type PublicView = {
   /** What the view read that may change: the linked records and the account (status-cache.ts). */
   dependsOn: string[];
   fields: Record<string, unknown>;
+  /**
+   * The websites the record speaks for (normalised host names): its type's lookup values of
+   * kind `website`. Signed in the status, so the embed badge can refuse to show green on
+   * any other site.
+   */
+  websites: string[];
   history: HistoryEntry[];
   now: number;
 };
@@ -93,8 +100,14 @@ export function buildPublicView(
   return {
     row, status, changedAt, verified: isVerified(row, status), account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
-    fields, history: hist, now,
+    fields, websites: websitesOf(row), history: hist, now,
   };
+}
+
+function websitesOf(row: RecordRow): string[] {
+  const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const hosts = values.flatMap((v) => (v.kind === "website" ? [normalizedValue("website", v.value)] : []));
+  return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
 }
 
 /** `base` with the type's fields added after it; a type field never replaces a base field. */

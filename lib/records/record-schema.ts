@@ -61,6 +61,7 @@ export const recordSchema = z
     verified: z.boolean().describe("True only for live, active records at source_verified or evidence_verified."),
     claim_type: z.string(),
     subject: z.string(),
+    websites: z.array(z.string()).describe("The websites (host names) this record speaks for: the embed badge is green only on them and their subdomains."),
     claim: z.string(),
     evidence_level: evidenceLevelSchema.nullable().describe("Null until the record is issued (pending_review, rejected); the level it would issue at is review.evidence_level."),
     visibility: z.enum(["public", "private"]),

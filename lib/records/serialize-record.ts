@@ -31,6 +31,7 @@ export function serializeRecord(view: PublicView) {
     account: view.account,
     claim_type: row.claimType,
     subject: row.subject,
+    websites: view.websites,
     claim: row.claim,
     evidence_level: submission ? null : row.evidenceLevel,
     visibility: row.visibility,

@@ -18,6 +18,9 @@ export const signedStatusSchema = z
     account: accountProfileSchema.describe("Who made the statement: the issuing account's name (its own word) and the domains it proved."),
     claim_type: z.string(),
     subject: z.string(),
+    websites: z
+      .array(z.string())
+      .describe("The websites (host names) this record speaks for; the embed badge is green only on them and their subdomains. Empty when it names none."),
     evidence_level: evidenceLevelSchema,
     issued_at: timestampSchema,
     expires_at: nullableTimestamp,

@@ -22,6 +22,7 @@ export function statusFields(view: PublicView, at?: Date) {
     account: view.account,
     claim_type: row.claimType,
     subject: row.subject,
+    websites: view.websites,
     evidence_level: row.evidenceLevel,
     issued_at: row.issuedAt?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,
