@@ -24,6 +24,10 @@ export function sourceHash() {
 }
 
 export function ensureBuild() {
+  // The embed badge's bundle (build/embed/embed.js) is served by the app, not part of Next's
+  // build: it is rebuilt every time (≈ 0.1 s), so it always matches the sources.
+  const embed = spawnSync(process.execPath, [path.join(root, "scripts", "build-embed.mjs")], { cwd: root, stdio: "inherit" });
+  if (embed.status !== 0) process.exit(embed.status ?? 1);
   const stamp = path.join(root, ".next", "prs-build-hash");
   const hash = sourceHash();
   if (fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash) return;

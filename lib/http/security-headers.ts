@@ -8,9 +8,9 @@ import baseline from "./baseline-headers.json";
  */
 
 /**
- * The one place for pages other sites may frame. Empty: nothing may be framed. The future
- * embeddable badge goes here, e.g. `{ path: /^\/r\/[^/]+\/badge$/, ancestors: "*" }`.
- * (`/embed.js` is a script other sites load, not a page they frame: it needs no entry.)
+ * The one place for pages other sites may frame. Empty: nothing may be framed. (The embed
+ * badge, `/embed.js`, is a script other sites load into a shadow root, not a page they
+ * frame: it needs no entry.)
  */
 export const FRAMEABLE: readonly { path: RegExp; ancestors: string }[] = [];
 

@@ -3,11 +3,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { claimUi } from "@/components/claims";
 import { CopyButton } from "@/components/copy-button";
+import { EmbedPanel } from "@/components/embed-panel";
 import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { embedScript, versionedEmbedPath } from "@/lib/embed/embed-script";
+import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
@@ -43,6 +46,7 @@ export default async function RecordPage({ params }: Props) {
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
   // What the record's claim type shows its owner beyond the common fields (e.g. an agent's mandate and principal link).
   const OwnerPanel = claimUi(rec.claim_type)?.OwnerPanel;
+  const embed = embedScript();
 
   return (
     <>
@@ -81,6 +85,13 @@ export default async function RecordPage({ params }: Props) {
         </section>
 
         {OwnerPanel && <OwnerPanel record={rec} auth={portalAuth(account, rec.environment)} />}
+
+        {rec.certificate_url && (
+          <EmbedPanel
+            id={rec.verification_id} baseUrl={getEnv().publicBaseUrl} environment={rec.environment} websites={rec.websites}
+            versionedPath={embed ? versionedEmbedPath(embed.version) : null} integrity={embed?.integrity ?? null}
+          />
+        )}
 
         <section>
           <h2 className="text-lg font-semibold">History</h2>

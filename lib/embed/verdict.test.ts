@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { coversHost, verdictFor, type StatusAnswer } from "./verdict";
+
+const status = (over: Partial<StatusAnswer> = {}): StatusAnswer => ({
+  verification_id: "PRS-0000000000000000000A", status: "active", environment: "live", verified: true,
+  evidence_level: "source_verified", subject: "Seaview Apartments", websites: [], as_of: new Date().toISOString(),
+  account: { name: "Seaview Ltd" }, ...over,
+});
+const at = (host: string, onService = false) => ({ host, onService });
+const say = (s: StatusAnswer, host = "example.org", onService = false) => verdictFor({ kind: "answer", status: s }, at(host, onService));
+
+describe("what the badge says", () => {
+  it("is green only for a verified record", () => {
+    expect(say(status())).toMatchObject({ state: "verified", tone: "good", title: "Verified — checked against a source" });
+    expect(say(status({ evidence_level: "evidence_verified" })).title).toBe("Verified — confirmed by a Proof Records reviewer");
+    expect(say(status({ verified: false, evidence_level: "participant_attested" }))).toMatchObject({ state: "stated", tone: "neutral" });
+  });
+
+  it("says sandbox, and never green, for a sandbox record", () => {
+    expect(say(status({ environment: "sandbox", verified: false }))).toMatchObject({ state: "sandbox", title: "Sandbox — not verified" });
+  });
+
+  it.each(["suspended", "revoked", "expired", "superseded"])("says %s plainly, in red", (s) => {
+    const v = say(status({ status: s, verified: false }));
+    expect(v.state).toBe("inactive");
+    expect(v.tone).toBe("bad");
+    expect(v.title.toLowerCase()).toContain(s);
+  });
+
+  it("warns on a site the record does not cover, and only there", () => {
+    const listing = status({ websites: ["seaview.example"] });
+    expect(say(listing, "seaview.example").state).toBe("verified");
+    expect(say(listing, "book.seaview.example").state).toBe("verified");
+    expect(say(listing, "SEAVIEW.EXAMPLE.").state).toBe("verified");
+    const wrong = say(listing, "seaview.example.evil.test");
+    expect(wrong).toMatchObject({ state: "wrong_site", tone: "bad", title: "Shown on a site this record does not cover" });
+    expect(wrong.detail).toContain("seaview.example");
+    expect(say(listing, "notseaview.example").state).toBe("wrong_site");
+    // The service's own pages (the portal's preview) show the record as its site will.
+    expect(say(listing, "proof.example", true).state).toBe("verified");
+    // A revoked record says revoked wherever it is shown.
+    expect(say({ ...listing, status: "revoked", verified: false }, "evil.test").state).toBe("inactive");
+  });
+
+  it("could not verify, in red, whatever went wrong", () => {
+    for (const reason of ["network", "signature", "unknown_key", "malformed", "wrong_record", "stale", "bad_id", "insecure_page"] as const) {
+      expect(verdictFor({ kind: "unverifiable", reason }, at("x.test"))).toMatchObject({ state: "unverified", tone: "bad", title: "Could not verify" });
+    }
+    expect(verdictFor({ kind: "not_found" }, at("x.test"))).toMatchObject({ state: "not_found", tone: "bad" });
+  });
+});
+
+describe("coversHost", () => {
+  it("matches the site and its subdomains, not look-alikes", () => {
+    expect(coversHost("shop.example.com", ["example.com"])).toBe(true);
+    expect(coversHost("example.com", ["shop.example.com"])).toBe(false);
+    expect(coversHost("badexample.com", ["example.com"])).toBe(false);
+    expect(coversHost("xn--bcher-kva.de", ["xn--bcher-kva.de"])).toBe(true);
+    expect(coversHost("example.com", [""])).toBe(false);
+  });
+});

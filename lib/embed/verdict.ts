@@ -1,0 +1,96 @@
+import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
+
+/*
+ * What the embed badge says, from what its check found (no DOM, no I/O: unit-tested). Only a
+ * verified record (live, active, checked) whose signed status checked out, shown on a site
+ * the record covers, is green. Everything else says plainly why not.
+ */
+
+/** The fields of a signed status the badge reads (after its signature checked out). */
+export type StatusAnswer = {
+  verification_id: string;
+  status: string;
+  environment: string;
+  verified: boolean;
+  evidence_level: string;
+  subject: string;
+  websites?: unknown;
+  as_of: string;
+  certificate_url?: unknown;
+  account?: { name?: unknown } | null;
+};
+
+export type Unverifiable = "network" | "signature" | "unknown_key" | "malformed" | "wrong_record" | "stale" | "bad_id" | "insecure_page";
+
+export type CheckOutcome =
+  | { kind: "checking" }
+  | { kind: "answer"; status: StatusAnswer }
+  | { kind: "not_found" }
+  | { kind: "unverifiable"; reason: Unverifiable };
+
+export type Tone = "good" | "neutral" | "caution" | "bad";
+export type BadgeState = "checking" | "verified" | "stated" | "sandbox" | "inactive" | "wrong_site" | "not_found" | "unverified";
+export type Verdict = { state: BadgeState; tone: Tone; title: string; detail: string };
+
+/** Where the badge is shown: the page's host, and whether the page is the service's own (its portal's preview). */
+export type Placement = { host: string; onService: boolean };
+
+/** The signed status is older than this (by the visitor's clock): it may be a replay, so it is not shown as current. */
+export const STALE_AFTER_MS = 60 * 60 * 1000;
+
+const UNVERIFIABLE: Record<Unverifiable, string> = {
+  network: "The status could not be fetched from Proof Records.",
+  signature: "The status answer's signature does not check out.",
+  unknown_key: "The status answer is signed with a key Proof Records does not publish.",
+  malformed: "The answer received is not a Proof Records status.",
+  wrong_record: "The answer received is about a different record.",
+  stale: "The status answer received is out of date.",
+  bad_id: "The badge names no valid record id.",
+  insecure_page: "This page is not served securely (https), so its browser cannot check the signature.",
+};
+
+const hostOf = (h: string) => h.toLowerCase().replace(/\.$/, "");
+
+/** Whether a page on `host` is one of `websites` or a subdomain of one. */
+export function coversHost(host: string, websites: readonly string[]): boolean {
+  const h = hostOf(host);
+  return websites.some((w) => {
+    const site = hostOf(w);
+    return site !== "" && (h === site || h.endsWith(`.${site}`));
+  });
+}
+
+const websitesOf = (s: StatusAnswer): string[] =>
+  Array.isArray(s.websites) ? s.websites.filter((w): w is string => typeof w === "string") : [];
+
+export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict {
+  if (outcome.kind === "checking") return { state: "checking", tone: "neutral", title: "Checking…", detail: "Verifying the signed status." };
+  if (outcome.kind === "not_found") {
+    return { state: "not_found", tone: "bad", title: "No such record", detail: "Proof Records has no issued record with this id." };
+  }
+  if (outcome.kind === "unverifiable") {
+    return { state: "unverified", tone: "bad", title: "Could not verify", detail: UNVERIFIABLE[outcome.reason] };
+  }
+  const s = outcome.status;
+  if (s.environment !== "live") {
+    return { state: "sandbox", tone: "caution", title: "Sandbox — not verified", detail: "A test record: it proves nothing." };
+  }
+  if (s.status !== "active") {
+    const label = STATUS_TEXT[s.status]?.label ?? s.status;
+    return { state: "inactive", tone: "bad", title: `${label} — do not rely on this`, detail: STATUS_TEXT[s.status]?.explain ?? "This record is not in force." };
+  }
+  const websites = websitesOf(s);
+  if (websites.length > 0 && !placement.onService && !coversHost(placement.host, websites)) {
+    return {
+      state: "wrong_site", tone: "bad", title: "Shown on a site this record does not cover",
+      detail: `This record covers ${websites.join(", ")}, not ${hostOf(placement.host)}.`,
+    };
+  }
+  const accountName = typeof s.account?.name === "string" ? s.account.name : null;
+  const headline = levelHeadline({ level: s.evidence_level, accountName, environment: s.environment, verified: s.verified });
+  const who = speakerName(accountName);
+  if (s.verified) {
+    return { state: "verified", tone: "good", title: `Verified — ${headline.title.replace(/^./, (c) => c.toLowerCase())}`, detail: `Statement by ${who}.` };
+  }
+  return { state: "stated", tone: "neutral", title: "Stated, not checked", detail: `${who} made this statement; Proof Records checked nothing in it.` };
+}

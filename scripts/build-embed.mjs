@@ -1,0 +1,35 @@
+// Bundle the embed badge (lib/embed/badge.ts) into one small browser script, build/embed/embed.js,
+// which GET /embed.js serves (lib/embed/embed-script.ts). Run before every Next build
+// (scripts/ensure-build.mjs, npm run build); deterministic for one esbuild version.
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+export const EMBED_OUT = path.join(root, "build", "embed", "embed.js");
+
+export async function buildEmbed() {
+  const result = await build({
+    entryPoints: [path.join(root, "lib", "embed", "badge.ts")],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: ["es2020", "chrome100", "firefox100", "safari15"],
+    minify: true,
+    legalComments: "eof",
+    charset: "utf8",
+    tsconfig: path.join(root, "tsconfig.json"),
+    write: false,
+    logLevel: "warning",
+  });
+  const code = result.outputFiles[0].contents;
+  fs.mkdirSync(path.dirname(EMBED_OUT), { recursive: true });
+  fs.writeFileSync(EMBED_OUT, code);
+  return { bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { bytes, gzipBytes } = await buildEmbed();
+  console.log(`[prs] embed.js: ${bytes} bytes, ${gzipBytes} gzipped`);
+}
