@@ -52,6 +52,10 @@ const envSchema = z.object({
   LEI_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.gleif.org/api/v1"),
   /** One register call; no answer in time, 429 or 5xx → unreachable (pending review). */
   LEI_TIMEOUT_MS: intFrom(5000, 50, 60_000),
+  /** The perpetual exchange's public info API (exchange-control snapshots): `POST {VAULT_INFO_URL}` with `{type, …}`. */
+  VAULT_INFO_URL: z.url({ protocol: /^https?$/ }).default("https://api.hyperliquid.xyz/info"),
+  /** One info API call; no answer in time, 429 or 5xx → unreachable. */
+  VAULT_INFO_TIMEOUT_MS: intFrom(5000, 50, 60_000),
   /**
    * JSON object network → confirmations a transaction receipt needs, overriding the
    * built-in defaults of lib/connectors/evm-confirmations.ts for the networks it names.

@@ -38,7 +38,7 @@ describe("getJson", () => {
   });
 
   it("gives the status, Retry-After and why there is no body", async () => {
-    expect(await getJson(source(), "teapot")).toEqual({ kind: "answered", status: 418, retryAfter: "7", body: undefined, bodyError: "the answer is not JSON" });
+    expect(await getJson(source(), "teapot")).toEqual({ kind: "answered", status: 418, retryAfter: "7", body: undefined, bodyError: "the answer is not JSON", bodyText: "not json" });
   });
 
   it("does not follow redirects", async () => {

@@ -1,5 +1,5 @@
 /**
- * One GET to an outside source over HTTP(S). The caller passes the base URL and timeout
+ * One GET (or JSON POST) to an outside source over HTTP(S). The caller passes the base URL and timeout
  * (read from lib/env.ts) and maps the answer to a SourceResult. Never throws: a refused
  * connection, a timeout (connect, headers or body), a redirect, a body over the size cap
  * or a body that is not JSON all come back as data.
@@ -8,7 +8,7 @@ export type HttpSource = { baseUrl: string; timeoutMs: number };
 
 export type HttpAnswer =
   /** The source answered with a status; `body` is its parsed JSON, or `bodyError` says why there is none. */
-  | { kind: "answered"; status: number; retryAfter: string | null; body: unknown; bodyError?: string }
+  | { kind: "answered"; status: number; retryAfter: string | null; body: unknown; bodyError?: string; bodyText?: string }
   /** No answer: `reason` is a short phrase ("did not answer within 700 ms"). */
   | { kind: "failed"; reason: string };
 
@@ -19,10 +19,23 @@ export async function getJson(
   source: HttpSource, path: string, headers: Record<string, string> = {},
 ): Promise<HttpAnswer> {
   const url = `${source.baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  return exchange(source, url, { headers: { accept: "application/json", ...headers } });
+}
+
+/** One POST of a JSON body to the source's base URL itself (an RPC-style API such as the vault info API). */
+export async function postJson(source: HttpSource, body: unknown): Promise<HttpAnswer> {
+  return exchange(source, source.baseUrl, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function exchange(source: HttpSource, url: string, init: RequestInit): Promise<HttpAnswer> {
   const signal = AbortSignal.timeout(source.timeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: "application/json", ...headers }, signal, redirect: "error", cache: "no-store" });
+    res = await fetch(url, { ...init, signal, redirect: "error", cache: "no-store" });
   } catch (e) {
     return { kind: "failed", reason: failure(e, source.timeoutMs) };
   }
@@ -36,7 +49,7 @@ export async function getJson(
   try {
     return { kind: "answered", status: res.status, retryAfter, body: JSON.parse(text) };
   } catch {
-    return { kind: "answered", status: res.status, retryAfter, body: undefined, bodyError: "the answer is not JSON" };
+    return { kind: "answered", status: res.status, retryAfter, body: undefined, bodyError: "the answer is not JSON", bodyText: text.slice(0, 200) };
   }
 }
 
