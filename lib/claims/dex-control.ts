@@ -1,0 +1,255 @@
+import { isAddress } from "viem";
+import { z } from "zod";
+import { walletChallenges } from "@/drizzle/schema";
+import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import { feePercent, maxBuilderFee, vaultDetails, vaultInfoApi } from "@/lib/connectors/vault-info";
+import type { HttpSource } from "@/lib/connectors/http";
+import type { Tx } from "@/lib/db/client";
+import type { FieldError } from "@/lib/http/errors";
+import { fieldErrors } from "@/lib/http/validation";
+import { RECORD_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
+import { normalizedValue } from "@/lib/lookup/normalize";
+import { normalizeDomain } from "@/lib/proofs/domain-name";
+import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
+import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
+import { effectiveStatus } from "@/lib/records/effective-status";
+import type { LinkTarget } from "@/lib/records/public-view";
+import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
+import { onlyLevels, refuseSourceFields } from "./field-rules";
+import type { ChecklistItem, ClaimContext, ClaimModule, CheckOutcome } from "./types";
+
+/*
+ * dex_control (spec 2.6; issue 16): who controls a perpetual-exchange builder or vault wallet,
+ * its domain and its social account — the wallet by a signed challenge (checked at
+ * submission), the domain by a domain_ownership record of the same account, the social
+ * account (and, without a domain, a post carrying the challenge token) by a reviewer. Valid
+ * 90 days from approval; evidence must be younger than 24 h when approved. At approval a
+ * public snapshot is taken from the exchange's info API (`takeSnapshot`).
+ *
+ * NOT REGISTERED YET (lib/claims/registry.ts still answers claim_type_not_available): the
+ * approval hook that calls `takeSnapshot`, per-subtype checklists in the console, the
+ * evidence refresh endpoint, renewal, the certificate piece and the tests through the API
+ * and the console are the rest of issue 16 (see the session note).
+ */
+
+export const DEX_SUBTYPES = ["builder", "vault_leader", "wallet_owner"] as const;
+export type DexSubtype = (typeof DEX_SUBTYPES)[number];
+
+const LEVELS: readonly EvidenceLevel[] = ["evidence_verified"];
+/** Issued records are valid this long from approval; their re-check date is the same day. */
+export const DEX_VALIDITY_DAYS = 90;
+/** Evidence checks must be younger than this at approval. */
+export const DEX_EVIDENCE_MAX_AGE_MS = 24 * 3600_000;
+
+const evmAddress = z.string().max(100).refine((a) => isAddress(a, { strict: false }), "Not an EVM address (0x and 40 hex digits).");
+
+export const dexEvidence = z
+  .strictObject({
+    challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE).describe("A wallet challenge requested with claim_type dex_control."),
+    signature: z.string().min(1).max(4000).describe("The wallet's signature over the challenge message (0x hex)."),
+    domain: z.string().min(1).max(300).optional().describe("The front end's or vault's website; required for builder and vault_leader."),
+    domain_record: z.string().regex(RECORD_ID_RE).optional().describe("An active domain_ownership record of this account for `domain`."),
+    social_handle: z.string().min(1).max(200).describe("The social account a reviewer checks (@handle or profile URL)."),
+    user_address: evmAddress.optional().describe("builder: the wallet whose approved maximum fee is snapshotted. Never shown publicly."),
+    vault_address: evmAddress.optional().describe("vault_leader (required), wallet_owner (optional): the vault led by the wallet."),
+    mode: z.literal("domainless").optional().describe("wallet_owner without a domain: a reviewer checks a post carrying the challenge token."),
+    social_post_url: z.url({ protocol: /^https$/ }).max(500).optional().describe("mode domainless: the post, by the social account, carrying the challenge token."),
+  })
+  .meta({ id: "DexControlEvidence" });
+export type DexEvidence = z.infer<typeof dexEvidence>;
+
+export const dexRequestFields = {
+  subtype: z.enum(DEX_SUBTYPES).describe("dex_control: builder, vault_leader or wallet_owner."),
+};
+
+const missing = (param: string, why: string): FieldError => ({ code: "missing_field", param: `evidence.${param}`, message: why });
+const notAllowed = (param: string, why: string): FieldError => ({ code: "field_not_allowed", param: `evidence.${param}`, message: why });
+
+/** The subtype rules of spec 2.6: every missing or misplaced part is named. */
+export function dexProblem(subtype: DexSubtype | undefined, e: DexEvidence): FieldError | null {
+  if (!subtype) return { code: "missing_field", param: "subtype", message: `dex_control needs subtype: ${DEX_SUBTYPES.join(", ")}.` };
+  if (normalizedValue("social_handle", e.social_handle) === null) {
+    return { code: "invalid_value", param: "evidence.social_handle", message: "Not a social handle (@name) or profile URL." };
+  }
+  const domainless = e.mode === "domainless";
+  if (domainless && subtype !== "wallet_owner") return notAllowed("mode", "Only a wallet_owner record can be domainless; builders and vault leaders prove their domain.");
+  if (domainless) {
+    if (e.domain || e.domain_record) return notAllowed(e.domain ? "domain" : "domain_record", "A domainless record names no domain.");
+    if (!e.social_post_url) return missing("social_post_url", "Domainless mode needs social_post_url: a post by the social account carrying the challenge token.");
+  } else {
+    if (e.social_post_url) return notAllowed("social_post_url", "social_post_url belongs to mode domainless.");
+    if (!e.domain) return missing("domain", subtype === "wallet_owner" ? "A wallet_owner record needs a domain, or mode domainless." : `A ${subtype} record needs its domain.`);
+    if (!e.domain_record) return missing("domain_record", "The domain needs domain_record: an active domain_ownership record of this account for it.");
+    const d = normalizeDomain(e.domain);
+    if (!("domain" in d)) return { ...d.error, param: "evidence.domain" };
+  }
+  if (subtype === "builder" && !e.user_address) return missing("user_address", "A builder record names the wallet whose approved maximum fee is shown (user_address).");
+  if (subtype !== "builder" && e.user_address) return notAllowed("user_address", "user_address belongs to builder records.");
+  if (subtype === "vault_leader" && !e.vault_address) return missing("vault_address", "A vault_leader record names its vault (vault_address).");
+  if (subtype === "builder" && e.vault_address) return notAllowed("vault_address", "A builder record names no vault.");
+  return null;
+}
+
+const linkedInvalid = (why: string): FieldError => ({ code: "linked_record_invalid", param: "evidence.domain_record", message: why });
+
+/** The domain record must be this account's, in this environment, active, a domain proof of exactly this domain. */
+function domainRecordProblem(t: LinkTarget | undefined, domain: string, ctx: ClaimContext): FieldError | null {
+  if (!t) return linkedInvalid("No record of this account has that id.");
+  if (t.environment !== ctx.auth.environment) return linkedInvalid(`The domain record is a ${t.environment} record; this submission is ${ctx.auth.environment}.`);
+  if (t.claimType !== "domain_ownership") return linkedInvalid("domain_record must be a domain_ownership record.");
+  const status = effectiveStatus(t, ctx.now.getTime()).status;
+  if (status !== "active") return linkedInvalid(`The domain record is ${status}; it must be active.`);
+  const d = normalizeDomain(domain);
+  if (!("domain" in d) || t.subject !== d.domain) return linkedInvalid(`domain_record proves ${t.subject}, not ${domain}.`);
+  return null;
+}
+
+const CHECKLISTS: Record<DexSubtype | "domainless", readonly ChecklistItem[]> = {
+  builder: [
+    { key: "social_account", label: "The social account is the builder's: it links the domain, or the domain links it." },
+    { key: "builder_front_end", label: "The domain serves the builder's front end, which sends orders with this builder wallet." },
+  ],
+  vault_leader: [
+    { key: "social_account", label: "The social account is the vault leader's: it links the domain, or the domain links it." },
+    { key: "vault_named", label: "The domain or the social account names this vault." },
+  ],
+  wallet_owner: [
+    { key: "social_account", label: "The social account links the domain, or the domain links it." },
+  ],
+  domainless: [
+    { key: "post_author", label: "The post at social_post_url is by the social account named (its author, not a repost)." },
+    { key: "post_token", label: "The post's text carries this submission's challenge token, exactly." },
+  ],
+};
+
+/** What a reviewer ticks for a submission of this subtype (and mode). */
+export function dexChecklist(subtype: DexSubtype, e: Pick<DexEvidence, "mode">): readonly ChecklistItem[] {
+  return e.mode === "domainless" ? CHECKLISTS.domainless : CHECKLISTS[subtype];
+}
+
+/** Spec 2.6 rule 2: why approval is refused now, or null. */
+export function evidenceTooOld(evidence: Record<string, unknown>, now: Date): string | null {
+  const checked = Date.parse(String(evidence.checked_at ?? ""));
+  if (Number.isNaN(checked)) return "The evidence carries no check time; the customer must refresh it.";
+  const age = now.getTime() - checked;
+  if (age < DEX_EVIDENCE_MAX_AGE_MS) return null;
+  return `The evidence was checked ${Math.floor(age / 3600_000)} h ago; it must be younger than 24 h at approval. The customer must refresh it (re-sign the wallet challenge).`;
+}
+
+/**
+ * The public snapshot taken at approval (spec 2.6 rules 4 and 6). builder: the maximum fee
+ * the named wallet approved for the builder, as a percent — never that wallet's address or
+ * its fee rates. A vault: its name, leader, followers and whether deposits are open, only
+ * when its leader is the proved wallet; otherwise "No snapshot" with the reason.
+ * `unreachable`: the info API gave no answer; the reviewer may approve without a snapshot.
+ */
+export type DexSnapshot =
+  | { kind: "snapshot"; snapshot: Record<string, unknown> }
+  | { kind: "none"; reason: string }
+  | { kind: "unreachable"; reason: string };
+
+export async function takeSnapshot(
+  subtype: DexSubtype, address: string, e: DexEvidence, now: Date, api: HttpSource = vaultInfoApi(),
+): Promise<DexSnapshot> {
+  const at = now.toISOString();
+  if (subtype === "builder") {
+    const fee = await maxBuilderFee(e.user_address!, address, api);
+    if (fee.kind === "unreachable") return fee;
+    if (fee.kind === "not_found") return { kind: "none", reason: "The exchange answered no fee approval." };
+    return { kind: "snapshot", snapshot: { approved_max_fee: feePercent(fee.value), taken_at: at } };
+  }
+  if (!e.vault_address) return { kind: "none", reason: "No vault named." };
+  const vault = await vaultDetails(e.vault_address, api);
+  if (vault.kind === "unreachable") return vault;
+  if (vault.kind === "not_found") return { kind: "none", reason: "The exchange has no such vault." };
+  if (!sameAddress(vault.value.leader, address, "evm")) return { kind: "none", reason: "The vault's leader is not the proved wallet." };
+  const v = vault.value;
+  return {
+    kind: "snapshot",
+    snapshot: { vault_name: v.name, vault_address: v.vaultAddress, leader: v.leader, followers: v.followers, deposits_open: v.allowDeposits && !v.isClosed, taken_at: at },
+  };
+}
+
+const subtypeOf = (input: RecordCreateInput) => (input as RecordCreateInput & { subtype?: DexSubtype }).subtype;
+
+export const dexControl: ClaimModule = {
+  type: "dex_control",
+  docs: {
+    describe:
+      "`dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, " +
+      "social_handle, user_address?, vault_address?, mode?, social_post_url?}` (schema DexControlEvidence). The wallet challenge " +
+      "(claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified " +
+      "on approval, valid 90 days.",
+    evidenceSchema: dexEvidence,
+    errors: ["missing_field", "field_not_allowed", "invalid_value", "linked_record_invalid", "challenge_not_found", "subject_mismatch", "signature_mismatch", "invalid_signature"],
+    example: {
+      summary: "A builder's wallet, domain and social account (202, for a reviewer)",
+      value: {
+        subject: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "dex_control", subtype: "builder",
+        claim: "Acme Trading Ltd controls builder 0x8ba1…BA72, acme-trade.example and @acmetrade.",
+        evidence: {
+          challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x<65-byte personal_sign signature, hex>", domain: "acme-trade.example",
+          domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", social_handle: "@acmetrade", user_address: "0x1111111111111111111111111111111111111111",
+        },
+      },
+    },
+  },
+  levels: LEVELS,
+  validityDays: DEX_VALIDITY_DAYS,
+  requestFields: dexRequestFields,
+  review: {
+    beforeApprove: (submission, now) => evidenceTooOld(submission.evidence, now),
+  },
+  validate(input) {
+    if (input.expires_at !== undefined) return { code: "field_not_allowed", param: "expires_at", message: "dex_control records are valid exactly 90 days from approval." };
+    const evidence = input.evidence ?? {};
+    const parsed = dexEvidence.safeParse(evidence);
+    if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
+    return dexProblem(subtypeOf(input), parsed.data) ?? refuseSourceFields(input, "dex_control") ?? onlyLevels(input, LEVELS, "dex_control");
+  },
+  links: (input) => {
+    const id = dexEvidence.safeParse(input.evidence ?? {}).data?.domain_record;
+    return id ? [{ role: "domain_record", targetId: id }] : [];
+  },
+  async check(input, ctx): Promise<CheckOutcome> {
+    const e = dexEvidence.parse(input.evidence ?? {});
+    const subtype = subtypeOf(input)!;
+    if (e.domain) {
+      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, ctx);
+      if (problem) return { kind: "fail", error: problem };
+    }
+    const loaded = await loadChallenge(ctx.db, walletChallenges, ctx.auth, e.challenge_id, ctx.now);
+    if ("error" in loaded) return { kind: "fail", error: loaded.error! };
+    const ch = loaded.row;
+    if (ch.claimType !== "dex_control") {
+      return { kind: "fail", error: { code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}; request one with claim_type dex_control.` } };
+    }
+    const network = ch.network as WalletNetwork;
+    const addr = normalizeAddress(ch.address, network);
+    if ("error" in addr) return { kind: "fail", error: addr.error };
+    if (addr.family !== "evm") return { kind: "fail", error: { code: "invalid_value", param: "evidence.challenge_id", message: "Exchange wallets are EVM addresses: request the challenge for an EVM network." } };
+    if (!sameAddress(input.subject.trim(), ch.address, addr.family)) {
+      return { kind: "fail", error: { code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` } };
+    }
+    const result = await verifyWalletSignature(addr, network, ch.message, e.signature);
+    if (result.kind === "malformed") return { kind: "fail", error: { code: "invalid_signature", param: "evidence.signature", message: result.message } };
+    if (result.kind === "mismatch") return { kind: "fail", error: { code: "signature_mismatch", param: "evidence.signature", message: "The signature is not by the challenge's address." } };
+    const d = e.domain ? normalizeDomain(e.domain) : null;
+    const { user_address, ...shown } = e;
+    const publicEvidence = {
+      ...shown, subtype, address: ch.address, network, message: ch.message,
+      ...(d && "domain" in d ? { domain: d.domain } : {}),
+      signature_checked: result.kind === "valid", checked_at: ctx.now.toISOString(),
+    };
+    const wallet = result.kind === "valid" ? "The wallet signature checked out." : `The wallet signature could not be checked yet (${result.reason}).`;
+    const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId);
+    return {
+      kind: "review", evidenceLevel: "evidence_verified", publicEvidence,
+      ...(user_address ? { privateEvidence: { user_address } } : {}),
+      reason: `${wallet} A reviewer confirms ${e.mode === "domainless" ? "the post and its author" : "the social account"}.`,
+      commit,
+    };
+  },
+  /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */
+  publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),
+};
