@@ -16,7 +16,7 @@ import { describeError } from "@/lib/log/describe-error";
  * its field; `conflict` is the one answer that closes the forms.
  */
 export type ReviewState = { error?: string; conflict?: string };
-export type DecisionValues = { decision: "approve" | "reject"; checklist: string[]; notes: string; reason: string };
+export type DecisionValues = { decision: "approve" | "reject"; checklist: string[]; notes: string; reason: string; withoutSnapshot?: boolean };
 export type DecisionState = FormState<DecisionValues> & { conflict?: string };
 
 const DECISION_FIELDS = ["checklist", "notes", "reason"] as const;
@@ -36,7 +36,8 @@ export async function decideAction(_prev: DecisionState, form: FormData): Promis
   const notes = formText(form, "notes", 4000).trim();
   const reason = formText(form, "reason", 1000).trim();
   const checklist = form.getAll("checklist").filter((v): v is string => typeof v === "string").slice(0, 64).map((v) => v.slice(0, 64));
-  const values: DecisionValues = { decision, checklist, notes, reason };
+  const withoutSnapshot = form.get("without_snapshot") === "on";
+  const values: DecisionValues = { decision, checklist, notes, reason, withoutSnapshot };
   if (decision === "reject" && (reason.length < 3 || reason.length > 500)) {
     return { values, errors: { reason: "A rejection needs a reason of 3 to 500 characters; the customer sees it." } };
   }
@@ -46,6 +47,7 @@ export async function decideAction(_prev: DecisionState, form: FormData): Promis
       checklist,
       ...(notes ? { notes } : {}),
       ...(decision === "reject" ? { reason } : {}),
+      ...(decision === "approve" && withoutSnapshot ? { without_snapshot: true } : {}),
     });
     revalidatePath("/review");
     revalidatePath(`/review/${id}`);

@@ -21,7 +21,13 @@ const described = (id: string, error?: string) => ({ "aria-invalid": Boolean(err
  * action serves both forms; a refusal goes back into the form that was sent, with what was
  * ticked and typed, and its message beside the field it is about.
  */
-export function DecisionForms({ id, checklist }: { id: string; checklist: readonly ChecklistItem[] }) {
+export function DecisionForms({ id, checklist, refusal, offerWithoutSnapshot }: {
+  id: string; checklist: readonly ChecklistItem[];
+  /** Why this submission cannot be approved now (its type's precondition, e.g. evidence too old): no approval is offered. */
+  refusal?: string | null;
+  /** The type asks a source at approval (a snapshot): offer to approve without it when the source cannot answer. */
+  offerWithoutSnapshot?: boolean;
+}) {
   const [state, action, pending] = useActionState<DecisionState, FormData>(decideAction, {});
   const uid = useId();
   const decided = Boolean(state.conflict);
@@ -38,6 +44,7 @@ export function DecisionForms({ id, checklist }: { id: string; checklist: readon
           <input type="hidden" name="id" value={id} />
           <input type="hidden" name="decision" value="approve" />
           <h3 className="font-medium">Approve</h3>
+          {refusal && <Alert kind="error" id="approval-refused"><strong>Approval is not possible now:</strong> {refusal}</Alert>}
           <fieldset className="mt-2 space-y-2 text-sm" aria-describedby={approveErrors.checklist ? `${uid}-checklist` : undefined}>
             <legend className="text-slate-600">Checklist — tick each item you confirmed yourself:</legend>
             {checklist.map((item) => (
@@ -54,8 +61,16 @@ export function DecisionForms({ id, checklist }: { id: string; checklist: readon
               {...described(`${uid}-approve-notes`, approveErrors.notes)} />
           </label>
           <FieldError id={`${uid}-approve-notes`} message={approveErrors.notes} />
+          {offerWithoutSnapshot && (
+            <>
+              <label className="mt-3 flex gap-2 text-sm">
+                <input type="checkbox" name="without_snapshot" data-testid="without-snapshot" defaultChecked={approve?.withoutSnapshot ?? false} />
+                <span>If the source of the public snapshot cannot be reached, approve without a snapshot (the certificate says so).</span>
+              </label>
+            </>
+          )}
           {approveErrors.form && <Alert kind="error">{approveErrors.form}</Alert>}
-          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Approve and issue</button>
+          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided || Boolean(refusal)}>Approve and issue</button>
         </form>
         <form action={action} className="rounded border border-red-200 p-4" data-testid="reject-form">
           <input type="hidden" name="id" value={id} />

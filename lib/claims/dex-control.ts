@@ -26,10 +26,8 @@ import type { ChecklistItem, ClaimContext, ClaimModule, CheckOutcome } from "./t
  * 90 days from approval; evidence must be younger than 24 h when approved. At approval a
  * public snapshot is taken from the exchange's info API (`takeSnapshot`).
  *
- * NOT REGISTERED YET (lib/claims/registry.ts still answers claim_type_not_available): the
- * approval hook that calls `takeSnapshot`, per-subtype checklists in the console, the
- * evidence refresh endpoint, renewal, the certificate piece and the tests through the API
- * and the console are the rest of issue 16 (see the session note).
+ * Not yet: refreshing evidence without a new submission, renewal that supersedes the old
+ * record on approval, and the domainless flow through the console in Chromium (issue 16).
  */
 
 export const DEX_SUBTYPES = ["builder", "vault_leader", "wallet_owner"] as const;
@@ -149,10 +147,11 @@ export type DexSnapshot =
   | { kind: "unreachable"; reason: string };
 
 export async function takeSnapshot(
-  subtype: DexSubtype, address: string, e: DexEvidence, now: Date, api: HttpSource = vaultInfoApi(),
+  subtype: DexSubtype, address: string, e: { user_address?: string; vault_address?: string }, now: Date, api: HttpSource = vaultInfoApi(),
 ): Promise<DexSnapshot> {
   const at = now.toISOString();
   if (subtype === "builder") {
+    if (!e.user_address) return { kind: "none", reason: "No wallet named for the fee." };
     const fee = await maxBuilderFee(e.user_address!, address, api);
     if (fee.kind === "unreachable") return fee;
     if (fee.kind === "not_found") return { kind: "none", reason: "The exchange answered no fee approval." };
@@ -186,19 +185,37 @@ export const dexControl: ClaimModule = {
       summary: "A builder's wallet, domain and social account (202, for a reviewer)",
       value: {
         subject: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", claim_type: "dex_control", subtype: "builder",
-        claim: "Acme Trading Ltd controls builder 0x8ba1…BA72, acme-trade.example and @acmetrade.",
+        claim: "Acme Trading Ltd controls builder 0x8ba1…BA72, acme-trade.example.com and @acmetrade.",
         evidence: {
-          challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x<65-byte personal_sign signature, hex>", domain: "acme-trade.example",
+          challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x<65-byte personal_sign signature, hex>", domain: "acme-trade.example.com",
           domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", social_handle: "@acmetrade", user_address: "0x1111111111111111111111111111111111111111",
         },
       },
     },
   },
   levels: LEVELS,
+  form: {
+    label: "Exchange control (builder, vault leader, wallet owner)",
+    summary: "Submitted through the API: sign a wallet challenge asked with claim_type dex_control, then POST the record; a reviewer confirms the social account.",
+    href: "/docs",
+  },
   validityDays: DEX_VALIDITY_DAYS,
   requestFields: dexRequestFields,
+  recheckAtExpiry: true,
   review: {
+    checklist: (evidence) => dexChecklist(evidence.subtype as DexSubtype, { mode: evidence.mode === "domainless" ? "domainless" : undefined }),
     beforeApprove: (submission, now) => evidenceTooOld(submission.evidence, now),
+    async atApproval({ evidence, privateEvidence }, now) {
+      const user = typeof privateEvidence.user_address === "string" ? privateEvidence.user_address : undefined;
+      const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
+      const snap = await takeSnapshot(evidence.subtype as DexSubtype, String(evidence.address), { user_address: user, vault_address: vault }, now);
+      if (snap.kind === "snapshot") return { kind: "evidence", evidence: { ...evidence, snapshot: snap.snapshot } };
+      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}` } };
+      return {
+        kind: "unreachable", reason: snap.reason,
+        evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
+      };
+    },
   },
   validate(input) {
     if (input.expires_at !== undefined) return { code: "field_not_allowed", param: "expires_at", message: "dex_control records are valid exactly 90 days from approval." };
@@ -237,7 +254,7 @@ export const dexControl: ClaimModule = {
     const d = e.domain ? normalizeDomain(e.domain) : null;
     const { user_address, ...shown } = e;
     const publicEvidence = {
-      ...shown, subtype, address: ch.address, network, message: ch.message,
+      ...shown, subtype, address: ch.address, network, message: ch.message, token: ch.nonce,
       ...(d && "domain" in d ? { domain: d.domain } : {}),
       signature_checked: result.kind === "valid", checked_at: ctx.now.toISOString(),
     };

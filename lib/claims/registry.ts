@@ -4,6 +4,7 @@ import { agentAuthorization } from "./agent-authorization";
 import { verifiedListing } from "./verified-listing";
 import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
+import { dexControl } from "./dex-control";
 import { domainOwnership } from "./domain-ownership";
 import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
@@ -16,7 +17,7 @@ import type { ClaimModule } from "./types";
  * object: a claim_type such as "constructor" must not find Object.prototype's members.
  */
 const MODULES = new Map<string, ClaimModule>(
-  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization, verifiedListing].map((m) => [m.type, m]),
+  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization, verifiedListing, dexControl].map((m) => [m.type, m]),
 );
 
 /**
@@ -31,6 +32,7 @@ export function registerClaimType(m: ClaimModule) {
 
 /** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
 export function nextRecheckAt(claimType: string, at: Date): Date | null {
+  if (MODULES.get(claimType)?.recheckAtExpiry) return expiryFor(claimType, at);
   const every = MODULES.get(claimType)?.monitor?.intervalMs();
   return every ? new Date(at.getTime() + every) : null;
 }
@@ -60,7 +62,7 @@ export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].fi
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
 export const NOT_YET_AVAILABLE = [
-  "dex_control", "exchange_verified_trade", "exchange_verified_trade_test",
+  "exchange_verified_trade", "exchange_verified_trade_test",
 ] as const;
 
 /** Every claim type the service knows by name: those with a module and those not available yet (the spec's whole table). */

@@ -99,6 +99,13 @@ export type ClaimForm = {
   expiresWith?: string;
 };
 
+/** A submission as `review.atApproval` sees it, private evidence included (never shown). */
+export type ApprovalInput = { subject: string; evidence: Record<string, unknown>; privateEvidence: Record<string, unknown> };
+/** The public evidence to issue with; or the source's silence, and the evidence to issue with if the reviewer goes ahead. */
+export type ApprovalEvidence =
+  | { kind: "evidence"; evidence: Record<string, unknown> }
+  | { kind: "unreachable"; reason: string; evidenceWithout: Record<string, unknown> };
+
 /** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
 export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[]; extras: unknown };
 
@@ -132,13 +139,20 @@ export interface ClaimModule {
   secrets?: readonly string[];
   /**
    * Review policy. `checklist`: what a reviewer ticks before approving (absent: the generic
-   * source checklist). `beforeApprove`: a precondition checked at approval (e.g. evidence
-   * younger than 24 h); a string is the reason approval is refused, and nothing changes.
+   * source checklist), fixed or from the submission's public evidence (e.g. per subtype).
+   * `beforeApprove`: a precondition checked at approval (e.g. evidence younger than 24 h); a
+   * string is the reason approval is refused, and nothing changes — the console shows it
+   * and offers no approval. `atApproval`: what the record is issued with, asked of a source
+   * at the moment of approval (e.g. a public snapshot), outside the transaction; when the
+   * source cannot answer, the reviewer may approve with `evidenceWithout` instead.
    */
   review?: {
-    checklist?: readonly ChecklistItem[];
+    checklist?: readonly ChecklistItem[] | ((evidence: Record<string, unknown>) => readonly ChecklistItem[]);
     beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
+    atApproval?(submission: ApprovalInput, now: Date): Promise<ApprovalEvidence>;
   };
+  /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
+  recheckAtExpiry?: boolean;
   /**
    * The longest validity this type grants, in days, and its default: a request asking for a
    * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the

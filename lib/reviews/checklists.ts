@@ -23,9 +23,15 @@ export function reviewPolicyFor(claimType: string): ClaimModule["review"] {
   }
 }
 
-/** The claim type's own checklist, or the generic source checklist. */
-export function checklistFor(claimType: string): readonly ChecklistItem[] {
-  return reviewPolicyFor(claimType)?.checklist ?? GENERIC;
+/** The claim type's own checklist (for this submission's evidence), or the generic source checklist. */
+export function checklistFor(claimType: string, evidence: Record<string, unknown>): readonly ChecklistItem[] {
+  const own = reviewPolicyFor(claimType)?.checklist;
+  return (typeof own === "function" ? own(evidence) : own) ?? GENERIC;
+}
+
+/** Why approval is refused now (the type's `beforeApprove`), or null: the console shows it instead of the approve form. */
+export function approvalRefusal(row: { claimType: string; createdAt: Date; evidencePublic: Record<string, unknown> }, now: Date): string | null {
+  return reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, now) ?? null;
 }
 
 /**

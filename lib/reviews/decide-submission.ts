@@ -23,6 +23,8 @@ export const decisionSchema = z.strictObject({
   notes: z.string().trim().max(2000).optional(),
   /** Shown to the customer; required to reject. */
   reason: z.string().trim().min(3).max(500).optional(),
+  /** Approve even though the source asked at approval (e.g. the exchange's info API) cannot answer: issue without its snapshot. */
+  without_snapshot: z.boolean().default(false),
 });
 export type DecisionInput = z.input<typeof decisionSchema>;
 
@@ -68,12 +70,13 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
   if (input.decision === "reject" && !input.reason) {
     throw new ApiError("missing_field", "A rejection needs a reason; the customer sees it.", "reason");
   }
+  const approval = input.decision === "approve" ? await askAtApproval(db, recordId, input.without_snapshot) : undefined;
   const record = await db.transaction(async (tx) => {
     const row = await lockPending(tx, recordId);
     if (row.accountId === reviewer.id) {
       throw new ApiError("own_submission", "Reviewers cannot decide their own account's submissions; another reviewer must.");
     }
-    const checklist = checklistFor(row.claimType);
+    const checklist = checklistFor(row.claimType, row.evidencePublic);
     const items = checklist.map((i) => i.key);
     const unknown = input.checklist.find((k) => !items.includes(k));
     if (unknown) throw new ApiError("invalid_value", `'${unknown.slice(0, 64)}' is not on the ${row.claimType} checklist.`, "checklist");
@@ -88,7 +91,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     }
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
-      ? await issuePending(tx, row, { at, by, reason: "Confirmed by a reviewer." })
+      ? await issuePending(tx, row, { at, by, reason: approval?.note ?? "Confirmed by a reviewer.", ...(approval && { publicEvidence: approval.evidence }) })
       : await reject(tx, row, { at, by, reason: input.reason! });
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
@@ -99,6 +102,24 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
   });
   invalidateStatus(recordId);
   return record;
+}
+
+/**
+ * What the claim type asks a source at the moment of approval (`review.atApproval`), before
+ * the row is locked: the evidence to issue with. A source that cannot answer refuses the
+ * approval (409 `snapshot_unreachable`) unless the reviewer chose to approve without it.
+ */
+async function askAtApproval(db: Db, recordId: string, withoutSnapshot: boolean) {
+  if (!RECORD_ID_RE.test(recordId)) return undefined;
+  const [row] = await db.select().from(records).where(eq(records.id, recordId));
+  const ask = row?.status === "pending_review" ? reviewPolicyFor(row.claimType)?.atApproval : undefined;
+  if (!row || !ask) return undefined;
+  const asked = await ask({ subject: row.subject, evidence: row.evidencePublic, privateEvidence: row.evidencePrivate ?? {} }, new Date());
+  if (asked.kind === "evidence") return { evidence: asked.evidence, note: undefined };
+  if (!withoutSnapshot) {
+    throw new ApiError("snapshot_unreachable", `${asked.reason} Approve without a snapshot to issue it anyway; nothing was changed.`, "without_snapshot");
+  }
+  return { evidence: asked.evidenceWithout, note: `Confirmed by a reviewer; issued without a snapshot (${asked.reason})` };
 }
 
 async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { getHistory } from "@/lib/records/get-record";
-import { checklistFor } from "./checklists";
+import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
 import { recheckableModule } from "./decide-submission";
 
 export type QueueFilter = { claimType?: string; olderThanHours?: number; limit?: number };
@@ -72,7 +72,9 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   ]);
   return {
     row, account: account!, decisions, earlier, history,
-    checklist: checklistFor(row.claimType),
+    checklist: checklistFor(row.claimType, row.evidencePublic),
+    approvalRefusal: row.status === "pending_review" ? approvalRefusal(row, now) : null,
+    snapshotAtApproval: Boolean(reviewPolicyFor(row.claimType)?.atApproval),
     canRerun: row.status === "pending_review" && recheckableModule(row.claimType) !== null,
     sla: slaState(row.createdAt, now),
   };

@@ -123,7 +123,7 @@ describe("POST /api/v1/records/batch: validation before anything is issued", () 
     sent[5] = { subject: "x.example.com", claim_type: "domain_ownership", claim: "DNS." };
     sent[6] = companyStatus({ evidence_level: "source_verified" });
     sent[8] = "not an object";
-    sent[9] = companyStatus({ claim_type: "dex_control" });
+    sent[9] = companyStatus({ claim_type: "exchange_verified_trade_test" });
     sent[11] = companyStatus({ subject: "x".repeat(301) });
     sent[13] = { claim_type: "press_coverage", subject: "S", claim: "C" };
     const r = await batch(sandboxKey, sent);

@@ -248,7 +248,7 @@ describe("documented examples (docs/api.md)", () => {
   it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
     const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
       key: sandboxKey,
-      body: { subject: "Acme Trading Ltd", claim_type: "dex_control", claim: "Acme Trading Ltd controls the builder address of its exchange front end." },
+      body: { subject: "Acme Trading Ltd", claim_type: "exchange_verified_trade", claim: "Acme Trading Ltd closed a BTCUSDT long on the exchange." },
     });
     expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
   });
@@ -588,6 +588,24 @@ describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
       signature_scheme: "eip191", checked_at: r.body.created_at,
     });
     expect(r.body.lifecycle.recheck_at).toBeNull();
+  });
+
+  it("create_record_dex_control: a domainless wallet owner, its wallet signed → 202 for a reviewer", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: account.address, network: "ethereum", claim_type: "dex_control" } })).body;
+    const signature = await account.signMessage({ message: c.message });
+    const r = await exchange("create_record_dex_control", "POST", "/api/v1/records", {
+      key,
+      body: {
+        ...claimBody("dex_control", account.address, `The holder of this account controls exchange wallet ${account.address} and @acmetrade.`, {
+          challenge_id: c.id, signature, social_handle: "@acmetrade", mode: "domainless", social_post_url: "https://social.example/acmetrade/status/1",
+        }),
+        subtype: "wallet_owner",
+      },
+    });
+    expect(r.status, r.text).toBe(202);
+    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "evidence_verified" } });
+    expect(r.body.evidence).toMatchObject({ subtype: "wallet_owner", mode: "domainless", address: account.address, signature_checked: true, token: /Nonce: (\S+)/.exec(c.message)![1] });
   });
 
   it("error_signature_mismatch: a signature by another key → 422, nothing issued", async () => {

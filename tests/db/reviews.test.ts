@@ -65,7 +65,7 @@ async function submitGeneric(auth: Awaited<ReturnType<typeof customer>>["auth"],
   return JSON.parse(res.bodyJson);
 }
 
-const fullChecklist = (claimType = "trade_licence") => checklistFor(claimType).map((i) => i.key);
+const fullChecklist = (claimType = "trade_licence") => checklistFor(claimType, {}).map((i) => i.key);
 
 async function auditRows(recordId: string) {
   return rowsOf(await db.execute(sql`select decision, checklist, notes, reason, reviewer_account_id from review_decisions where record_id = ${recordId} order by seq`));
@@ -105,7 +105,7 @@ describe("review decisions", () => {
     const sub = await submitGeneric(c.auth);
     const partial = fullChecklist().slice(1);
     // Named by the label the reviewer sees, never by its key.
-    const [missing] = checklistFor("trade_licence");
+    const [missing] = checklistFor("trade_licence", {});
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: partial }))
       .rejects.toMatchObject({ code: "checklist_incomplete", status: 422, param: "checklist", message: expect.stringContaining(`“${missing!.label.replace(/\.$/, "")}”`) });
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: partial }))

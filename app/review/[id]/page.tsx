@@ -95,7 +95,7 @@ export default async function ReviewPage({ params }: Props) {
             )}
             {own
               ? <p className="mt-3 rounded border border-amber-300 bg-amber-50 px-4 py-3 text-sm" data-testid="own-submission">This submission belongs to your own account: another reviewer must decide it.</p>
-              : <DecisionForms id={row.id} checklist={s.checklist} />}
+              : <DecisionForms id={row.id} checklist={s.checklist} refusal={s.approvalRefusal} offerWithoutSnapshot={s.snapshotAtApproval} />}
           </section>
         )}
 

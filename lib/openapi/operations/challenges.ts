@@ -38,7 +38,7 @@ export function challengePaths(): Paths {
           "accounts via EIP-1271/6492 where the service has an RPC for the network), bitcoin BIP-137 or BIP-322 simple, " +
           "solana signMessage (ed25519) — then create the record with `evidence: {challenge_id, signature}` and `subject` = " +
           "the address. The challenge belongs to the key's account and environment, lives one hour and is used once. " +
-          "`claim_type` defaults to wallet_ownership (dex_control is reserved: its records are not available yet). Body at " +
+          "`claim_type` defaults to wallet_ownership; a dex_control record needs a challenge asked with claim_type dex_control. Body at " +
           "most 16 KiB.",
         security: bearer,
         requestBody: { required: true, content: { "application/json": { schema: ref("WalletChallengeCreate") } } },

@@ -1,0 +1,212 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import canonicalize from "canonicalize";
+import { createLocalJWKSet } from "jose";
+import { eq, sql } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { setDns } from "../helpers";
+import { startVaultInfo, vaultFixture, writeVaultInfo } from "../vault-info";
+
+/*
+ * dex_control from submission to issue (spec 2.6; issue 16), in-process against the loopback
+ * DNS server and the info API stand-in: each subtype submits as 202 pending_review; approval
+ * needs the subtype's checklist and evidence younger than 24 h (the check time is moved back
+ * in the database: the clock the rule reads); it issues for exactly 90 days with the re-check
+ * date equal to the expiry, with the snapshot of that moment — never the builder's named
+ * wallet or its fee rates — and the signed status carries evidence.mode and
+ * evidence.social_handle. An unreachable info API refuses approval unless the reviewer
+ * approves without a snapshot.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-dex-"));
+const infoFile = path.join(dir, "vault-info.json");
+const info = await startVaultInfo(infoFile);
+process.env.DATA_DIR = dir;
+process.env.DNS_SERVERS = inject("serverEnv").DNS_SERVERS!;
+process.env.DNS_TIMEOUT_MS = "250";
+process.env.VAULT_INFO_URL = info.url;
+process.env.VAULT_INFO_TIMEOUT_MS = "500";
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { records } = await import("@/drizzle/schema");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { createApiKey } = await import("@/lib/accounts/create-api-key");
+const { setPlan } = await import("@/lib/accounts/manage-account");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { createRecord } = await import("@/lib/records/create-record");
+const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
+const { decideSubmission } = await import("@/lib/reviews/decide-submission");
+const { getSubmission } = await import("@/lib/reviews/review-queue");
+const { getSignedStatus } = await import("@/lib/records/signed-status");
+const { publicJwks } = await import("@/lib/signing/keys");
+
+type Db = Awaited<ReturnType<typeof getDb>>;
+let db: Db;
+let reviewer: { id: string; role: "reviewer" };
+const email = (t: string) => `${t}-${randomBytes(4).toString("hex")}@example.test`;
+
+beforeAll(async () => {
+  db = await getDb();
+  reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" };
+});
+beforeEach(() => writeVaultInfo(infoFile, {}));
+afterAll(async () => {
+  await closeDb();
+  await info.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function liveCustomer() {
+  const a = await createAccount(db, { email: email("dex"), emailConfirmed: true });
+  await setPlan(db, a.accountId, "growth");
+  const { key } = await createApiKey(db, a.accountId, "live");
+  return authenticateApiKey(db, `Bearer ${key}`);
+}
+type Auth = Awaited<ReturnType<typeof liveCustomer>>;
+const create = async (auth: Auth, body: Record<string, unknown>) => {
+  const r = await createRecord(db, auth, { visibility: "public", ...body } as never, randomUUID());
+  return { status: r.status, body: JSON.parse(r.bodyJson) };
+};
+
+async function domainRecord(auth: Auth) {
+  const c = await createDomainChallenge(db, auth, { domain: `dex-${randomUUID().slice(0, 8)}.example.com` });
+  setDns(c.txt_name, [c.txt_value]);
+  const r = await create(auth, { subject: c.domain, claim_type: "domain_ownership", claim: "Controls it.", evidence: { challenge_id: c.id } });
+  expect(r.status).toBe(201);
+  return { domain: c.domain, id: r.body.verification_id as string };
+}
+
+async function signedChallenge(auth: Auth, claimType: "dex_control" | "wallet_ownership" = "dex_control") {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const c = await createWalletChallenge(db, auth, { address: wallet.address, network: "ethereum", claim_type: claimType });
+  return { wallet: wallet.address, challenge_id: c.id, signature: await wallet.signMessage({ message: c.message }), nonce: /Nonce: (\S+)/.exec(c.message)![1] };
+}
+
+const USER = "0x1111111111111111111111111111111111111111";
+const VAULT = "0xdfc24b077bc1425ad1dea75bcb6f8158e10df303";
+
+async function submit(auth: Auth, subtype: string, evidence: Record<string, unknown>, ch?: Awaited<ReturnType<typeof signedChallenge>>) {
+  const c = ch ?? await signedChallenge(auth);
+  const r = await create(auth, {
+    subject: c.wallet, claim_type: "dex_control", subtype, claim: `Controls ${c.wallet}.`,
+    evidence: { challenge_id: c.challenge_id, signature: c.signature, social_handle: "@acmetrade", ...evidence },
+  });
+  return { ...r, wallet: c.wallet, nonce: c.nonce };
+}
+
+const approve = (id: string, extra: Record<string, unknown> = {}) =>
+  decideSubmission(db, reviewer, id, { decision: "approve", checklist: getChecklistKeys(id), ...extra });
+let checklists = new Map<string, string[]>();
+const getChecklistKeys = (id: string) => checklists.get(id)!;
+async function loadChecklist(id: string) {
+  const s = await getSubmission(db, id);
+  checklists.set(id, s!.checklist.map((i) => i.key));
+  return s!;
+}
+
+async function verifiedStatus(id: string) {
+  const { body } = (await getSignedStatus(db, id))!;
+  const { status_signature, ...signed } = JSON.parse(body);
+  const key = (await createLocalJWKSet(publicJwks())({ alg: "EdDSA", kid: signed.signing_key_id })) as CryptoKey;
+  expect(await crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature, "base64url"), new TextEncoder().encode(canonicalize(signed)!))).toBe(true);
+  return signed;
+}
+
+describe("dex_control", () => {
+  it("a builder: 202, its checklist, issued for 90 days with the approved maximum fee and never the named wallet", async () => {
+    const auth = await liveCustomer();
+    const d = await domainRecord(auth);
+    const ch = await signedChallenge(auth);
+    writeVaultInfo(infoFile, { builderFees: { [`${USER}|${ch.wallet.toLowerCase()}`]: 10 } });
+    const r = await submit(auth, "builder", { domain: d.domain.toUpperCase(), domain_record: d.id, user_address: USER }, ch);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(r.body).toMatchObject({ status: "pending_review", review: { evidence_level: "evidence_verified" } });
+    expect(r.body.evidence).toMatchObject({ subtype: "builder", domain: d.domain, social_handle: "@acmetrade", signature_checked: true });
+    expect(JSON.stringify(r.body).toLowerCase()).not.toContain(USER.slice(2));
+    const id = r.body.verification_id as string;
+    const s = await loadChecklist(id);
+    expect(s.checklist.map((i) => i.key)).toEqual(["social_account", "builder_front_end"]);
+    expect(s.approvalRefusal).toBeNull();
+
+    const issued = await approve(id);
+    expect(issued).toMatchObject({ status: "active", evidence_level: "evidence_verified" });
+    expect(issued.evidence.snapshot).toEqual({ approved_max_fee: "0.01%", taken_at: expect.any(String) });
+    const [row] = await db.select().from(records).where(eq(records.id, id));
+    expect(row!.expiresAt!.getTime() - row!.issuedAt!.getTime()).toBe(90 * 86_400_000);
+    expect(row!.recheckAt!.getTime()).toBe(row!.expiresAt!.getTime());
+    const st = await verifiedStatus(id);
+    expect(st.evidence).toEqual({ mode: null, social_handle: "@acmetrade" });
+    expect(JSON.stringify(st).toLowerCase()).not.toContain(USER.slice(2));
+    expect(JSON.stringify(row!.evidencePublic).toLowerCase()).not.toContain(USER.slice(2));
+  });
+
+  it("a vault leader: the vault's public snapshot when it leads it, 'No snapshot' when it does not", async () => {
+    const auth = await liveCustomer();
+    const d = await domainRecord(auth);
+    const ch = await signedChallenge(auth);
+    writeVaultInfo(infoFile, { vaults: { [VAULT]: vaultFixture({ vaultAddress: VAULT, leader: ch.wallet, name: "Acme Alpha", followers: [USER] }) } });
+    const r = await submit(auth, "vault_leader", { domain: d.domain, domain_record: d.id, vault_address: VAULT }, ch);
+    expect(r.status).toBe(202);
+    await loadChecklist(r.body.verification_id);
+    const issued = await approve(r.body.verification_id);
+    expect(issued.evidence.snapshot).toMatchObject({ vault_name: "Acme Alpha", leader: ch.wallet.toLowerCase(), followers: 1, deposits_open: true });
+
+    const other = await submit(auth, "vault_leader", { domain: d.domain, domain_record: d.id, vault_address: VAULT });
+    await loadChecklist(other.body.verification_id);
+    const none = await approve(other.body.verification_id);
+    expect(none.evidence).toMatchObject({ snapshot: null, snapshot_note: "No snapshot: The vault's leader is not the proved wallet." });
+  });
+
+  it("a domainless wallet owner: the post's checklist and token; evidence 24 h old cannot be approved", async () => {
+    const auth = await liveCustomer();
+    const r = await submit(auth, "wallet_owner", { mode: "domainless", social_post_url: "https://social.example/acmetrade/status/1" });
+    expect(r.status).toBe(202);
+    expect(r.body.evidence).toMatchObject({ mode: "domainless", token: r.nonce });
+    const id = r.body.verification_id as string;
+    await db.update(records).set({ evidencePublic: sql`jsonb_set(evidence_public, '{checked_at}', to_jsonb(${new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()}::text))` }).where(eq(records.id, id));
+    const s = await loadChecklist(id);
+    expect(s.checklist.map((i) => i.key)).toEqual(["post_author", "post_token"]);
+    expect(s.approvalRefusal).toMatch(/must be younger than 24 h/);
+    await expect(approve(id)).rejects.toMatchObject({ code: "review_precondition_failed" });
+    expect((await db.select({ status: records.status }).from(records).where(eq(records.id, id)))[0]!.status).toBe("pending_review");
+
+    await db.update(records).set({ evidencePublic: sql`jsonb_set(evidence_public, '{checked_at}', to_jsonb(${new Date(Date.now() - 23 * 3600_000).toISOString()}::text))` }).where(eq(records.id, id));
+    const issued = await approve(id);
+    expect(issued.status).toBe("active");
+    expect((await verifiedStatus(id)).evidence).toEqual({ mode: "domainless", social_handle: "@acmetrade" });
+  });
+
+  it("an unreachable info API refuses approval unless the reviewer approves without a snapshot", async () => {
+    const auth = await liveCustomer();
+    const r = await submit(auth, "wallet_owner", { mode: "domainless", social_post_url: "https://social.example/acmetrade/status/2", vault_address: VAULT });
+    const id = r.body.verification_id as string;
+    await loadChecklist(id);
+    writeVaultInfo(infoFile, { failStatus: 503 });
+    await expect(approve(id)).rejects.toMatchObject({ code: "snapshot_unreachable" });
+    const issued = await approve(id, { without_snapshot: true });
+    expect(issued.evidence).toMatchObject({ snapshot: null, snapshot_note: expect.stringContaining("could not be reached") });
+  });
+
+  it("refuses what spec 2.6 does not allow, naming the field", async () => {
+    const auth = await liveCustomer();
+    const refused = async (p: Promise<{ status: number; body: { error?: unknown } }>) => {
+      try {
+        return (await p).body.error;
+      } catch (e) {
+        return { code: (e as { code: string }).code, param: (e as { param?: string }).param };
+      }
+    };
+    expect(await refused(submit(auth, "builder", { mode: "domainless", social_post_url: "https://social.example/p/1", user_address: USER })))
+      .toMatchObject({ code: "field_not_allowed", param: "evidence.mode" });
+    const ch = await signedChallenge(auth, "wallet_ownership");
+    expect(await refused(submit(auth, "wallet_owner", { mode: "domainless", social_post_url: "https://social.example/p/1" }, ch)))
+      .toMatchObject({ code: "challenge_not_found", param: "evidence.challenge_id" });
+    const other = await liveCustomer();
+    const foreign = await domainRecord(other);
+    expect(await refused(submit(auth, "wallet_owner", { domain: foreign.domain, domain_record: foreign.id })))
+      .toMatchObject({ code: "linked_record_invalid", param: "evidence.domain_record" });
+    expect(await refused(create(auth, { subject: USER, claim_type: "dex_control", claim: "x", evidence: {} }))).toMatchObject({ param: "subtype" });
+  });
+});
