@@ -105,10 +105,10 @@ describe("dex_control snapshots from the info API", () => {
     });
     writeVaultInfo(file, { vaults: { [VAULT]: vaultFixture({ vaultAddress: VAULT, leader: USER }) } });
     expect(await takeSnapshot("vault_leader", WALLET, ev({ ...withDomain, vault_address: VAULT }) as DexEvidence, now, src()))
-      .toEqual({ kind: "none", reason: "The vault's leader is not the proved wallet." });
+      .toEqual({ kind: "none", reason: "the vault's leader is not the proved wallet" });
     writeVaultInfo(file, {});
     expect((await takeSnapshot("wallet_owner", WALLET, ev({ ...withDomain, vault_address: VAULT }) as DexEvidence, now, src())).kind).toBe("none");
-    expect(await takeSnapshot("wallet_owner", WALLET, ev(withDomain) as DexEvidence, now, src())).toEqual({ kind: "none", reason: "No vault named." });
+    expect(await takeSnapshot("wallet_owner", WALLET, ev(withDomain) as DexEvidence, now, src())).toEqual({ kind: "none", reason: "no vault was named" });
   });
 
   it("an unreachable info API is said so (the reviewer may approve without a snapshot)", async () => {

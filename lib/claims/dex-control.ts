@@ -26,8 +26,8 @@ import type { ChecklistItem, ClaimContext, ClaimModule, CheckOutcome } from "./t
  * 90 days from approval; evidence must be younger than 24 h when approved. At approval a
  * public snapshot is taken from the exchange's info API (`takeSnapshot`).
  *
- * Not yet: refreshing evidence without a new submission, renewal that supersedes the old
- * record on approval, and the domainless flow through the console in Chromium (issue 16).
+ * Evidence is refreshed without a new submission (`refresh`); a renewal is a new submission
+ * naming the old record (`evidence.renews`), which it supersedes on approval.
  */
 
 export const DEX_SUBTYPES = ["builder", "vault_leader", "wallet_owner"] as const;
@@ -52,6 +52,7 @@ export const dexEvidence = z
     vault_address: evmAddress.optional().describe("vault_leader (required), wallet_owner (optional): the vault led by the wallet."),
     mode: z.literal("domainless").optional().describe("wallet_owner without a domain: a reviewer checks a post carrying the challenge token."),
     social_post_url: z.url({ protocol: /^https$/ }).max(500).optional().describe("mode domainless: the post, by the social account, carrying the challenge token."),
+    renews: z.string().regex(RECORD_ID_RE).optional().describe("The dex_control record of this wallet this submission renews: superseded by it on approval."),
   })
   .meta({ id: "DexControlEvidence" });
 export type DexEvidence = z.infer<typeof dexEvidence>;
@@ -99,6 +100,19 @@ function domainRecordProblem(t: LinkTarget | undefined, domain: string, ctx: Cla
   if (status !== "active") return linkedInvalid(`The domain record is ${status}; it must be active.`);
   const d = normalizeDomain(domain);
   if (!("domain" in d) || t.subject !== d.domain) return linkedInvalid(`domain_record proves ${t.subject}, not ${domain}.`);
+  return null;
+}
+
+const RENEWS = "renews";
+
+/** A renewal names this account's dex_control record of the same wallet, still in force. */
+function renewalProblem(t: LinkTarget | undefined, wallet: string, ctx: ClaimContext): FieldError | null {
+  const bad = (why: string): FieldError => ({ code: "linked_record_invalid", param: "evidence.renews", message: why });
+  if (!t) return bad("No record of this account has that id.");
+  if (t.claimType !== "dex_control" || t.environment !== ctx.auth.environment) return bad(`renews must name a ${ctx.auth.environment} dex_control record.`);
+  const status = effectiveStatus(t, ctx.now.getTime()).status;
+  if (status !== "active" && status !== "suspended") return bad(`The record renewed is ${status}; only a record still in force is renewed.`);
+  if (t.subject.toLowerCase() !== wallet.trim().toLowerCase()) return bad(`The record renewed is about ${t.subject}, not this wallet.`);
   return null;
 }
 
@@ -151,23 +165,54 @@ export async function takeSnapshot(
 ): Promise<DexSnapshot> {
   const at = now.toISOString();
   if (subtype === "builder") {
-    if (!e.user_address) return { kind: "none", reason: "No wallet named for the fee." };
+    if (!e.user_address) return { kind: "none", reason: "no wallet was named for the fee" };
     const fee = await maxBuilderFee(e.user_address!, address, api);
     if (fee.kind === "unreachable") return fee;
-    if (fee.kind === "not_found") return { kind: "none", reason: "The exchange answered no fee approval." };
+    if (fee.kind === "not_found") return { kind: "none", reason: "the exchange answered no fee approval" };
     return { kind: "snapshot", snapshot: { approved_max_fee: feePercent(fee.value), taken_at: at } };
   }
-  if (!e.vault_address) return { kind: "none", reason: "No vault named." };
+  if (!e.vault_address) return { kind: "none", reason: "no vault was named" };
   const vault = await vaultDetails(e.vault_address, api);
   if (vault.kind === "unreachable") return vault;
-  if (vault.kind === "not_found") return { kind: "none", reason: "The exchange has no such vault." };
-  if (!sameAddress(vault.value.leader, address, "evm")) return { kind: "none", reason: "The vault's leader is not the proved wallet." };
+  if (vault.kind === "not_found") return { kind: "none", reason: "the exchange has no such vault" };
+  if (!sameAddress(vault.value.leader, address, "evm")) return { kind: "none", reason: "the vault's leader is not the proved wallet" };
   const v = vault.value;
   return {
     kind: "snapshot",
     snapshot: { vault_name: v.name, vault_address: v.vaultAddress, leader: v.leader, followers: v.followers, deposits_open: v.allowDeposits && !v.isClosed, taken_at: at },
   };
 }
+
+/**
+ * The wallet challenge (asked with claim_type dex_control, for an EVM address equal to
+ * `address`) and its signature, checked; an unreachable smart-account check passes as
+ * "not checked yet" (a reviewer decides anyway).
+ */
+async function signedWallet(challengeId: string, signature: string, address: string, ctx: ClaimContext) {
+  const fail = (error: FieldError) => ({ error });
+  const loaded = await loadChallenge(ctx.db, walletChallenges, ctx.auth, challengeId, ctx.now);
+  if ("error" in loaded) return fail(loaded.error!);
+  const ch = loaded.row;
+  if (ch.claimType !== "dex_control") {
+    return fail({ code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}; request one with claim_type dex_control.` });
+  }
+  const network = ch.network as WalletNetwork;
+  const addr = normalizeAddress(ch.address, network);
+  if ("error" in addr) return fail(addr.error);
+  if (addr.family !== "evm") return fail({ code: "invalid_value", param: "evidence.challenge_id", message: "Exchange wallets are EVM addresses: request the challenge for an EVM network." });
+  if (!sameAddress(address.trim(), ch.address, addr.family)) {
+    return fail({ code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` });
+  }
+  const result = await verifyWalletSignature(addr, network, ch.message, signature);
+  if (result.kind === "malformed") return fail({ code: "invalid_signature", param: "evidence.signature", message: result.message });
+  if (result.kind === "mismatch") return fail({ code: "signature_mismatch", param: "evidence.signature", message: "The signature is not by the challenge's address." });
+  return { ch, network, result };
+}
+
+const refreshRequest = z.strictObject({
+  challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE),
+  signature: z.string().min(1).max(4000),
+});
 
 const subtypeOf = (input: RecordCreateInput) => (input as RecordCreateInput & { subtype?: DexSubtype }).subtype;
 
@@ -210,7 +255,7 @@ export const dexControl: ClaimModule = {
       const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
       const snap = await takeSnapshot(evidence.subtype as DexSubtype, String(evidence.address), { user_address: user, vault_address: vault }, now);
       if (snap.kind === "snapshot") return { kind: "evidence", evidence: { ...evidence, snapshot: snap.snapshot } };
-      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}` } };
+      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}.` } };
       return {
         kind: "unreachable", reason: snap.reason,
         evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
@@ -225,32 +270,27 @@ export const dexControl: ClaimModule = {
     return dexProblem(subtypeOf(input), parsed.data) ?? refuseSourceFields(input, "dex_control") ?? onlyLevels(input, LEVELS, "dex_control");
   },
   links: (input) => {
-    const id = dexEvidence.safeParse(input.evidence ?? {}).data?.domain_record;
-    return id ? [{ role: "domain_record", targetId: id }] : [];
+    const e = dexEvidence.safeParse(input.evidence ?? {}).data;
+    return [
+      ...(e?.domain_record ? [{ role: "domain_record", targetId: e.domain_record }] : []),
+      ...(e?.renews ? [{ role: RENEWS, targetId: e.renews }] : []),
+    ];
   },
+  supersedesOnIssue: "renews",
   async check(input, ctx): Promise<CheckOutcome> {
     const e = dexEvidence.parse(input.evidence ?? {});
     const subtype = subtypeOf(input)!;
+    if (e.renews) {
+      const problem = renewalProblem(ctx.linked.get(RENEWS), input.subject, ctx);
+      if (problem) return { kind: "fail", error: problem };
+    }
     if (e.domain) {
       const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, ctx);
       if (problem) return { kind: "fail", error: problem };
     }
-    const loaded = await loadChallenge(ctx.db, walletChallenges, ctx.auth, e.challenge_id, ctx.now);
-    if ("error" in loaded) return { kind: "fail", error: loaded.error! };
-    const ch = loaded.row;
-    if (ch.claimType !== "dex_control") {
-      return { kind: "fail", error: { code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}; request one with claim_type dex_control.` } };
-    }
-    const network = ch.network as WalletNetwork;
-    const addr = normalizeAddress(ch.address, network);
-    if ("error" in addr) return { kind: "fail", error: addr.error };
-    if (addr.family !== "evm") return { kind: "fail", error: { code: "invalid_value", param: "evidence.challenge_id", message: "Exchange wallets are EVM addresses: request the challenge for an EVM network." } };
-    if (!sameAddress(input.subject.trim(), ch.address, addr.family)) {
-      return { kind: "fail", error: { code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` } };
-    }
-    const result = await verifyWalletSignature(addr, network, ch.message, e.signature);
-    if (result.kind === "malformed") return { kind: "fail", error: { code: "invalid_signature", param: "evidence.signature", message: result.message } };
-    if (result.kind === "mismatch") return { kind: "fail", error: { code: "signature_mismatch", param: "evidence.signature", message: "The signature is not by the challenge's address." } };
+    const signed = await signedWallet(e.challenge_id, e.signature, input.subject, ctx);
+    if ("error" in signed) return { kind: "fail", error: signed.error };
+    const { ch, network, result } = signed;
     const d = e.domain ? normalizeDomain(e.domain) : null;
     const { user_address, ...shown } = e;
     const publicEvidence = {
@@ -265,6 +305,26 @@ export const dexControl: ClaimModule = {
       ...(user_address ? { privateEvidence: { user_address } } : {}),
       reason: `${wallet} A reviewer confirms ${e.mode === "domainless" ? "the post and its author" : "the social account"}.`,
       commit,
+    };
+  },
+  /** Re-sign (a new dex_control wallet challenge for the same wallet) and re-check the domain record: fresh evidence, still pending. */
+  async refresh(submission, sent, ctx) {
+    const body = refreshRequest.safeParse(sent);
+    if (!body.success) return { error: fieldErrors(body.error, sent, "evidence")[0]! };
+    const e = submission.evidence;
+    if (typeof e.domain_record === "string" && typeof e.domain === "string") {
+      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, ctx);
+      if (problem) return { error: problem };
+    }
+    const signed = await signedWallet(body.data.challenge_id, body.data.signature, String(e.address), ctx);
+    if ("error" in signed) return { error: signed.error.param === "subject" ? { ...signed.error, param: "evidence.challenge_id", message: `The new challenge must be for the same wallet, ${String(e.address)}.` } : signed.error };
+    const { ch, result } = signed;
+    return {
+      evidence: {
+        ...e, challenge_id: ch.id, message: ch.message, token: ch.nonce, signature: body.data.signature,
+        signature_checked: result.kind === "valid", checked_at: ctx.now.toISOString(),
+      },
+      commit: (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId),
     };
   },
   /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */

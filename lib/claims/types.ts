@@ -154,6 +154,20 @@ export interface ClaimModule {
   /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
   recheckAtExpiry?: boolean;
   /**
+   * A link role naming the record this one renews: when this one is issued (on approval),
+   * that record — still active or suspended — is superseded by it, in the same transaction.
+   */
+  supersedesOnIssue?: string;
+  /**
+   * The customer refreshes a pending submission's evidence without a new submission
+   * (POST /api/v1/records/{id}/evidence, `{evidence: {…}}`): the check run again on what is
+   * sent (e.g. a newly signed challenge), answering the evidence the submission waits with,
+   * and a hook run in the transaction that stores it (to use up a challenge); or the problem.
+   */
+  refresh?(
+    submission: { subject: string; evidence: Record<string, unknown> }, sent: Record<string, unknown>, ctx: ClaimContext,
+  ): Promise<{ evidence: Record<string, unknown>; commit?: CommitHook } | { error: FieldError }>;
+  /**
    * The longest validity this type grants, in days, and its default: a request asking for a
    * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the
    * request asks for.

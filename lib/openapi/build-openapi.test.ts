@@ -51,6 +51,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/account", "get"],
   ["/api/v1/account", "patch"],
   ["/api/v1/records/{id}/principal", "patch"],
+  ["/api/v1/records/{id}/evidence", "post"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
   ["/api/health", "get"],

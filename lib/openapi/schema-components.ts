@@ -3,6 +3,7 @@ import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges
 import { batchCreateSchema, lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
 import { accountUpdateSchema } from "@/lib/accounts/account-profile";
 import { principalChangeSchema } from "@/lib/agents/change-principal";
+import { evidenceRefreshSchema } from "@/lib/records/refresh-evidence";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
@@ -63,7 +64,7 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,

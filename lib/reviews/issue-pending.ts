@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { accounts, recordHistory, records } from "@/drizzle/schema";
+import { accounts, recordHistory, recordLinks, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { accountDependency } from "@/lib/accounts/account-profile";
@@ -7,6 +7,7 @@ import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry"
 import { ApiError } from "@/lib/http/errors";
 import { replaceRecordValues } from "@/lib/lookup/record-values";
 import { writeEvent } from "@/lib/outbox/write-event";
+import { applyTransition } from "@/lib/records/apply-transition";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { loadPublicView } from "@/lib/records/public-view";
@@ -41,11 +42,23 @@ export async function issuePending(
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
   await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
   await replaceRecordValues(tx, issued); // from the evidence it is issued with
+  await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
   const alsoAccount = row.environment === "live" && claimModuleFor(row.claimType).provesAccountDomain ? [accountDependency(row.accountId)] : [];
   await notifyStatusChanged(tx, [row.id, ...alsoAccount]);
   return body;
+}
+
+/** A renewal (its type's `supersedesOnIssue` link) supersedes the record it renews, if that is still in force. */
+async function supersedeRenewed(tx: Tx, row: RecordRow, at: Date, by: string) {
+  const role = claimModuleFor(row.claimType).supersedesOnIssue;
+  if (!role) return;
+  const [link] = await tx.select().from(recordLinks).where(and(eq(recordLinks.recordId, row.id), eq(recordLinks.role, role)));
+  if (!link) return;
+  const [old] = await tx.select().from(records).where(and(eq(records.id, link.targetId), eq(records.accountId, row.accountId))).for("update");
+  if (!old || (old.status !== "active" && old.status !== "suspended")) return;
+  await applyTransition(tx, old, { next: "superseded", at, reason: `Renewed by ${row.id}.`, by, operation: "supersede", supersededBy: row.id });
 }
 
 /** The name the account goes by now: a record approved later carries the name of that moment. */

@@ -54,6 +54,7 @@ const BODIES: Record<string, unknown> = {
   createWalletChallenge: { address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
   updateAccount: { name: "Security Battery Ltd" },
   changeRecordPrincipal: { principal_record_id: null },
+  refreshRecordEvidence: { evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x00" } },
 };
 
 function edPublicKey() {

@@ -40,6 +40,7 @@ const { createDomainChallenge, createWalletChallenge } = await import("@/lib/cha
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 const { getSignedStatus } = await import("@/lib/records/signed-status");
+const { refreshEvidence } = await import("@/lib/records/refresh-evidence");
 const { publicJwks } = await import("@/lib/signing/keys");
 
 type Db = Awaited<ReturnType<typeof getDb>>;
@@ -81,7 +82,7 @@ async function domainRecord(auth: Auth) {
 async function signedChallenge(auth: Auth, claimType: "dex_control" | "wallet_ownership" = "dex_control") {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const c = await createWalletChallenge(db, auth, { address: wallet.address, network: "ethereum", claim_type: claimType });
-  return { wallet: wallet.address, challenge_id: c.id, signature: await wallet.signMessage({ message: c.message }), nonce: /Nonce: (\S+)/.exec(c.message)![1] };
+  return { wallet: wallet.address, signer: wallet, challenge_id: c.id, signature: await wallet.signMessage({ message: c.message }), nonce: /Nonce: (\S+)/.exec(c.message)![1] };
 }
 
 const USER = "0x1111111111111111111111111111111111111111";
@@ -93,7 +94,7 @@ async function submit(auth: Auth, subtype: string, evidence: Record<string, unkn
     subject: c.wallet, claim_type: "dex_control", subtype, claim: `Controls ${c.wallet}.`,
     evidence: { challenge_id: c.challenge_id, signature: c.signature, social_handle: "@acmetrade", ...evidence },
   });
-  return { ...r, wallet: c.wallet, nonce: c.nonce };
+  return { ...r, wallet: c.wallet, signer: c.signer, nonce: c.nonce };
 }
 
 const approve = (id: string, extra: Record<string, unknown> = {}) =>
@@ -156,7 +157,7 @@ describe("dex_control", () => {
     const other = await submit(auth, "vault_leader", { domain: d.domain, domain_record: d.id, vault_address: VAULT });
     await loadChecklist(other.body.verification_id);
     const none = await approve(other.body.verification_id);
-    expect(none.evidence).toMatchObject({ snapshot: null, snapshot_note: "No snapshot: The vault's leader is not the proved wallet." });
+    expect(none.evidence).toMatchObject({ snapshot: null, snapshot_note: "No snapshot: the vault's leader is not the proved wallet." });
   });
 
   it("a domainless wallet owner: the post's checklist and token; evidence 24 h old cannot be approved", async () => {
@@ -172,10 +173,22 @@ describe("dex_control", () => {
     await expect(approve(id)).rejects.toMatchObject({ code: "review_precondition_failed" });
     expect((await db.select({ status: records.status }).from(records).where(eq(records.id, id)))[0]!.status).toBe("pending_review");
 
-    await db.update(records).set({ evidencePublic: sql`jsonb_set(evidence_public, '{checked_at}', to_jsonb(${new Date(Date.now() - 23 * 3600_000).toISOString()}::text))` }).where(eq(records.id, id));
+    // The customer re-signs a new challenge for the same wallet: fresh evidence, no new submission.
+    const wrongWallet = await signedChallenge(auth);
+    await expect(refreshEvidence(db, auth, id, { evidence: { challenge_id: wrongWallet.challenge_id, signature: wrongWallet.signature } }))
+      .rejects.toMatchObject({ code: "subject_mismatch", param: "evidence.challenge_id" });
+    const c = await createWalletChallenge(db, auth, { address: r.wallet, network: "ethereum", claim_type: "dex_control" });
+    const fresh = await refreshEvidence(db, auth, id, { evidence: { challenge_id: c.id, signature: await r.signer.signMessage({ message: c.message }) } });
+    expect(fresh).toMatchObject({ status: "pending_review", evidence: { challenge_id: c.id, mode: "domainless" } });
+    expect(Date.now() - Date.parse(String(fresh.evidence.checked_at))).toBeLessThan(60_000);
+    expect((await loadChecklist(id)).approvalRefusal).toBeNull();
     const issued = await approve(id);
     expect(issued.status).toBe("active");
     expect((await verifiedStatus(id)).evidence).toEqual({ mode: "domainless", social_handle: "@acmetrade" });
+    // Issued: nothing left to refresh.
+    const late = await createWalletChallenge(db, auth, { address: r.wallet, network: "ethereum", claim_type: "dex_control" });
+    await expect(refreshEvidence(db, auth, id, { evidence: { challenge_id: late.id, signature: await r.signer.signMessage({ message: late.message }) } }))
+      .rejects.toMatchObject({ code: "invalid_transition" });
   });
 
   it("an unreachable info API refuses approval unless the reviewer approves without a snapshot", async () => {
@@ -187,6 +200,29 @@ describe("dex_control", () => {
     await expect(approve(id)).rejects.toMatchObject({ code: "snapshot_unreachable" });
     const issued = await approve(id, { without_snapshot: true });
     expect(issued.evidence).toMatchObject({ snapshot: null, snapshot_note: expect.stringContaining("could not be reached") });
+  });
+
+  it("a renewal is a new submission with fresh evidence that supersedes the old record on approval", async () => {
+    const auth = await liveCustomer();
+    const post = { mode: "domainless", social_post_url: "https://social.example/acmetrade/status/3" };
+    const first = await submit(auth, "wallet_owner", post);
+    await loadChecklist(first.body.verification_id);
+    await approve(first.body.verification_id);
+    const again = async () => {
+      const c = await createWalletChallenge(db, auth, { address: first.wallet, network: "ethereum", claim_type: "dex_control" });
+      return { wallet: first.wallet, signer: first.signer, challenge_id: c.id, signature: await first.signer.signMessage({ message: c.message }), nonce: "" };
+    };
+    const other = await submit(auth, "wallet_owner", post);
+    await expect(submit(auth, "wallet_owner", { ...post, renews: other.body.verification_id }, await again()))
+      .rejects.toMatchObject({ code: "linked_record_invalid", param: "evidence.renews" });
+    const renewal = await submit(auth, "wallet_owner", { ...post, renews: first.body.verification_id }, await again());
+    expect(renewal.status).toBe(202);
+    // Until the renewal is approved, the old record stands.
+    expect((await db.select({ status: records.status }).from(records).where(eq(records.id, first.body.verification_id)))[0]!.status).toBe("active");
+    await loadChecklist(renewal.body.verification_id);
+    await approve(renewal.body.verification_id);
+    const [old] = await db.select().from(records).where(eq(records.id, first.body.verification_id));
+    expect(old).toMatchObject({ status: "superseded", supersededBy: renewal.body.verification_id });
   });
 
   it("refuses what spec 2.6 does not allow, naming the field", async () => {

@@ -111,7 +111,7 @@ export default async function CertificatePage({ params }: Props) {
         </section>
 
         <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-          <h2 className="text-sm text-slate-500">The statement, about <span className="font-semibold text-slate-900">{row.subject}</span></h2>
+          <h2 className="text-sm text-slate-500 [overflow-wrap:anywhere]">The statement, about <span className="font-semibold text-slate-900">{row.subject}</span></h2>
           <blockquote className="mt-2 border-l-4 border-slate-300 pl-3 text-lg whitespace-pre-wrap break-words">{row.claim}</blockquote>
           <p className="mt-2 text-xs text-slate-500">Kind of record: {row.claimType.replaceAll("_", " ")}</p>
         </section>

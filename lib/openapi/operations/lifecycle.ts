@@ -26,6 +26,28 @@ export function lifecyclePaths(): Paths {
         },
       },
     },
+    "/api/v1/records/{id}/evidence": {
+      post: {
+        operationId: "refreshRecordEvidence",
+        tags: ["Records"],
+        summary: "Refresh a pending submission's evidence without submitting again",
+        description:
+          "Only for a submission still waiting for a reviewer, of a claim type that takes it (dex_control: `{evidence: {challenge_id, " +
+          "signature}}` of a new wallet challenge for the same wallet, asked with claim_type dex_control; its domain record is " +
+          "checked again). The evidence is checked as at submission and replaces the old, with a new `checked_at`: a reviewer can " +
+          "then approve within the type's time limit (24 h for dex_control). Any other record is 409 `invalid_transition`. Body at most 16 KiB.",
+        security: bearer,
+        parameters: [recordIdParam],
+        requestBody: { required: true, content: { "application/json": { schema: ref("EvidenceRefresh") } } },
+        responses: {
+          "200": jsonResponse("The submission, still pending, with its fresh evidence.", ref("Record")),
+          ...errorResponses([
+            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition", ...VALIDATION_CODES,
+            "challenge_not_found", "challenge_expired", "challenge_used", "signature_mismatch", "invalid_signature", "linked_record_invalid", ...OTHER_METHODS,
+          ]),
+        },
+      },
+    },
     "/api/v1/records/{id}/principal": {
       patch: {
         operationId: "changeRecordPrincipal",
