@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { admin, baseURL, collectBrowserErrors, hydrated, newClientContext, shotBoth, signInWithPassword, signUp } from "./helpers";
+import { writeVaultInfo } from "../tests/vault-info";
+import { admin, baseURL, collectBrowserErrors, hydrated, newClientContext, setDns, shotBoth, signInWithPassword, signUp } from "./helpers";
 
 /**
  * dex_control, domainless (spec 2.6 rule 5), end to end: the customer signs a dex_control
@@ -79,6 +80,59 @@ test("a domainless wallet owner: submitted by API, approved in the console, cert
   await expect(cert.getByTestId("proof-scope")).toContainText("No snapshot");
   await shotBoth(cert, "certificate-dex-control");
   expect(errors).toEqual([]);
+  await visitor.close();
+  await reviewer.ctx.close();
+});
+
+test("a builder: the reviewer approves in the console, the certificate shows the approved maximum fee and never the named wallet", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const a = await admin("account", "create", "--email", `e2e-dexb-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("account", "confirm-email", "--account", String(a.account_id));
+  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const api = async (method: string, p: string, body?: unknown) => {
+    const r = await fetch(`${baseURL}${p}`, {
+      method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  const domain = `builder-${randomUUID().slice(0, 8)}.example.com`;
+  const dc = (await api("POST", "/api/v1/domain-challenges", { domain })).body;
+  setDns(dc.txt_name, [dc.txt_value]);
+  const dom = await api("POST", "/api/v1/records", { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: dc.id } });
+  expect(dom.status).toBe(201);
+  const builder = privateKeyToAccount(generatePrivateKey());
+  const user = privateKeyToAccount(generatePrivateKey()).address;
+  writeVaultInfo(process.env.PRS_E2E_VAULT_INFO!, { builderFees: { [`${user.toLowerCase()}|${builder.address.toLowerCase()}`]: 50 } });
+  const ch = (await api("POST", "/api/v1/wallet-challenges", { address: builder.address, network: "ethereum", claim_type: "dex_control" })).body;
+  const sub = await api("POST", "/api/v1/records", {
+    subject: builder.address, claim_type: "dex_control", subtype: "builder", visibility: "public",
+    claim: `Acme runs builder ${builder.address} at ${domain}.`,
+    evidence: { challenge_id: ch.id, signature: await builder.signMessage({ message: ch.message }), social_handle: "@acmebuilds", domain, domain_record: dom.body.verification_id, user_address: user },
+  });
+  expect(sub.status, JSON.stringify(sub.body)).toBe(202);
+  const id = sub.body.verification_id as string;
+
+  const reviewer = await person(browser, "dexb-rev");
+  await admin("role", "grant", "--account", reviewer.accountId, "--role", "reviewer");
+  const rp = reviewer.page;
+  await rp.goto(`/review/${id}`);
+  await expect(rp.getByTestId("evidence")).toContainText(domain);
+  await expect(rp.getByTestId("evidence")).not.toContainText(user);
+  const approve = rp.getByTestId("approve-form");
+  await hydrated(approve.getByRole("button", { name: "Approve and issue" }));
+  await rp.getByTestId("check-social_account").check();
+  await rp.getByTestId("check-builder_front_end").check();
+  await approve.getByRole("button", { name: "Approve and issue" }).click();
+  await expect(rp.getByTestId("decided")).toContainText("active");
+
+  const visitor = await browser.newContext({ baseURL });
+  const cert = await visitor.newPage();
+  await cert.goto(`/r/${id}`);
+  await expect(cert.getByTestId("proof-scope")).toContainText("had approved a maximum builder fee of 0.05% per order — an approval, not the fee charged");
+  expect((await cert.content()).toLowerCase()).not.toContain(user.toLowerCase().slice(2));
+  await shotBoth(cert, "certificate-dex-builder");
   await visitor.close();
   await reviewer.ctx.close();
 });

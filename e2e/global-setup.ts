@@ -5,6 +5,7 @@ import { startDnsServer } from "../tests/dns-server";
 import { startLeiRegister } from "../tests/lei-register";
 import { startServerOnFreePort } from "../tests/server";
 import { startSmtpCapture } from "../tests/smtp-capture";
+import { startVaultInfo } from "../tests/vault-info";
 
 /**
  * The same machinery as the vitest suite: the built app on a free loopback port with a
@@ -27,6 +28,9 @@ export default async function globalSetup() {
     await dns.close();
     throw e;
   });
+  // The exchange's info API stand-in (tests/vault-info.ts): its data file is PRS_E2E_VAULT_INFO.
+  const vaultInfoFile = path.join(dataDir, "vault-info.json");
+  const vaultInfo = await startVaultInfo(vaultInfoFile);
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -40,6 +44,8 @@ export default async function globalSetup() {
     WORKER_POLL_MS: "200",
     LEI_API_URL: lei.url,
     LEI_TIMEOUT_MS: "2000",
+    VAULT_INFO_URL: vaultInfo.url,
+    VAULT_INFO_TIMEOUT_MS: "2000",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
@@ -47,6 +53,7 @@ export default async function globalSetup() {
     // On a free port; another if something takes it before the server binds it.
     server = await startServerOnFreePort((port) => ({ ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), path.join(dataDir, "server.log"));
   } catch (e) {
+    await vaultInfo.close();
     await lei.close();
     await smtp.close();
     await dns.close();
@@ -56,8 +63,10 @@ export default async function globalSetup() {
   process.env.PRS_E2E_MAIL_DIR = mailDir;
   process.env.PRS_E2E_DATA_DIR = dataDir;
   process.env.PRS_E2E_DNS_ZONE = dnsZoneFile;
+  process.env.PRS_E2E_VAULT_INFO = vaultInfoFile;
   return async () => {
     await server.stop();
+    await vaultInfo.close();
     await lei.close();
     await smtp.close();
     await dns.close();
