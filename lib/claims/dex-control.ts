@@ -277,6 +277,12 @@ export const dexControl: ClaimModule = {
     ];
   },
   supersedesOnIssue: "renews",
+  /** Found by its wallet, its social account and its website (a builder's front end: the embed badge is green only there). */
+  lookupValues: (subject, e) => [
+    { kind: "wallet", value: subject, field: "subject" },
+    ...(typeof e.social_handle === "string" ? [{ kind: "social_handle" as const, value: e.social_handle, field: "evidence.social_handle" }] : []),
+    ...(typeof e.domain === "string" ? [{ kind: "website" as const, value: e.domain, field: "evidence.domain" }] : []),
+  ],
   async check(input, ctx): Promise<CheckOutcome> {
     const e = dexEvidence.parse(input.evidence ?? {});
     const subtype = subtypeOf(input)!;

@@ -608,6 +608,29 @@ describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
     expect(r.body.evidence).toMatchObject({ subtype: "wallet_owner", mode: "domainless", address: account.address, signature_checked: true, token: /Nonce: (\S+)/.exec(c.message)![1] });
   });
 
+  it("create_record_dex_control_builder: a builder with its domain record → 202; the named wallet is kept private", async () => {
+    const dc = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain: "acme-trade.example.com" } })).body;
+    setDns(dc.txt_name, [dc.txt_value]);
+    const dom = await call("POST", "/api/v1/records", { key, body: claimBody("domain_ownership", "acme-trade.example.com", "Controls acme-trade.example.com.", { challenge_id: dc.id }) });
+    expect(dom.status, dom.text).toBe(201);
+    const builder = privateKeyToAccount(generatePrivateKey());
+    const user = "0x1111111111111111111111111111111111111111";
+    const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: builder.address, network: "ethereum", claim_type: "dex_control" } })).body;
+    const r = await exchange("create_record_dex_control_builder", "POST", "/api/v1/records", {
+      key,
+      body: {
+        ...claimBody("dex_control", builder.address, `The holder of this account runs builder ${builder.address} at acme-trade.example.com.`, {
+          challenge_id: c.id, signature: await builder.signMessage({ message: c.message }), social_handle: "@acmetrade",
+          domain: "acme-trade.example.com", domain_record: dom.body.verification_id, user_address: user,
+        }),
+        subtype: "builder",
+      },
+    });
+    expect(r.status, r.text).toBe(202);
+    expect(r.body.evidence).toMatchObject({ subtype: "builder", domain: "acme-trade.example.com", domain_record: dom.body.verification_id });
+    expect(r.text).not.toContain(user.slice(2));
+  });
+
   it("error_signature_mismatch: a signature by another key → 422, nothing issued", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const other = privateKeyToAccount(generatePrivateKey());

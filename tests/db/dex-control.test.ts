@@ -41,6 +41,8 @@ const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 const { getSignedStatus } = await import("@/lib/records/signed-status");
 const { refreshEvidence } = await import("@/lib/records/refresh-evidence");
+const { answerLookup } = await import("@/lib/lookup/answer-lookup");
+const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
 const { publicJwks } = await import("@/lib/signing/keys");
 
 type Db = Awaited<ReturnType<typeof getDb>>;
@@ -139,6 +141,9 @@ describe("dex_control", () => {
     expect(row!.recheckAt!.getTime()).toBe(row!.expiresAt!.getTime());
     const st = await verifiedStatus(id);
     expect(st.evidence).toEqual({ mode: null, social_handle: "@acmetrade" });
+    expect(st.websites).toEqual([d.domain]); // the embed badge is green only on the builder's site
+    const found = JSON.parse(await answerLookup(db, lookupRequestFrom(new URL(`https://x.test/api/v1/lookup?q=${ch.wallet.toLowerCase()}`))));
+    expect(found.matches).toEqual(expect.arrayContaining([expect.objectContaining({ verification_id: id, matched_field: "subject" })]));
     expect(JSON.stringify(st).toLowerCase()).not.toContain(USER.slice(2));
     expect(JSON.stringify(row!.evidencePublic).toLowerCase()).not.toContain(USER.slice(2));
   });
