@@ -6,6 +6,7 @@ import { startLeiRegister } from "../tests/lei-register";
 import { startServerOnFreePort } from "../tests/server";
 import { startSmtpCapture } from "../tests/smtp-capture";
 import { startVaultInfo } from "../tests/vault-info";
+import { startExchange, writeExchange } from "../tests/exchange";
 
 /**
  * The same machinery as the vitest suite: the built app on a free loopback port with a
@@ -31,6 +32,10 @@ export default async function globalSetup() {
   // The exchange's info API stand-in (tests/vault-info.ts): its data file is PRS_E2E_VAULT_INFO.
   const vaultInfoFile = path.join(dataDir, "vault-info.json");
   const vaultInfo = await startVaultInfo(vaultInfoFile);
+  // The exchange's testnet stand-in (tests/exchange.ts): its data file is PRS_E2E_EXCHANGE_TESTNET.
+  const exchangeFile = path.join(dataDir, "exchange-testnet.json");
+  writeExchange(exchangeFile, { keys: {} });
+  const exchange = await startExchange(exchangeFile);
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -46,6 +51,8 @@ export default async function globalSetup() {
     LEI_TIMEOUT_MS: "2000",
     VAULT_INFO_URL: vaultInfo.url,
     VAULT_INFO_TIMEOUT_MS: "2000",
+    EXCHANGE_TESTNET_URL: exchange.url,
+    EXCHANGE_TIMEOUT_MS: "2000",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
@@ -53,6 +60,7 @@ export default async function globalSetup() {
     // On a free port; another if something takes it before the server binds it.
     server = await startServerOnFreePort((port) => ({ ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), path.join(dataDir, "server.log"));
   } catch (e) {
+    await exchange.close();
     await vaultInfo.close();
     await lei.close();
     await smtp.close();
@@ -64,8 +72,10 @@ export default async function globalSetup() {
   process.env.PRS_E2E_DATA_DIR = dataDir;
   process.env.PRS_E2E_DNS_ZONE = dnsZoneFile;
   process.env.PRS_E2E_VAULT_INFO = vaultInfoFile;
+  process.env.PRS_E2E_EXCHANGE_TESTNET = exchangeFile;
   return async () => {
     await server.stop();
+    await exchange.close();
     await vaultInfo.close();
     await lei.close();
     await smtp.close();

@@ -56,6 +56,11 @@ const envSchema = z.object({
   VAULT_INFO_URL: z.url({ protocol: /^https?$/ }).default("https://api.hyperliquid.xyz/info"),
   /** One info API call; no answer in time, 429 or 5xx → unreachable. */
   VAULT_INFO_TIMEOUT_MS: intFrom(5000, 50, 60_000),
+  /** The exchange's private API for live trade records (exchange_verified_trade), and its testnet (the test pilot). */
+  EXCHANGE_URL: z.url({ protocol: /^https?$/ }).default("https://api.bybit.com"),
+  EXCHANGE_TESTNET_URL: z.url({ protocol: /^https?$/ }).default("https://api-testnet.bybit.com"),
+  /** One exchange call; no answer in time, 429 or 5xx → unreachable (202, credentials not kept). */
+  EXCHANGE_TIMEOUT_MS: intFrom(5000, 50, 60_000),
   /**
    * JSON object network → confirmations a transaction receipt needs, overriding the
    * built-in defaults of lib/connectors/evm-confirmations.ts for the networks it names.

@@ -5,6 +5,8 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startHardhatNode, type HardhatNode } from "./chain/hardhat-node";
 import { startDnsServer } from "./dns-server";
+import { startExchange, writeExchange } from "./exchange";
+import { assertNoSecretsKept } from "./secret-scan";
 import { startLeiRegister } from "./lei-register";
 import { freePort, onFreePort, startServerOnFreePort, type StartedServer } from "./server";
 import { startSmtpCapture } from "./smtp-capture";
@@ -26,6 +28,8 @@ declare module "vitest" {
     evmChain: { network: string; url: string; chainId: number };
     /** The LEI register stand-in the server's LEI_API_URL names; edit it with setLeiRecord(recordsFile, …). */
     leiRegister: { url: string; recordsFile: string };
+    /** The exchange stand-ins the server's EXCHANGE_TESTNET_URL and EXCHANGE_URL name; edit them with writeExchange(file, …). */
+    exchange: { testnetFile: string; mainnetFile: string };
   }
 }
 
@@ -38,6 +42,15 @@ export default async function setup(project: TestProject) {
   const dns = await startDnsServer(dnsZoneFile);
   const smtp = await startSmtpCapture(mailDir);
   const lei = await startLeiRegister(path.join(dataDir, "lei-records.json"));
+  const exchangeFiles = { testnetFile: path.join(dataDir, "exchange-testnet.json"), mainnetFile: path.join(dataDir, "exchange-mainnet.json") };
+  writeExchange(exchangeFiles.testnetFile, { keys: {} });
+  writeExchange(exchangeFiles.mainnetFile, { keys: {} });
+  const testnet = await startExchange(exchangeFiles.testnetFile);
+  const mainnet = await startExchange(exchangeFiles.mainnetFile);
+  const closeExchanges = async () => {
+    await testnet.close();
+    await mainnet.close();
+  };
   const evmChain = { network: "base", chainId: 8453, url: "" };
   // An RPC address that never answers: a port this process holds, closing every connection.
   const deadRpc = net.createServer((socket) => socket.destroy());
@@ -50,6 +63,7 @@ export default async function setup(project: TestProject) {
     await dns.close();
     await smtp.close();
     await lei.close();
+    await closeExchanges();
     await closeDeadRpc();
     throw e;
   }
@@ -83,6 +97,9 @@ export default async function setup(project: TestProject) {
     // The register stand-in; its slow LEI answers after 5 s, well beyond this.
     LEI_API_URL: lei.url,
     LEI_TIMEOUT_MS: "700",
+    EXCHANGE_TESTNET_URL: testnet.url,
+    EXCHANGE_URL: mainnet.url,
+    EXCHANGE_TIMEOUT_MS: "700",
   };
   if (process.env.DATABASE_URL) common.DATABASE_URL = process.env.DATABASE_URL;
   let server: StartedServer;
@@ -96,6 +113,7 @@ export default async function setup(project: TestProject) {
     await dns.close();
     await smtp.close();
     await lei.close();
+    await closeExchanges();
     await closeDeadRpc();
     throw e;
   }
@@ -106,8 +124,13 @@ export default async function setup(project: TestProject) {
   project.provide("mailDir", mailDir);
   project.provide("evmChain", evmChain);
   project.provide("leiRegister", { url: lei.url, recordsFile: lei.recordsFile });
+  project.provide("exchange", exchangeFiles);
   return async () => {
     await server.stop();
+    await closeExchanges();
+    // Exchange API keys and secrets are used for a check and dropped: after the whole run,
+    // neither the database nor the server's log may hold any of them (tests/secret-scan.ts).
+    await assertNoSecretsKept({ dataDir, logFile: path.join(dataDir, "server.log"), databaseUrl: process.env.DATABASE_URL });
     await chain.stop();
     await dns.close();
     await smtp.close();

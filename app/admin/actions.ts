@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { grantRole, setPlan } from "@/lib/accounts/manage-account";
+import { grantRole, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
 import { PLANS, ROLES, type Plan, type Role } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -35,6 +35,15 @@ export async function setRoleAction(_prev: AdminState, form: FormData): Promise<
   if (!(await grantRole(await getDb(), accountId, role as Role))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: `Role set to ${role}.` };
+}
+
+export async function setLiveExchangeAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  if (!(await requireAdmin())) return { error: "Only admins can enable live exchange verification." };
+  const accountId = String(form.get("account_id") ?? "");
+  const on = form.get("enable") === "yes";
+  if (!(await setLiveExchangeVerification(await getDb(), accountId, on))) return { error: "No such account." };
+  revalidatePath("/admin");
+  return { done: on ? "Live exchange verification enabled." : "Live exchange verification disabled." };
 }
 
 export async function rotateKeyAction(_prev: AdminState, form: FormData): Promise<AdminState> {

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
-import { rotateKeyAction, setPlanAction, setRoleAction, type AdminState } from "./actions";
+import { rotateKeyAction, setLiveExchangeAction, setPlanAction, setRoleAction, type AdminState } from "./actions";
 
 function Result({ state }: { state: AdminState }) {
   if (state.error) return <span role="alert" className="ml-2 text-red-800">{state.error}</span>;
@@ -16,8 +16,9 @@ function Result({ state }: { state: AdminState }) {
  * without the key the select went back to the old value after "Plan set to …" while the
  * page (revalidated) already showed the new one.
  */
-export function AccountControls({ accountId, plan, role }: { accountId: string; plan: string; role: string }) {
+export function AccountControls({ accountId, plan, role, liveExchange }: { accountId: string; plan: string; role: string; liveExchange: boolean }) {
   const [planState, planAction, planPending] = useActionState<AdminState, FormData>(setPlanAction, {});
+  const [exState, exAction, exPending] = useActionState<AdminState, FormData>(setLiveExchangeAction, {});
   const [roleState, roleAction, rolePending] = useActionState<AdminState, FormData>(setRoleAction, {});
   return (
     <div className="flex flex-wrap items-center gap-3">
@@ -36,6 +37,13 @@ export function AccountControls({ accountId, plan, role }: { accountId: string; 
         </select>
         <button className={`${secondaryButtonClass} shrink-0 whitespace-nowrap`} type="submit" disabled={rolePending}>Set role</button>
         <Result state={roleState} />
+      </form>
+      <form action={exAction} className="flex items-center gap-1" data-testid="live-exchange-form">
+        <input type="hidden" name="account_id" value={accountId} />
+        <input type="hidden" name="enable" value={liveExchange ? "no" : "yes"} />
+        <span className="text-xs text-slate-600">Live exchange: {liveExchange ? "on" : "off"}</span>
+        <button className={`${secondaryButtonClass} shrink-0 whitespace-nowrap`} type="submit" disabled={exPending}>{liveExchange ? "Disable" : "Enable"}</button>
+        <Result state={exState} />
       </form>
     </div>
   );

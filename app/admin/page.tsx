@@ -44,7 +44,7 @@ export default async function AdminPage({ searchParams }: Props) {
                   <td data-label="Account" className="font-mono text-xs">{a.id}</td>
                   <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
                   <td data-label="Created" className="whitespace-nowrap">{fmtTime(a.createdAt)}</td>
-                  <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} /></td>
+                  <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} liveExchange={a.liveExchangeVerification} /></td>
                 </tr>
               ))}
             </tbody>

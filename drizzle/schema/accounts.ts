@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 
 export const accounts = pgTable("accounts", {
@@ -11,6 +11,8 @@ export const accounts = pgTable("accounts", {
   name: text("name"),
   /** scrypt, self-describing (`scrypt$N$r$p$salt$hash`); null for accounts made by the CLI. */
   passwordHash: text("password_hash"),
+  /** An admin enabled exchange_verified_trade (live exchange API keys) for this account in /admin. */
+  liveExchangeVerification: boolean("live_exchange_verification").notNull().default(false),
   createdAt: createdAt(),
 });
 

@@ -11,6 +11,12 @@ export async function setPlan(db: Db, accountId: string, plan: Plan) {
   return r.length === 1;
 }
 
+/** Enable or disable live exchange trade verification (exchange_verified_trade) for an account: an admin's decision. */
+export async function setLiveExchangeVerification(db: Db, accountId: string, on: boolean) {
+  const r = await db.update(accounts).set({ liveExchangeVerification: on }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  return r.length === 1;
+}
+
 export async function grantRole(db: Db, accountId: string, role: Role) {
   const r = await db.update(accounts).set({ role }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
   announceAccountChange(); // committed: drop cached lookups before answering
@@ -73,7 +79,7 @@ export async function listAccounts(db: Db, q: { emailContains?: string; limit?: 
   return db
     .select({
       id: accounts.id, email: accounts.email, role: accounts.role, plan: accounts.plan,
-      emailConfirmedAt: accounts.emailConfirmedAt, createdAt: accounts.createdAt,
+      emailConfirmedAt: accounts.emailConfirmedAt, createdAt: accounts.createdAt, liveExchangeVerification: accounts.liveExchangeVerification,
     })
     .from(accounts)
     .where(needle ? ilike(accounts.email, `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined)

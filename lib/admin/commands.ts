@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AccountExists, createAccount } from "@/lib/accounts/create-account";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
-import { confirmEmail, grantRole, revokeApiKey, setPlan } from "@/lib/accounts/manage-account";
+import { confirmEmail, grantRole, revokeApiKey, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
 import { PLANS, ROLES } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
@@ -20,6 +20,7 @@ const USAGE = `usage:
   key revoke --key KEY_ID
   plan set --account ID --plan none|starter|growth
   role grant --account ID --role reviewer|admin
+  live-exchange enable|disable --account ID   (exchange_verified_trade: live exchange API keys)
   signing-key rotate
   wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)
   reports list                 (open problems reported from certificates, newest first)`;
@@ -99,6 +100,13 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       const role = oneOf(need(f, "role"), ["reviewer", "admin"] as const, "--role");
       if (!(await grantRole(db, id, role))) notFound(id);
       return { account_id: id, role };
+    }
+    case "live-exchange enable":
+    case "live-exchange disable": {
+      const id = need(f, "account");
+      const on = verb === "enable";
+      if (!(await setLiveExchangeVerification(db, id, on))) notFound(id);
+      return { account_id: id, live_exchange_verification: on };
     }
     case "signing-key rotate":
       return rotateSigningKey();

@@ -5,6 +5,7 @@ import { verifiedListing } from "./verified-listing";
 import { companyIdentity } from "./company-identity";
 import { companyStatus } from "./company-status";
 import { dexControl } from "./dex-control";
+import { exchangeVerifiedTrade, exchangeVerifiedTradeTest } from "./exchange-trade";
 import { domainOwnership } from "./domain-ownership";
 import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
@@ -17,7 +18,7 @@ import type { ClaimModule } from "./types";
  * object: a claim_type such as "constructor" must not find Object.prototype's members.
  */
 const MODULES = new Map<string, ClaimModule>(
-  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization, verifiedListing, dexControl].map((m) => [m.type, m]),
+  [companyStatus, companyIdentity, domainOwnership, walletOwnership, evmTransaction, agentAuthorization, verifiedListing, dexControl, exchangeVerifiedTradeTest, exchangeVerifiedTrade].map((m) => [m.type, m]),
 );
 
 /**
@@ -61,9 +62,7 @@ export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m)
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 
 /** Named by the spec, but their connectors have not landed: refused, never faked. */
-export const NOT_YET_AVAILABLE = [
-  "exchange_verified_trade", "exchange_verified_trade_test",
-] as const;
+export const NOT_YET_AVAILABLE = [] as const;
 
 /** Every claim type the service knows by name: those with a module and those not available yet (the spec's whole table). */
 export const knownClaimTypes = (): string[] => [...MODULES.keys(), ...NOT_YET_AVAILABLE];

@@ -158,6 +158,8 @@ export interface ClaimModule {
    * that record — still active or suspended — is superseded by it, in the same transaction.
    */
   supersedesOnIssue?: string;
+  /** A submission of this type still pending after this long is rejected by the sweep (e.g. it kept no credentials to re-check with). */
+  pendingTtlMs?: number;
   /**
    * The customer refreshes a pending submission's evidence without a new submission
    * (POST /api/v1/records/{id}/evidence, `{evidence: {…}}`): the check run again on what is

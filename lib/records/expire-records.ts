@@ -1,4 +1,6 @@
-import { and, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { documentedClaimTypes } from "@/lib/claims/registry";
+import { reject } from "@/lib/reviews/decide-submission";
 import { records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
@@ -29,4 +31,30 @@ export async function expireDueRecords(db: Db, batchSize = 200): Promise<number>
     total += ids.length;
     if (ids.length < batchSize) return total;
   }
+}
+
+/**
+ * Close submissions their claim type does not let wait (`pendingTtlMs`: an exchange trade
+ * whose key was not kept can never be checked again): rejected by `system:expiry` with the
+ * reason, announced as record.rejected. Several processes may sweep at once (SKIP LOCKED).
+ */
+export async function closeStaleSubmissions(db: Db, now = new Date()): Promise<number> {
+  let total = 0;
+  for (const mod of documentedClaimTypes().filter((m) => m.pendingTtlMs)) {
+    const before = new Date(now.getTime() - mod.pendingTtlMs!);
+    const ids = await db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(records)
+        .where(and(eq(records.status, "pending_review"), eq(records.claimType, mod.type), lte(records.createdAt, before)))
+        .limit(200)
+        .for("update", { skipLocked: true });
+      for (const row of due) {
+        await reject(tx, row, { at: now, by: "system:expiry", reason: "Closed after 24 hours: the exchange was not reached and the API key was not kept. Submit again." });
+      }
+      return due.map((r) => r.id);
+    });
+    total += ids.length;
+  }
+  return total;
 }

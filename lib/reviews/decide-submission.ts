@@ -122,7 +122,7 @@ async function askAtApproval(db: Db, recordId: string, withoutSnapshot: boolean)
   return { evidence: asked.evidenceWithout, note: `Confirmed by a reviewer; issued without a snapshot (${asked.reason})` };
 }
 
-async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
+export async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
   const [rejected] = await tx
     .update(records)
     .set({ status: "rejected", reviewReason: o.reason, statusChangedAt: o.at })

@@ -5,7 +5,7 @@ import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
-import { expireDueRecords } from "@/lib/records/expire-records";
+import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-records";
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
@@ -42,6 +42,8 @@ export async function boot() {
     try {
       const n = await expireDueRecords(handle.db);
       if (n > 0) console.log(`[prs] expired ${n} record(s)`);
+      const closed = await closeStaleSubmissions(handle.db);
+      if (closed > 0) console.log(`[prs] closed ${closed} stale submission(s)`);
       const r = await recheckRecords(handle.db);
       if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
       await purgeIdempotencyKeys(handle.db);

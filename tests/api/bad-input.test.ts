@@ -53,7 +53,7 @@ const CASES: Case[] = [
   { name: "unknown evidence field on company_status", body: companyStatus({ evidence: { lei: "x" } }), status: 422, code: "unknown_field", param: "evidence.lei" },
   { name: "evidence is an array", body: companyStatus({ evidence: [1] }), status: 422, code: "invalid_type", param: "evidence" },
   { name: "bad claim_type format", body: companyStatus({ claim_type: "Company Status" }), status: 422, code: "invalid_format", param: "claim_type" },
-  { name: "claim type without a connector yet", body: companyStatus({ claim_type: "exchange_verified_trade" }), status: 422, code: "claim_type_not_available", param: "claim_type" },
+  { name: "exchange trade without its evidence", body: companyStatus({ claim_type: "exchange_verified_trade_test" }), status: 422, code: "invalid_value", param: "evidence.environment" },
   { name: "evm_transaction without its evidence", body: companyStatus({ claim_type: "evm_transaction" }), status: 422, code: "invalid_value", param: "evidence.network" },
   { name: "evm_transaction with a malformed hash", body: companyStatus({ claim_type: "evm_transaction", evidence: { network: "base", tx_hash: "0x12" } }), status: 422, code: "invalid_format", param: "evidence.tx_hash" },
   { name: "evm_transaction with an act but no agent record", body: companyStatus({ claim_type: "evm_transaction", evidence: { network: "base", tx_hash: "0x" + "ab".repeat(32), act: "pay" } }), status: 422, code: "missing_field", param: "evidence.agent_record" },

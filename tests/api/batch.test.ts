@@ -136,7 +136,7 @@ describe("POST /api/v1/records/batch: validation before anything is issued", () 
       [5, 1, "missing_field", "records[5].evidence.challenge_id"],
       [6, 1, "evidence_level_not_allowed", "records[6].evidence_level"],
       [8, 1, "invalid_type", "records[8]"],
-      [9, 1, "claim_type_not_available", "records[9].claim_type"],
+      [9, 1, "invalid_value", "records[9].evidence.environment"],
       [11, 1, "too_long", "records[11].subject"],
       [13, 1, "missing_evidence", "records[13].source_name"],
     ]);

@@ -14,6 +14,7 @@ import { verifyMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chainClients } from "../chain/contracts";
+import { writeExchange } from "../exchange";
 import { LEI } from "../lei-register";
 import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
@@ -243,14 +244,6 @@ describe("documented examples (docs/api.md)", () => {
       key: sandboxKey, body: { ...createBody, colour: "blue" },
     });
     expectError(r, 422, "invalid_request_error", "unknown_field", "colour");
-  });
-
-  it("error_claim_type_not_available: a named claim type without its connector → 422", async () => {
-    const r = await exchange("error_claim_type_not_available", "POST", "/api/v1/records", {
-      key: sandboxKey,
-      body: { subject: "Acme Trading Ltd", claim_type: "exchange_verified_trade", claim: "Acme Trading Ltd closed a BTCUSDT long on the exchange." },
-    });
-    expectError(r, 422, "invalid_request_error", "claim_type_not_available", "claim_type");
   });
 
   it("error_idempotency_key_required: no Idempotency-Key → 400", async () => {
@@ -629,6 +622,36 @@ describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
     expect(r.status, r.text).toBe(202);
     expect(r.body.evidence).toMatchObject({ subtype: "builder", domain: "acme-trade.example.com", domain_record: dom.body.verification_id });
     expect(r.text).not.toContain(user.slice(2));
+  });
+
+  it("create_record_exchange_trade_test: one testnet trade, reconciled, its key never kept → 201", async () => {
+    const apiKey = "PRSXSECRETdemoKEY";
+    const apiSecret = "PRSXSECRET-demo-secret";
+    const t = Date.parse("2026-11-20T14:03:07Z");
+    writeExchange(inject("exchange").testnetFile, {
+      keys: { [apiKey]: { secret: apiSecret, readOnly: 1, userID: 1448939, isMaster: true, parentUid: "0" } },
+      closedPnl: { [apiKey]: [{
+        symbol: "BTCUSDT", orderId: "5a373bfe-188d-4913-9c81-d57ab5be8068", side: "Sell", qty: "0.5", orderPrice: "0", orderType: "Market",
+        execType: "Trade", closedSize: "0.5", cumEntryValue: "30000", avgEntryPrice: "60000", cumExitValue: "30500", avgExitPrice: "61000",
+        closedPnl: "481.5", openFee: "9", closeFee: "9.5", fillCount: "1", leverage: "5", createdTime: String(t), updatedTime: String(t),
+      }] },
+      executions: { [apiKey]: [{ symbol: "BTCUSDT", orderId: "5a373bfe-188d-4913-9c81-d57ab5be8068", side: "Sell", execPrice: "61000", execQty: "0.5", execTime: String(t - 400), execType: "Trade", isMaker: false, seq: 1 }] },
+    });
+    const { sandboxKey } = await newAccount("xdoc");
+    const r = await exchange("create_record_exchange_trade_test", "POST", "/api/v1/records", {
+      key: sandboxKey,
+      body: {
+        subject: "BTCUSDT long, closed 2026-11-20", claim_type: "exchange_verified_trade_test", claim: "Acme Trading Ltd closed a BTCUSDT long at a profit on the testnet.",
+        evidence: {
+          environment: "testnet", api_key: apiKey, api_secret: apiSecret, category: "linear", order_id: "5a373bfe-188d-4913-9c81-d57ab5be8068",
+          start_time: "2026-11-19T00:00:00Z", end_time: "2026-11-21T00:00:00Z",
+        },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.evidence).toMatchObject({ symbol: "BTCUSDT", position: "long", closed_pnl: "481.5", account_type: "master" });
+    expect(r.text).not.toContain(apiSecret);
+    expect(r.text).not.toContain(apiKey);
   });
 
   it("error_signature_mismatch: a signature by another key → 422, nothing issued", async () => {

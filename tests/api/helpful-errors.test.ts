@@ -20,7 +20,7 @@ describe("a claim_type a typo away from a known one", () => {
     ["compnay_status", "company_status"],
     ["domain_ownrship", "domain_ownership"],
     ["wallet_ownership_", "wallet_ownership"],
-    ["exchange_verified_trad", "exchange_verified_trade"], // a spec-listed type not available yet
+    ["exchange_verified_trad", "exchange_verified_trade"],
     ["exchange_verified_trade_tset", "exchange_verified_trade_test"],
   ])("%s → 422 unknown_claim_type, did you mean %s?", async (typo, meant) => {
     const { sandboxKey } = await newAccount("typo");

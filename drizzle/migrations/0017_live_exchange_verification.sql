@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "live_exchange_verification" boolean DEFAULT false NOT NULL;
