@@ -56,6 +56,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/.well-known/jwks.json", "get"],
   ["/api/health", "get"],
   ["/api/health/live", "get"],
+  ["/api/health/ready", "get"],
 ];
 
 type Op = {

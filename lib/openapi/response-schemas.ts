@@ -1,4 +1,4 @@
-import { healthSchema, livenessSchema } from "@/lib/http/health-schema";
+import { healthSchema, livenessSchema, readinessSchema } from "@/lib/http/health-schema";
 import { accountProfileSchema, accountSchema } from "@/lib/accounts/account-schema";
 import { usageSchema } from "@/lib/accounts/usage-schema";
 import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
@@ -56,6 +56,7 @@ export const RESPONSE_SCHEMAS = [
   batchSchema,
   healthSchema,
   livenessSchema,
+  readinessSchema,
   webhookSchema,
   webhookListSchema,
   webhookDeletedSchema,

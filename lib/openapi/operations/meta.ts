@@ -49,6 +49,20 @@ export function metaPaths(): Paths {
         },
       },
     },
+    "/api/health/ready": {
+      get: {
+        operationId: "getReadiness",
+        tags: ["Meta"],
+        summary: "Readiness for a load balancer",
+        description: "200 when the database answers, every migration this build ships is applied and a signing key is loaded; 503 otherwise, naming the part that is not. Never cached.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("Ready.", ref("Readiness")),
+          "503": jsonResponse("Not ready.", ref("Readiness")),
+          ...errorResponses([]),
+        },
+      },
+    },
     "/api/health/live": {
       get: {
         operationId: "getLiveness",
