@@ -170,6 +170,16 @@ test("a guide from docs/ renders as a page, its raw HTML shown as text", async (
   await page.goto("/docs/guides/getting-started");
   await expect(page.getByTestId("guide").getByRole("heading", { level: 2, name: "Quick start" })).toBeVisible();
   await shotBoth(page, "guide");
+  // The badge's guide shows its snippet as code, not as a live element.
+  await page.goto("/docs/guides/embed");
+  await expect(page.getByTestId("guide").locator("code").first()).toContainText('<div data-prs-record="PRS-…"></div>');
+  expect(await page.locator("[data-prs-record]").count()).toBe(0);
+  await fitsPhone(page);
+  await shotBoth(page, "guide-embed");
+  await page.goto("/docs/guides/operations");
+  await expect(page.getByTestId("guide").getByRole("heading", { level: 2, name: "Topologies" })).toBeVisible();
+  await fitsPhone(page);
+  await shotBoth(page, "guide-operations");
   expect(errors).toEqual([]);
 
   expect((await page.request.get("/docs/guides/no-such-guide")).status()).toBe(404);
