@@ -59,7 +59,7 @@ export type ResendState = { message?: string; error?: string };
 export async function resendConfirmationAction(_prev: ResendState): Promise<ResendState> {
   const account = await requireAccount();
   if (account.emailConfirmedAt) return { message: "Your email address is already confirmed." };
-  if (!authLimits().signUp.hit(`resend:${account.id}`).ok) return { error: "Too many mails requested. Wait a minute." };
+  if (!(await authLimits().signUp.hit(`resend:${account.id}`)).ok) return { error: "Too many mails requested. Wait a minute." };
   try {
     await sendConfirmationMail(account.id, account.email);
     return { message: `We sent a new confirmation link to ${account.email}.` };

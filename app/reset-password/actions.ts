@@ -22,7 +22,7 @@ export type NewPasswordState = { error?: string; fieldError?: string };
 
 /** The reset link's form: a new password under the sign-up rules; on success, on to /signin. */
 export async function setNewPasswordAction(_prev: NewPasswordState, form: FormData): Promise<NewPasswordState> {
-  const limit = authLimits().signIn.hit(clientAddress(await headers()));
+  const limit = await authLimits().signIn.hit(clientAddress(await headers()));
   if (!limit.ok) return { error: `Too many attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` };
   const token = form.get("token");
   if (typeof token !== "string" || !LOGIN_TOKEN_RE.test(token)) return { error: RESET_PROBLEMS.invalid };

@@ -18,7 +18,7 @@ export type SignUpState = FormState<{ email: string }, "email" | "password"> & {
 export async function signUpAction(_prev: SignUpState, form: FormData): Promise<SignUpState> {
   const email = formText(form, "email", 300);
   const values = { email };
-  const limit = authLimits().signUp.hit(clientAddress(await headers()));
+  const limit = await authLimits().signUp.hit(clientAddress(await headers()));
   if (!limit.ok) {
     return { values, errors: { form: `Too many sign-up attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` } };
   }

@@ -1,31 +1,39 @@
 import { getEnv } from "@/lib/env";
-import { memoryRateLimiter, type RateLimiter } from "@/lib/http/rate-limit";
+import type { SharedRateLimiter } from "@/lib/http/rate-limit";
+import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
 
 type AuthLimits = {
-  signIn: RateLimiter;
-  signUp: RateLimiter;
-  signInEmail: RateLimiter;
+  signIn: SharedRateLimiter;
+  signUp: SharedRateLimiter;
+  signInEmail: SharedRateLimiter;
   /** Requests for a mailed link (sign-in link, password reset), per client address… */
-  mailLink: RateLimiter;
+  mailLink: SharedRateLimiter;
   /** …and per email address over 15 minutes, so nobody can flood one inbox from many addresses. */
-  mailLinkEmail: RateLimiter;
+  mailLinkEmail: SharedRateLimiter;
 };
 
 // Next may load this module once per bundle (route handler, server actions): one set per process.
 const g = globalThis as unknown as { __prsAuthLimits?: AuthLimits };
 
+/** One limiter under its own name: with DATABASE_URL its counters are rows `<name>:<key>` every instance shares. */
+const named = (name: string, opts: { limit: number; windowMs: number }): SharedRateLimiter => {
+  const limiter = sharedRateLimiter(opts);
+  return { hit: (key, now) => limiter.hit(`${name}:${key}`, now) };
+};
+
 /**
  * AUTH_RATE_LIMIT_PER_MINUTE (10) per minute each: sign-in and sign-up attempts per client
  * address, sign-ins per email, link requests per client address. Link mails to one address:
- * the same number per 15 minutes.
+ * the same number per 15 minutes. Shared by every instance on PostgreSQL (rate_limits), in
+ * this process's memory on the embedded database.
  */
 export function authLimits(): AuthLimits {
   if (!g.__prsAuthLimits) {
     const limit = getEnv().AUTH_RATE_LIMIT_PER_MINUTE;
-    const perMinute = () => memoryRateLimiter({ limit, windowMs: 60_000 });
+    const perMinute = (name: string) => named(name, { limit, windowMs: 60_000 });
     g.__prsAuthLimits = {
-      signIn: perMinute(), signUp: perMinute(), signInEmail: perMinute(), mailLink: perMinute(),
-      mailLinkEmail: memoryRateLimiter({ limit, windowMs: 15 * 60_000 }),
+      signIn: perMinute("signin"), signUp: perMinute("signup"), signInEmail: perMinute("signin-email"), mailLink: perMinute("mail-link"),
+      mailLinkEmail: named("mail-link-email", { limit, windowMs: 15 * 60_000 }),
     };
   }
   return g.__prsAuthLimits;

@@ -45,10 +45,10 @@ export function getAuthOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const limits = authLimits();
           const ip = clientAddress((req?.headers ?? {}) as Record<string, string>);
-          if (!limits.signIn.hit(ip).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
+          if (!(await limits.signIn.hit(ip)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const parsed = signInSchema.safeParse({ email: credentials?.email, password: credentials?.password });
           if (!parsed.success) return null;
-          if (!limits.signInEmail.hit(parsed.data.email).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
+          if (!(await limits.signInEmail.hit(parsed.data.email)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const account = await findAccountByEmail(await getDb(), parsed.data.email);
           const ok = await verifyPassword(parsed.data.password, account?.passwordHash);
           if (!account || !ok) return null;
@@ -63,7 +63,7 @@ export function getAuthOptions(): NextAuthOptions {
         credentials: { token: { label: "Token", type: "text" } },
         async authorize(credentials, req) {
           const ip = clientAddress((req?.headers ?? {}) as Record<string, string>);
-          if (!authLimits().signIn.hit(ip).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
+          if (!(await authLimits().signIn.hit(ip)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const r = await redeemMagicLink(await getDb(), credentials?.token);
           if (r.ok) return sessionUser(r.account);
           throw new Error(r.reason === "used" ? SIGNIN_ERRORS.linkUsed : r.reason === "expired" ? SIGNIN_ERRORS.linkExpired : SIGNIN_ERRORS.linkInvalid);

@@ -23,11 +23,11 @@ export async function requestLoginLink(
 ): Promise<LinkRequestState> {
   const email = typeof rawEmail === "string" ? rawEmail.slice(0, 300) : "";
   const limits = authLimits();
-  const byIp = limits.mailLink.hit(ip);
+  const byIp = await limits.mailLink.hit(ip);
   if (!byIp.ok) return { email, error: `Too many requests from your address. Try again in ${byIp.retryAfterSeconds} seconds.` };
   const parsed = emailSchema.safeParse(email);
   if (!parsed.success) return { email, error: parsed.error.issues[0]?.message ?? "Enter a valid email address." };
-  const byEmail = limits.mailLinkEmail.hit(parsed.data);
+  const byEmail = await limits.mailLinkEmail.hit(parsed.data);
   if (!byEmail.ok) return { email, error: `Too many links were requested for this address. Try again in ${byEmail.retryAfterSeconds} seconds.` };
   later(async () => {
     try {
