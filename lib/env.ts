@@ -59,6 +59,8 @@ const envSchema = z.object({
   /** The exchange's private API for live trade records (exchange_verified_trade), and its testnet (the test pilot). */
   EXCHANGE_URL: z.url({ protocol: /^https?$/ }).default("https://api.bybit.com"),
   EXCHANGE_TESTNET_URL: z.url({ protocol: /^https?$/ }).default("https://api-testnet.bybit.com"),
+  /** Bearer token for GET /api/metrics (Prometheus); unset: the endpoint answers 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** One exchange call; no answer in time, 429 or 5xx → unreachable (202, credentials not kept). */
   EXCHANGE_TIMEOUT_MS: intFrom(5000, 50, 60_000),
   /**

@@ -100,6 +100,7 @@ export default async function setup(project: TestProject) {
     EXCHANGE_TESTNET_URL: testnet.url,
     EXCHANGE_URL: mainnet.url,
     EXCHANGE_TIMEOUT_MS: "700",
+    METRICS_TOKEN: "test-metrics-token-0123456789",
   };
   if (process.env.DATABASE_URL) common.DATABASE_URL = process.env.DATABASE_URL;
   let server: StartedServer;

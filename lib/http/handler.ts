@@ -1,5 +1,6 @@
 import { newRequestId } from "@/lib/ids";
 import { describeError } from "@/lib/log/describe-error";
+import { observeRequest } from "@/lib/server/metrics";
 import { ApiError, errorBody } from "./errors";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
@@ -36,6 +37,7 @@ export const idempotentAnswer = (r: { bodyJson: string; status: number; replayed
 export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
   return async (req: Request, route?: RouteContext): Promise<Response> => {
     const requestId = newRequestId();
+    const startedAt = performance.now();
     let res: Response;
     try {
       const params = route ? await route.params : {};
@@ -51,6 +53,7 @@ export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
     }
     res.headers.set("Request-Id", requestId);
     if (opts.cors) for (const [k, v] of Object.entries(PUBLIC_CORS)) res.headers.set(k, v);
+    observeRequest(req, res.status, startedAt);
     return res;
   };
 }

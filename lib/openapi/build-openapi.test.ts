@@ -57,6 +57,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/health", "get"],
   ["/api/health/live", "get"],
   ["/api/health/ready", "get"],
+  ["/api/metrics", "get"],
 ];
 
 type Op = {

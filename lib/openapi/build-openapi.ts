@@ -87,6 +87,11 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
             "and their records are never verified; live keys need a confirmed email and an active plan. A key is shown " +
             "once; never put it in browser code, URLs or repositories.",
         },
+        metricsToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The operator's METRICS_TOKEN (not an API key), for GET /api/metrics only.",
+        },
       },
       ...reusableComponents(),
     },

@@ -5,6 +5,7 @@ import type { ClaimModule } from "@/lib/claims/types";
 import type { Db, Tx } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
 import { invalidateStatus } from "./status-cache";
+import { metrics } from "@/lib/server/metrics";
 
 /** Who a re-check's suspension is written by; only such suspensions are lifted by a later pass. */
 export const RECHECK_ACTOR = "system:recheck";
@@ -31,6 +32,7 @@ export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: num
   for (const d of due) {
     const mod = byType.get(d.claimType)!;
     const found = await mod.monitor!.run(d.evidence, now);
+    metrics().rechecks.inc({ outcome: found.kind });
     const changed = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(records).where(eq(records.id, d.id)).for("update");
       // Someone else moved or re-checked it meanwhile.

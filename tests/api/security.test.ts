@@ -26,6 +26,8 @@ async function keyedOperations(): Promise<{ keyed: Operation[]; open: Operation[
     for (const [method, op] of Object.entries<any>(item)) {
       const codes = [...String(op.responses?.["404"]?.description ?? "").matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
       const o = { method: method.toUpperCase(), template, operationId: op.operationId, hasBody: !!op.requestBody, notFoundCodes: codes };
+      // The operator's metrics endpoint takes METRICS_TOKEN, not an API key (tests/api/metrics.test.ts).
+      if (op.security?.some((s: Record<string, unknown>) => "metricsToken" in s)) continue;
       (op.security?.some((s: Record<string, unknown>) => "bearerAuth" in s) ? keyed : open).push(o);
     }
   }

@@ -63,6 +63,22 @@ export function metaPaths(): Paths {
         },
       },
     },
+    "/api/metrics": {
+      get: {
+        operationId: "getMetrics",
+        tags: ["Meta"],
+        summary: "Prometheus metrics (operators)",
+        description:
+          "For a scraper holding the operator's METRICS_TOKEN: API requests by route, method and status with latency histograms, " +
+          "the outbox backlog, pending and failed webhook deliveries, the review queue's size and oldest age, re-check outcomes. " +
+          "404 when no METRICS_TOKEN is configured; 401 `invalid_api_key` for another token.",
+        security: [{ metricsToken: [] }],
+        responses: {
+          "200": { description: "Prometheus text exposition format.", content: { "text/plain": { schema: { type: "string" } } } },
+          ...errorResponses(["not_found", "invalid_api_key"]),
+        },
+      },
+    },
     "/api/health/live": {
       get: {
         operationId: "getLiveness",
