@@ -10,6 +10,21 @@ import { admin, baseURL, collectBrowserErrors, hydrated, newClientContext, setDn
  * carry, ticks the post's author and token, and approves; the certificate says in plain words
  * what was established and what was not, and the signed status carries mode and handle.
  */
+/** A confirmed live customer on the growth plan; calls the API with its live key. */
+async function liveCustomer(tag: string) {
+  const a = await admin("account", "create", "--email", `e2e-${tag}-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("account", "confirm-email", "--account", String(a.account_id));
+  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  return async (method: string, p: string, body?: unknown) => {
+    const r = await fetch(`${baseURL}${p}`, {
+      method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: await r.json() };
+  };
+}
+
 async function person(browser: Browser, tag: string) {
   const ctx = await newClientContext(browser);
   const page = await ctx.newPage();
@@ -24,17 +39,7 @@ async function person(browser: Browser, tag: string) {
 
 test("a domainless wallet owner: submitted by API, approved in the console, certified in plain words", async ({ browser }) => {
   test.setTimeout(120_000);
-  const a = await admin("account", "create", "--email", `e2e-dex-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
-  const api = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(`${baseURL}${p}`, {
-      method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: r.status, body: await r.json() };
-  };
+  const api = await liveCustomer("dex");
   const wallet = privateKeyToAccount(generatePrivateKey());
   const ch = (await api("POST", "/api/v1/wallet-challenges", { address: wallet.address, network: "ethereum", claim_type: "dex_control" })).body;
   const token = /Nonce: (\S+)/.exec(ch.message)![1]!;
@@ -86,17 +91,7 @@ test("a domainless wallet owner: submitted by API, approved in the console, cert
 
 test("a builder: the reviewer approves in the console, the certificate shows the approved maximum fee and never the named wallet", async ({ browser }) => {
   test.setTimeout(120_000);
-  const a = await admin("account", "create", "--email", `e2e-dexb-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
-  const api = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(`${baseURL}${p}`, {
-      method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: r.status, body: await r.json() };
-  };
+  const api = await liveCustomer("dexb");
   const domain = `builder-${randomUUID().slice(0, 8)}.example.com`;
   const dc = (await api("POST", "/api/v1/domain-challenges", { domain })).body;
   setDns(dc.txt_name, [dc.txt_value]);

@@ -34,7 +34,7 @@ export const dexControlUi: ClaimUi = {
     recheck: <>Valid 90 days from approval; renewal needs fresh evidence.</>,
   }),
   ReviewEvidence: ({ evidence }) => (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
+    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm [&_dd]:[overflow-wrap:anywhere]" data-testid="evidence">
       <dt className="text-slate-500">Subtype</dt><dd>{SUBTYPE[str(evidence.subtype)] ?? shown(evidence, "subtype")}{evidence.mode === "domainless" ? " (domainless)" : ""}</dd>
       <dt className="text-slate-500">Wallet</dt><dd><code className="break-all">{shown(evidence, "address")}</code> — signature {evidence.signature_checked ? "checked" : "not checked yet"}</dd>
       <dt className="text-slate-500">Social account</dt><dd>{shown(evidence, "social_handle")}</dd>

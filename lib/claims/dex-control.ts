@@ -1,7 +1,7 @@
 import { isAddress } from "viem";
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
-import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge } from "@/lib/challenges/challenges";
 import { feePercent, maxBuilderFee, vaultDetails, vaultInfoApi } from "@/lib/connectors/vault-info";
 import type { HttpSource } from "@/lib/connectors/http";
 import type { Tx } from "@/lib/db/client";
@@ -10,12 +10,12 @@ import { fieldErrors } from "@/lib/http/validation";
 import { RECORD_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizedValue } from "@/lib/lookup/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
-import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
-import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
+import { sameAddress } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkTarget } from "@/lib/records/public-view";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
+import { signedWalletChallenge } from "./wallet-ownership";
 import type { ChecklistItem, ClaimContext, ClaimModule, CheckOutcome } from "./types";
 
 /*
@@ -183,30 +183,14 @@ export async function takeSnapshot(
   };
 }
 
-/**
- * The wallet challenge (asked with claim_type dex_control, for an EVM address equal to
- * `address`) and its signature, checked; an unreachable smart-account check passes as
- * "not checked yet" (a reviewer decides anyway).
- */
+/** The dex_control wallet challenge for `address`, signed, and an EVM address (exchange accounts are). */
 async function signedWallet(challengeId: string, signature: string, address: string, ctx: ClaimContext) {
-  const fail = (error: FieldError) => ({ error });
-  const loaded = await loadChallenge(ctx.db, walletChallenges, ctx.auth, challengeId, ctx.now);
-  if ("error" in loaded) return fail(loaded.error!);
-  const ch = loaded.row;
-  if (ch.claimType !== "dex_control") {
-    return fail({ code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}; request one with claim_type dex_control.` });
+  const signed = await signedWalletChallenge(ctx, { challengeId, signature, subject: address, claimType: "dex_control" });
+  if ("error" in signed) return signed;
+  if (signed.family !== "evm") {
+    return { error: { code: "invalid_value", param: "evidence.challenge_id", message: "Exchange wallets are EVM addresses: request the challenge for an EVM network." } as FieldError };
   }
-  const network = ch.network as WalletNetwork;
-  const addr = normalizeAddress(ch.address, network);
-  if ("error" in addr) return fail(addr.error);
-  if (addr.family !== "evm") return fail({ code: "invalid_value", param: "evidence.challenge_id", message: "Exchange wallets are EVM addresses: request the challenge for an EVM network." });
-  if (!sameAddress(address.trim(), ch.address, addr.family)) {
-    return fail({ code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` });
-  }
-  const result = await verifyWalletSignature(addr, network, ch.message, signature);
-  if (result.kind === "malformed") return fail({ code: "invalid_signature", param: "evidence.signature", message: result.message });
-  if (result.kind === "mismatch") return fail({ code: "signature_mismatch", param: "evidence.signature", message: "The signature is not by the challenge's address." });
-  return { ch, network, result };
+  return signed;
 }
 
 const refreshRequest = z.strictObject({

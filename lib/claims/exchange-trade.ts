@@ -113,7 +113,7 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
     review: {
       beforeApprove: () => "Nothing can be confirmed: the exchange was not reached and the API key was not kept. Reject it; the customer submits again.",
     },
-    pendingTtlMs: PENDING_TTL_MS,
+    pendingExpiry: { afterMs: PENDING_TTL_MS, reason: "Closed after 24 hours: the exchange was not reached and the API key was not kept. Submit again." },
     validate(input) {
       const evidence = input.evidence ?? {};
       const parsed = tradeEvidence.safeParse(evidence);

@@ -158,8 +158,11 @@ export interface ClaimModule {
    * that record — still active or suspended — is superseded by it, in the same transaction.
    */
   supersedesOnIssue?: string;
-  /** A submission of this type still pending after this long is rejected by the sweep (e.g. it kept no credentials to re-check with). */
-  pendingTtlMs?: number;
+  /**
+   * A submission of this type still pending `afterMs` after it was made is rejected by the
+   * sweep with `reason` (e.g. it kept no credentials to be checked again with).
+   */
+  pendingExpiry?: { afterMs: number; reason: string };
   /**
    * The customer refreshes a pending submission's evidence without a new submission
    * (POST /api/v1/records/{id}/evidence, `{evidence: {…}}`): the check run again on what is

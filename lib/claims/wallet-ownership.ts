@@ -7,13 +7,45 @@ import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
 import { evidenceRules, withEvidence } from "./field-rules";
 import type { EvidenceLevel } from "@/lib/records/schemas";
-import type { ClaimModule } from "./types";
+import type { FieldError } from "@/lib/http/errors";
+import type { ClaimContext, ClaimModule } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified"];
 
 export const walletEvidence = z
   .strictObject({ challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE), signature: z.string().min(1).max(4000) })
   .meta({ id: "WalletOwnershipEvidence" });
+
+/**
+ * A wallet challenge of this account, asked for `claimType` and for the address `subject`,
+ * and the signature over its message, checked: the challenge, its network and the
+ * signature's result (`valid`, or `unreachable` for a smart account whose RPC does not
+ * answer); a malformed or foreign signature, a challenge for another claim type or address
+ * is the FieldError. Shared by every claim type proved with a wallet challenge.
+ */
+export async function signedWalletChallenge(
+  ctx: Pick<ClaimContext, "auth" | "now" | "db">, o: { challengeId: string; signature: string; subject: string; claimType: string },
+) {
+  const fail = (error: FieldError) => ({ error });
+  const loaded = await loadChallenge(ctx.db, walletChallenges, ctx.auth, o.challengeId, ctx.now);
+  if ("error" in loaded) return fail(loaded.error!);
+  const ch = loaded.row;
+  if (ch.claimType !== o.claimType) {
+    return fail({ code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}; request one with claim_type ${o.claimType}.` });
+  }
+  const network = ch.network as WalletNetwork;
+  const addr = normalizeAddress(ch.address, network);
+  if ("error" in addr) return fail(addr.error);
+  if (!sameAddress(o.subject.trim(), ch.address, addr.family)) {
+    return fail({ code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` });
+  }
+  const result = await verifyWalletSignature(addr, network, ch.message, o.signature);
+  if (result.kind === "malformed") return fail({ code: "invalid_signature", param: "evidence.signature", message: result.message });
+  if (result.kind === "mismatch") {
+    return fail({ code: "signature_mismatch", param: "evidence.signature", message: `The signature was not made by the key behind ${ch.address} over the challenge message.` });
+  }
+  return { ch, network, family: addr.family, result };
+}
 
 /**
  * wallet_ownership: control of the key behind an address at signing time, shown by a
@@ -52,35 +84,15 @@ export const walletOwnership: ClaimModule = {
     href: "/proofs#wallet",
   },
   validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, LEVELS),
-  check: withEvidence(walletEvidence, async (input, { challenge_id, signature }, { auth, now, db }) => {
-    const loaded = await loadChallenge(db, walletChallenges, auth, challenge_id, now);
-    if ("error" in loaded) return { kind: "fail", error: loaded.error! };
-    const ch = loaded.row;
-    if (ch.claimType !== "wallet_ownership") {
-      return { kind: "fail", error: { code: "challenge_not_found", param: "evidence.challenge_id", message: `This challenge was issued for ${ch.claimType}.` } };
-    }
-    const network = ch.network as WalletNetwork;
-    const addr = normalizeAddress(ch.address, network);
-    if ("error" in addr) return { kind: "fail", error: addr.error };
-    if (!sameAddress(input.subject.trim(), ch.address, addr.family)) {
-      return { kind: "fail", error: { code: "subject_mismatch", param: "subject", message: `The subject must be the challenge's address, ${ch.address}.` } };
-    }
-    const result = await verifyWalletSignature(addr, network, ch.message, signature);
-    const evidence = { challenge_id, address: ch.address, network, message: ch.message, signature, checked_at: now.toISOString() };
+  check: withEvidence(walletEvidence, async (input, { challenge_id, signature }, ctx) => {
+    const signed = await signedWalletChallenge(ctx, { challengeId: challenge_id, signature, subject: input.subject, claimType: "wallet_ownership" });
+    if ("error" in signed) return { kind: "fail", error: signed.error };
+    const { ch, network, result } = signed;
+    const evidence = { challenge_id, address: ch.address, network, message: ch.message, signature, checked_at: ctx.now.toISOString() };
     const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId);
-    switch (result.kind) {
-      case "valid":
-        return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, signature_scheme: result.scheme }, commit };
-      case "unreachable":
-        return { kind: "review", evidenceLevel: "source_verified", reason: result.reason, publicEvidence: evidence, commit };
-      case "malformed":
-        return { kind: "fail", error: { code: "invalid_signature", param: "evidence.signature", message: result.message } };
-      case "mismatch":
-        return {
-          kind: "fail",
-          error: { code: "signature_mismatch", param: "evidence.signature", message: `The signature was not made by the key behind ${ch.address} over the challenge message.` },
-        };
-    }
+    return result.kind === "valid"
+      ? { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, signature_scheme: result.scheme }, commit }
+      : { kind: "review", evidenceLevel: "source_verified", reason: result.reason, publicEvidence: evidence, commit };
   }),
   async recheck(evidence, now) {
     const network = String(evidence.network) as WalletNetwork;

@@ -34,14 +34,16 @@ export async function expireDueRecords(db: Db, batchSize = 200): Promise<number>
 }
 
 /**
- * Close submissions their claim type does not let wait (`pendingTtlMs`: an exchange trade
- * whose key was not kept can never be checked again): rejected by `system:expiry` with the
- * reason, announced as record.rejected. Several processes may sweep at once (SKIP LOCKED).
+ * Close submissions their claim type does not let wait (`pendingExpiry`: e.g. an exchange
+ * trade whose key was not kept can never be checked again): rejected by `system:expiry` with
+ * the type's reason, announced as record.rejected. Several processes may sweep at once (SKIP LOCKED).
  */
 export async function closeStaleSubmissions(db: Db, now = new Date()): Promise<number> {
   let total = 0;
-  for (const mod of documentedClaimTypes().filter((m) => m.pendingTtlMs)) {
-    const before = new Date(now.getTime() - mod.pendingTtlMs!);
+  for (const mod of documentedClaimTypes()) {
+    if (!mod.pendingExpiry) continue;
+    const { afterMs, reason } = mod.pendingExpiry;
+    const before = new Date(now.getTime() - afterMs);
     const ids = await db.transaction(async (tx) => {
       const due = await tx
         .select()
@@ -50,7 +52,7 @@ export async function closeStaleSubmissions(db: Db, now = new Date()): Promise<n
         .limit(200)
         .for("update", { skipLocked: true });
       for (const row of due) {
-        await reject(tx, row, { at: now, by: "system:expiry", reason: "Closed after 24 hours: the exchange was not reached and the API key was not kept. Submit again." });
+        await reject(tx, row, { at: now, by: "system:expiry", reason });
       }
       return due.map((r) => r.id);
     });

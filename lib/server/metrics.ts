@@ -1,4 +1,7 @@
+import { timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { getEnv } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { getDb, rowsOf } from "@/lib/db/client";
 
@@ -50,6 +53,18 @@ export function metrics(): Metrics {
     sql`select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as v from records where status = 'pending_review'`);
   g.__prsMetrics = { registry, requests, latency, rechecks };
   return g.__prsMetrics;
+}
+
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The scrape answer for `Authorization: Bearer <METRICS_TOKEN>`: 404 when no token is configured, 401 for another. */
+export async function metricsAnswer(authorization: string | null): Promise<Response> {
+  const token = getEnv().METRICS_TOKEN;
+  if (!token) throw new ApiError("not_found", "Metrics are not enabled on this server (METRICS_TOKEN).");
+  const given = /^Bearer (.+)$/.exec(authorization ?? "")?.[1] ?? "";
+  if (!same(given, token)) throw new ApiError("invalid_api_key", "Send the metrics token as a bearer token.");
+  const m = metrics();
+  return new Response(await m.registry.metrics(), { headers: { "Content-Type": m.registry.contentType, "Cache-Control": "no-store" } });
 }
 
 /** Count one answered API request (lib/http/handler.ts). Never throws. */

@@ -114,7 +114,7 @@ export default async function ReviewPage({ params }: Props) {
         </section>
 
         <section>
-          <h2 className="text-lg font-semibold">Earlier decisions on {row.subject} ({row.claimType})</h2>
+          <h2 className="text-lg font-semibold [overflow-wrap:anywhere]">Earlier decisions on {row.subject} ({row.claimType})</h2>
           <DecisionTable rows={s.earlier} testId="earlier-decisions" showRecord />
         </section>
       </PortalMain>
