@@ -7,3 +7,4 @@ export * from "./mandates";
 export * from "./reviews";
 export * from "./auth";
 export * from "./rate-limits";
+export * from "./signing-keys";
