@@ -6,6 +6,7 @@ import { PLANS, ROLES, type Plan, type Role } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+import { publishLocalKeys } from "@/lib/signing/published-keys";
 
 export type AdminState = { error?: string; done?: string };
 
@@ -51,6 +52,7 @@ export async function rotateKeyAction(_prev: AdminState, form: FormData): Promis
   if (form.get("confirm") !== "yes") return { error: "Tick the confirmation: new records will be signed with a new key." };
   try {
     const { kid } = rotateSigningKey();
+    await publishLocalKeys(await getDb()); // published (on every instance) before it signs
     revalidatePath("/admin");
     return { done: `New active signing key ${kid}. Earlier keys stay published so their signatures still verify.` };
   } catch (e) {

@@ -5,6 +5,7 @@ import { confirmEmail, grantRole, revokeApiKey, setLiveExchangeVerification, set
 import { PLANS, ROLES } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
+import { publishLocalKeys } from "@/lib/signing/published-keys";
 import { listReports } from "@/lib/reports/report-problem";
 import { sweepWalletProofs } from "./sweep-wallet-proofs";
 
@@ -108,8 +109,11 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       if (!(await setLiveExchangeVerification(db, id, on))) notFound(id);
       return { account_id: id, live_exchange_verification: on };
     }
-    case "signing-key rotate":
-      return rotateSigningKey();
+    case "signing-key rotate": {
+      const rotated = rotateSigningKey();
+      await publishLocalKeys(db); // published for every instance before anyone signs with it
+      return rotated;
+    }
     case "wallet-proofs sweep": {
       const weak = await sweepWalletProofs(db);
       return { weak_records: weak, count: weak.length };

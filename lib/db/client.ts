@@ -24,6 +24,12 @@ type Handle = {
    * copies its whole parser table on every query (drizzle passes its own parsers).
    */
   rawQuery: (q: SQL) => Promise<Record<string, unknown>[]>;
+  /**
+   * Run `fn` unless another process holds the session advisory lock `key` (then skip: false).
+   * On PostgreSQL the lock lives on a reserved connection, so it is released when this
+   * process dies; the embedded database has one process, so `fn` always runs.
+   */
+  exclusively: (key: number, fn: () => Promise<void>) => Promise<boolean>;
 };
 
 const dialect = new PgDialect();
@@ -104,8 +110,28 @@ async function openPostgres(
       const { sql: text, params } = dialect.sqlToQuery(q);
       return (await client.unsafe(text, params as never[], { prepare })) as unknown as Record<string, unknown>[];
     },
+    exclusively: !lock ? runAlways : async (key, fn) => {
+      const conn = await client.reserve();
+      try {
+        const [row] = await conn`select pg_try_advisory_lock(${key}) as ok`;
+        if (!row?.ok) return false;
+        try {
+          await fn();
+        } finally {
+          await conn`select pg_advisory_unlock(${key})`;
+        }
+        return true;
+      } finally {
+        conn.release();
+      }
+    },
   };
 }
+
+const runAlways = async (_key: number, fn: () => Promise<void>) => {
+  await fn();
+  return true;
+};
 
 /**
  * drizzle sends every query unnamed, so postgres-js first asks for the parameter types
@@ -193,6 +219,7 @@ async function open(): Promise<Handle> {
   return {
     db: db as unknown as Db, mode: "pglite", close: () => client.close(),
     listen: async (channel, fn) => void (await client.listen(channel, fn)),
+    exclusively: runAlways,
     rawQuery: async (q) => {
       const { sql: text, params } = dialect.sqlToQuery(q);
       return (await client.query<Record<string, unknown>>(text, params)).rows;

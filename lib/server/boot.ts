@@ -9,6 +9,7 @@ import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-re
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
+import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { describeError } from "@/lib/log/describe-error";
 import { redactConsoleErrors } from "@/lib/log/redact-console";
@@ -26,9 +27,15 @@ export async function boot() {
   runtime.__prsRuntime = writeRuntimeFile();
   runPgliteInWorker(); // the embedded database gets its own thread in the server
   const handle = await getHandle(); // opens the database and applies migrations
-  const keys = keyring(); // generates the first signing key in the embedded default
+  keyring(); // generates the first signing key in the embedded default
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
+  // Publish this process's keys before it signs anything; follow keys other instances add.
+  await handle.listen(KEYS_CHANNEL, () => void loadPublishedKeys(handle.db).catch((e) => {
+    console.error(`[prs] reloading the published signing keys failed: ${describeError(e)}`);
+  }));
+  await publishLocalKeys(handle.db);
+  const keys = keyring();
   await fillLookupValues(handle.db);
   console.log(
     `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite, in a worker thread)` : ""}; ` +
@@ -40,14 +47,8 @@ export async function boot() {
     if (sweeping) return; // a slow round (DNS timeouts) must not overlap the next
     sweeping = true;
     try {
-      const n = await expireDueRecords(handle.db);
-      if (n > 0) console.log(`[prs] expired ${n} record(s)`);
-      const closed = await closeStaleSubmissions(handle.db);
-      if (closed > 0) console.log(`[prs] closed ${closed} stale submission(s)`);
-      const r = await recheckRecords(handle.db);
-      if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
-      await purgeIdempotencyKeys(handle.db);
-      if (handle.mode === "postgres") await purgeRateLimits(handle.db);
+      // One instance sweeps at a time; the others skip the round (re-checks call outside services).
+      await handle.exclusively(SWEEP_LOCK, () => sweepOnce(handle));
     } catch (e) {
       console.error(`[prs] sweep failed: ${describeError(e)}`);
     } finally {
@@ -57,6 +58,21 @@ export async function boot() {
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
   void sweep();
   if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
+}
+
+/** The advisory-lock key of the periodic sweep (migrations use 727001). */
+const SWEEP_LOCK = 727002;
+
+/** Expiry, stale submissions, re-checks and purges: one round. */
+async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
+  const n = await expireDueRecords(handle.db);
+  if (n > 0) console.log(`[prs] expired ${n} record(s)`);
+  const closed = await closeStaleSubmissions(handle.db);
+  if (closed > 0) console.log(`[prs] closed ${closed} stale submission(s)`);
+  const r = await recheckRecords(handle.db);
+  if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
+  await purgeIdempotencyKeys(handle.db);
+  if (handle.mode === "postgres") await purgeRateLimits(handle.db);
 }
 
 /**

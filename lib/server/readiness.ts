@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/lib/db/client";
-import { keyring } from "@/lib/signing/keys";
+import { keyring, publishedKeysLoaded } from "@/lib/signing/keys";
 
 /**
  * Readiness for a load balancer (GET /api/health/ready): the database answers, every
@@ -38,7 +38,8 @@ export async function readiness(): Promise<Readiness> {
   }
   let signingKey: Readiness["signing_key"] = "ok";
   try {
-    if (!keyring().active) signingKey = "missing";
+    // Loaded and published: keyring() throws when no key of this process is published yet.
+    if (!publishedKeysLoaded() || !keyring().active) signingKey = "missing";
   } catch {
     signingKey = "missing";
   }

@@ -28,8 +28,19 @@ export type SigningKey = {
   privateObject: KeyObject;
 };
 type Keyring = { keys: SigningKey[]; active: SigningKey; byKid: Map<string, SigningKey>; mtimeMs: number };
+type Local = Omit<Keyring, "active"> & { newest: SigningKey; activeFor?: { version: number; key: SigningKey } };
 
-const g = globalThis as unknown as { __prsKeyring?: Keyring; __prsKeyringCheckedAt?: number };
+/**
+ * The published key set (the `signing_keys` table, lib/signing/published-keys.ts), once the
+ * server has loaded it: kid → public key. Until then (scripts, data-layer tests) the newest
+ * local key signs. Once loaded, a process signs only with a key found here — so it never
+ * signs with a key other instances do not publish — and asks for its newer keys to be published.
+ */
+type Published = { byKid: Map<string, { x: string; publicKey: Uint8Array }>; version: number; publish: () => void };
+
+const g = globalThis as unknown as {
+  __prsKeyring?: Local; __prsKeyringCheckedAt?: number; __prsPublished?: Published;
+};
 
 const keysFile = () => path.join(getEnv().dataDir, "signing-keys.json");
 
@@ -68,23 +79,56 @@ function readKeysFile(): { jwks: PrivateJwk[]; mtimeMs: number } {
   return { jwks: parsed, mtimeMs: fs.statSync(file).mtimeMs };
 }
 
-function build(jwks: PrivateJwk[], mtimeMs: number): Keyring {
+function build(jwks: PrivateJwk[], mtimeMs: number): Local {
   const keys = jwks.map(toKey);
   const byKid = new Map(keys.map((k) => [k.kid, k]));
   if (byKid.size !== keys.length) throw new Error("signing keys: duplicate kid");
-  // The last key is the active one; earlier ones stay published so old signatures verify.
-  return { keys, active: keys[keys.length - 1]!, byKid, mtimeMs };
+  // The last key is the newest; earlier ones stay published so old signatures verify.
+  return { keys, newest: keys[keys.length - 1]!, byKid, mtimeMs };
 }
 
-function load(): Keyring {
+function load(): Local {
   const fromEnv = getEnv().SIGNING_KEYS;
   if (fromEnv) return build(z.array(privateJwk).min(1).parse(JSON.parse(fromEnv)), 0);
   const { jwks, mtimeMs } = readKeysFile();
   return build(jwks, mtimeMs);
 }
 
-/** The keyring, reloaded when another process (the admin CLI) rotated the keys file. */
+/**
+ * The keyring, reloaded when another process (the admin CLI) rotated the keys file. `active`
+ * is the newest key — once the published set is loaded, the newest key that is published.
+ */
 export function keyring(): Keyring {
+  const local = localKeyring();
+  return { keys: local.keys, byKid: local.byKid, mtimeMs: local.mtimeMs, active: activeOf(local) };
+}
+
+/** The private keys this process holds (SIGNING_KEYS or the keys file). */
+export function localKeys(): readonly SigningKey[] {
+  return localKeyring().keys;
+}
+
+function activeOf(local: Local): SigningKey {
+  const pub = g.__prsPublished;
+  if (!pub) return local.newest;
+  if (local.activeFor?.version === pub.version) return local.activeFor.key;
+  let key: SigningKey | undefined;
+  for (let i = local.keys.length - 1; i >= 0 && !key; i--) if (pub.byKid.has(local.keys[i]!.kid)) key = local.keys[i];
+  if (key !== local.newest) pub.publish(); // a newer key (a rotation): publish it, then sign with it
+  if (!key) throw new Error("no signing key of this process is published yet");
+  local.activeFor = { version: pub.version, key };
+  return key;
+}
+
+/** Called with the published set whenever it is (re)loaded from the database. */
+export function setPublishedKeys(rows: readonly { kid: string; x: string }[], publish: () => void) {
+  const byKid = new Map(rows.map((r) => [r.kid, { x: r.x, publicKey: fromB64url(r.x) }]));
+  g.__prsPublished = { byKid, version: (g.__prsPublished?.version ?? 0) + 1, publish };
+}
+
+export const publishedKeysLoaded = () => g.__prsPublished !== undefined;
+
+function localKeyring(): Local {
   const now = Date.now();
   if (g.__prsKeyring && !getEnv().SIGNING_KEYS && now - (g.__prsKeyringCheckedAt ?? 0) > 1000) {
     g.__prsKeyringCheckedAt = now;
@@ -114,10 +158,11 @@ export function rotateSigningKey(): { kid: string } {
   return { kid: next.kid };
 }
 
+/** The JWKS: the published set once loaded (every instance's keys), else this process's keys. */
 export function publicJwks() {
-  return {
-    keys: keyring().keys.map((k) => ({ kty: "OKP", crv: "Ed25519", x: k.x, kid: k.kid, use: "sig", alg: "EdDSA" })),
-  };
+  const pub = g.__prsPublished;
+  const keys = pub ? [...pub.byKid].map(([kid, { x }]) => ({ kid, x })) : localKeyring().keys;
+  return { keys: keys.map((k) => ({ kty: "OKP", crv: "Ed25519", x: k.x, kid: k.kid, use: "sig", alg: "EdDSA" })) };
 }
 
 /** Ed25519 over `message`. Keys are derived and generated with @noble/ed25519; the hot path signs through OpenSSL. */
@@ -127,7 +172,7 @@ export function signBytes(message: Uint8Array, k: SigningKey = keyring().active)
 
 /** A signature of ours, checked like any other Ed25519 signature: strictly (lib/signing/ed25519-strict.ts). */
 export function verifyBytes(kid: string, message: Uint8Array, signature: string): boolean {
-  const k = keyring().byKid.get(kid);
-  if (!k) return false;
-  return verifyEd25519Strict(fromB64url(signature), message, k.publicKey);
+  const publicKey = localKeyring().byKid.get(kid)?.publicKey ?? g.__prsPublished?.byKid.get(kid)?.publicKey;
+  if (!publicKey) return false;
+  return verifyEd25519Strict(fromB64url(signature), message, publicKey);
 }

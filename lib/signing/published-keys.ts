@@ -1,0 +1,53 @@
+import { asc, inArray, sql } from "drizzle-orm";
+import { signingKeys } from "@/drizzle/schema";
+import type { Db } from "@/lib/db/client";
+import { describeError } from "@/lib/log/describe-error";
+import { localKeys, setPublishedKeys } from "./keys";
+
+/**
+ * One key set for every instance on one database (docs/operations.md, "Signing keys"):
+ * each process adds the public half of its keys to `signing_keys` before it signs with
+ * them, and publishes — in its JWKS, and for checking signatures — every key in that table.
+ * A process therefore never signs with a key the others do not publish, and a key added on
+ * one instance (a rolling rotation) is published by all of them from that moment.
+ */
+export const KEYS_CHANNEL = "prs_signing_keys";
+
+export class KeyConflict extends Error {}
+
+const g = globalThis as unknown as { __prsPublishing?: Promise<void> };
+
+/** Add this process's keys to the published set, then load the whole set. Refuses a kid published with another key. */
+export async function publishLocalKeys(db: Db): Promise<void> {
+  const mine = localKeys();
+  await db.insert(signingKeys).values(mine.map((k) => ({ kid: k.kid, x: k.x }))).onConflictDoNothing();
+  const stored = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)
+    .where(inArray(signingKeys.kid, mine.map((k) => k.kid)));
+  const byKid = new Map(stored.map((r) => [r.kid, r.x]));
+  for (const k of mine) {
+    if (byKid.get(k.kid) !== k.x) {
+      throw new KeyConflict(`signing key ${k.kid} is published with a different public key; give this key another kid`);
+    }
+  }
+  await db.execute(sql`select pg_notify(${KEYS_CHANNEL}, '')`);
+  await loadPublishedKeys(db);
+}
+
+/** (Re)load the published set: at start, and whenever another process announces a change. */
+export async function loadPublishedKeys(db: Db): Promise<void> {
+  const rows = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)
+    .orderBy(asc(signingKeys.publishedAt), asc(signingKeys.kid));
+  setPublishedKeys(rows, () => {
+    // Asked for from the signing path when a newer local key appears: one publication at a time.
+    g.__prsPublishing ??= publishLocalKeys(db)
+      .catch((e) => console.error(`[prs] publishing a new signing key failed: ${describeError(e)}`))
+      .finally(() => { g.__prsPublishing = undefined; });
+  });
+}
+
+/** The JWKS straight from the table: what any instance publishes at this moment. */
+export async function publishedJwks(db: Db) {
+  const rows = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)
+    .orderBy(asc(signingKeys.publishedAt), asc(signingKeys.kid));
+  return { keys: rows.map((r) => ({ kty: "OKP", crv: "Ed25519", x: r.x, kid: r.kid, use: "sig", alg: "EdDSA" })) };
+}

@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import canonicalize from "canonicalize";
+import * as jose from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// In-process: several "instances" are played by swapping the keys file and the process's keyring
+// over one database (a private PGlite folder, or DATABASE_URL's PostgreSQL).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-keys-"));
+process.env.DATA_DIR = dir;
+
+const { getDb, closeDb } = await import("@/lib/db/client");
+const { signingKeys } = await import("@/drizzle/schema");
+const keys = await import("@/lib/signing/keys");
+const { publishLocalKeys, loadPublishedKeys, publishedJwks, KeyConflict } = await import("@/lib/signing/published-keys");
+const { signJson } = await import("@/lib/signing/canonical");
+const { inArray } = await import("drizzle-orm");
+
+type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
+const g = globalThis as unknown as G;
+let db: Awaited<ReturnType<typeof getDb>>;
+const suffix = Date.now().toString(36);
+const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}` };
+
+async function newKey(kid: string) {
+  const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+  const jwk = await jose.exportJWK(privateKey);
+  return { kid, kty: "OKP", crv: "Ed25519", d: jwk.d!, x: jwk.x! };
+}
+
+/** This process becomes an instance holding `held` (the last one newest). */
+function holdKeys(held: { kid: string }[]) {
+  fs.writeFileSync(path.join(dir, "signing-keys.json"), JSON.stringify(held));
+  g.__prsKeyring = undefined;
+}
+
+async function verifiesWithPublished(value: unknown) {
+  const s = signJson(value);
+  const jwks = jose.createLocalJWKSet(await publishedJwks(db));
+  const key = (await jwks({ alg: "EdDSA", kid: s.kid })) as CryptoKey;
+  const ok = await crypto.subtle.verify("Ed25519", key, Buffer.from(s.signature, "base64url"), new TextEncoder().encode(canonicalize(value)!));
+  return { kid: s.kid, ok };
+}
+
+beforeAll(async () => {
+  db = await getDb();
+});
+afterAll(async () => {
+  g.__prsKeyring = undefined;
+  g.__prsPublished = undefined;
+  await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids)));
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("one published key set for every instance", () => {
+  it("publishes what each instance holds, signs only with published keys, and serves every instance's keys", async () => {
+    const [a, b, c] = await Promise.all([newKey(kids.a), newKey(kids.b), newKey(kids.c)]);
+
+    // Instance 1 holds a; it publishes a, signs with a.
+    holdKeys([a]);
+    await publishLocalKeys(db);
+    expect(await verifiesWithPublished({ n: 1 })).toEqual({ kid: kids.a, ok: true });
+
+    // Instance 2 starts with a new key b appended (a rolling rotation) and publishes both.
+    holdKeys([a, b]);
+    await publishLocalKeys(db);
+    expect(await verifiesWithPublished({ n: 2 })).toEqual({ kid: kids.b, ok: true });
+
+    // Instance 1 again, its view reloaded: it still signs with a, and publishes b too.
+    holdKeys([a]);
+    await loadPublishedKeys(db);
+    expect(keys.keyring().active.kid).toBe(kids.a);
+    const published = keys.publicJwks().keys.map((k) => k.kid);
+    expect(published).toEqual(expect.arrayContaining([kids.a, kids.b]));
+    expect((await publishedJwks(db)).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([kids.a, kids.b]));
+
+    // An instance whose newest key c is not published yet keeps signing with b …
+    holdKeys([a, b, c]);
+    await loadPublishedKeys(db);
+    expect(keys.keyring().active.kid).toBe(kids.b);
+    // … and asked for c's publication while doing so; once published, c signs.
+    for (let i = 0; i < 50 && keys.keyring().active.kid !== kids.c; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await publishedJwks(db)).keys.map((k) => k.kid)).toContain(kids.c);
+    expect(await verifiesWithPublished({ n: 3 })).toEqual({ kid: kids.c, ok: true });
+  });
+
+  it("refuses a kid that is already published with another key", async () => {
+    const impostor = await newKey(kids.a); // same kid, different key pair
+    holdKeys([impostor]);
+    await expect(publishLocalKeys(db)).rejects.toBeInstanceOf(KeyConflict);
+    const [row] = await db.select().from(signingKeys).where(inArray(signingKeys.kid, [kids.a]));
+    expect(row!.x).not.toBe(impostor.x);
+  });
+});
