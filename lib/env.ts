@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { LogLevel } from "@/lib/log/json-log.mjs";
 import type { EvmNetwork } from "@/lib/proofs/wallet-address";
 
 /**
@@ -95,6 +96,8 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
   /** Public lookups per client address per minute (CONTRACT: 30); shared by every instance on PostgreSQL. */
   LOOKUP_RATE_LIMIT_PER_MINUTE: intFrom(30, 1, 1_000_000),
+  /** The least severe log lines written (JSON on stdout; docs/operations.md#logs). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const satisfies readonly LogLevel[]).default("info"),
   /** Set by Next itself: `next dev` runs "development", where the CSP allows what its overlay needs. */
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 }).superRefine((e, ctx) => {
@@ -108,7 +111,7 @@ const envSchema = z.object({
 
 /** Logged at the start of a server or worker that runs with WEBHOOK_ALLOW_INSECURE=1. */
 export const INSECURE_WEBHOOKS_WARNING =
-  "[prs] WARNING: WEBHOOK_ALLOW_INSECURE=1: webhooks may be sent over http:// and to loopback addresses. For tests and local development only.";
+  "WARNING: WEBHOOK_ALLOW_INSECURE=1: webhooks may be sent over http:// and to loopback addresses. For tests and local development only.";
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };
 

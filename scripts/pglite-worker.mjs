@@ -7,6 +7,9 @@ import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { getLogger, routeConsole } from "../lib/log/json-log.mjs";
+
+routeConsole(getLogger(process.env.LOG_LEVEL)); // what PGlite prints comes out as JSON lines too
 
 const { dir, socketPath } = workerData;
 // Same durability as the in-process mode: relaxedDurability only skips awaiting a syncToFs

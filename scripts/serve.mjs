@@ -2,11 +2,19 @@
 // the app sees (X-Forwarded-For, read by the sign-in and sign-up rate limits) is the
 // socket's unless TRUST_PROXY=1 says a proxy in front sets it. `next start` would keep a
 // client-supplied X-Forwarded-For as it is, letting anyone pick their own address.
+// Every line it writes — its own, the app's, Next's — is one JSON object (lib/log/json-log.mjs),
+// and every request gets one access line when its answer is done.
 // Usage: node scripts/serve.mjs -p PORT -H HOST   (npm start runs it after building)
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { getLogger, REQUEST_ID_HEADER, routeConsole, runWithRequestId } from "../lib/log/json-log.mjs";
+
+// Before Next is loaded, so what it reports through console.* comes out as JSON lines too.
+// LOG_LEVEL is read here as the app reads it (lib/env.ts validates it at boot).
+const log = getLogger(process.env.LOG_LEVEL);
+routeConsole(log);
 
 // As `next start` does: a production build runs with React's and Next's production runtimes,
 // which are chosen by NODE_ENV when Next is loaded — hence set first, then import.
@@ -37,9 +45,14 @@ await app.prepare();
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const requestId = () => `req_${Array.from(randomBytes(20), (b) => CROCKFORD[b & 31]).join("")}`;
 
-function refusal(url) {
+/** The path without the query string: queries can hold lookup values and tokens, never logged. */
+const pathOf = (url) => {
   const q = url.indexOf("?");
-  const pathname = q < 0 ? url : url.slice(0, q);
+  return (q < 0 ? url : url.slice(0, q)).slice(0, 500);
+};
+
+function refusal(url) {
+  const pathname = pathOf(url);
   try {
     decodeURIComponent(pathname);
   } catch {
@@ -49,33 +62,63 @@ function refusal(url) {
   return null;
 }
 
+/** The client as the app sees it: the socket, or with TRUST_PROXY=1 the proxy's last X-Forwarded-For entry. */
+function clientOf(req) {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const last = typeof forwarded === "string" ? forwarded.split(",").pop()?.trim() : undefined;
+  return last || req.socket.remoteAddress || "unknown";
+}
+
+/** One access line per request, when its answer is done (or the connection closed first). */
+function logAccess(req, res, startedAt) {
+  res.once("close", () => {
+    log.info({
+      method: req.method,
+      path: pathOf(req.url ?? "/"),
+      status: res.statusCode,
+      duration_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e4) / 100,
+      client: clientOf(req),
+      ...(res.writableFinished ? {} : { aborted: true }),
+    }, "request");
+  });
+}
+
 const server = http.createServer((req, res) => {
+  const id = requestId();
+  runWithRequestId(id, () => serve(req, res, id));
+});
+
+function serve(req, res, id) {
+  logAccess(req, res, process.hrtime.bigint());
   for (const [name, value] of baselineHeaders) res.setHeader(name, value);
+  res.setHeader("Request-Id", id); // pages too: the id to quote, and to find the request's lines by
   const refused = refusal(req.url ?? "/");
   if (refused) {
-    const id = requestId();
     const [code, message] = refused;
-    console.warn(`[${id}] 400 ${code}: ${req.method} ${JSON.stringify((req.url ?? "").slice(0, 200))}`);
+    log.warn({ code, method: req.method, path: pathOf(req.url ?? "/") }, "request refused");
     res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "Request-Id": id, "Cache-Control": "no-store" });
     res.end(JSON.stringify({ error: { type: "invalid_request_error", code, message, request_id: id } }));
     return;
   }
+  // The app answers under this id (lib/http/handler.ts); what a client sent is not it.
+  req.headers[REQUEST_ID_HEADER] = id;
   if (!trustProxy || !req.headers["x-forwarded-for"]) {
     // No trusted proxy: what the client says about itself counts for nothing.
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";
     delete req.headers["x-real-ip"];
   }
   handle(req, res).catch((err) => {
-    console.error("[prs] request failed", err);
+    log.error({ err }, "request failed");
     if (!res.headersSent) {
       res.statusCode = 500;
       res.end();
     }
   });
-});
+}
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  console.log(`[prs] listening on http://${hostname}:${port}${trustProxy ? " (trusting X-Forwarded-For from a proxy)" : ""}`);
+  const url = `http://${hostname}:${port}`;
+  log.info({ url, trust_proxy: trustProxy }, `listening on ${url}`);
 });
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, () => {

@@ -3,21 +3,19 @@
 // may run at once: deliveries are claimed with leases taken under SKIP LOCKED.
 import { closeDb, getDb } from "@/lib/db/client";
 import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
-import { redactConsoleErrors } from "@/lib/log/redact-console";
+import { log, routeConsoleToLog } from "@/lib/log/logger";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 
-redactConsoleErrors();
+routeConsoleToLog(); // JSON lines, as the server writes them
 
 async function main() {
   if (!getEnv().DATABASE_URL) {
-    console.error(
-      "npm run worker needs DATABASE_URL: the embedded database admits one process, and the server runs the worker itself.",
-    );
+    log().fatal("npm run worker needs DATABASE_URL: the embedded database admits one process, and the server runs the worker itself.");
     process.exit(2);
   }
-  if (getEnv().WEBHOOK_ALLOW_INSECURE === "1") console.warn(INSECURE_WEBHOOKS_WARNING);
+  if (getEnv().WEBHOOK_ALLOW_INSECURE === "1") log().warn(INSECURE_WEBHOOKS_WARNING);
   const stop = startDeliveryWorker(await getDb());
-  console.log("[prs] webhook worker running");
+  log().info({ database: "postgres" }, "webhook worker running");
   const shutdown = async () => {
     await stop();
     await closeDb();
@@ -27,7 +25,7 @@ async function main() {
   process.on("SIGTERM", shutdown);
 }
 
-main().catch((e) => {
-  console.error(e);
+main().catch((err) => {
+  log().fatal({ err }, "webhook worker stopped");
   process.exit(1);
 });

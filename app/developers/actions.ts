@@ -16,7 +16,7 @@ import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { createWebhook, deleteWebhook, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
 import { parseMandatePublicKey } from "@/lib/mandates/public-key";
 
@@ -35,7 +35,7 @@ export async function createKeyAction(_prev: CreateKeyState, form: FormData): Pr
     return { created: { environment, secret: key, keyId } };
   } catch (e) {
     if (e instanceof ApiKeyRefused) return { error: e.message };
-    console.error(`[prs] key creation failed: ${describeError(e)}`);
+    log().error({ err: e }, "key creation failed");
     return { error: "The key could not be created. Please try again." };
   }
 }
@@ -71,7 +71,7 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
 /** An ApiError's message is written for API clients and safe to show; anything else is logged. */
 function failure(e: unknown, what: string): string {
   if (e instanceof ApiError) return e.message;
-  console.error(`[prs] portal ${what} failed: ${describeError(e)}`);
+  log().error({ err: e }, `portal ${what} failed`);
   return `The ${what} failed. Please try again.`;
 }
 

@@ -13,7 +13,7 @@ import { createRecord } from "@/lib/records/create-record";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state";
 
 // Proofs in the portal call the same library functions as the API, as the signed-in
@@ -37,7 +37,7 @@ async function portalContext(environment: unknown) {
 
 /** What a failure that is not the caller's fault says: logged in full, shown in general. */
 function unexpected(what: string, e: unknown): { error: string } {
-  console.error(`[prs] portal ${what} failed: ${describeError(e)}`);
+  log().error({ err: e }, `portal ${what} failed`);
   return { error: "That did not work because of a problem on our side. Please try again." };
 }
 

@@ -10,7 +10,7 @@ import { changeLifecycle } from "@/lib/records/change-lifecycle";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { lifecycleSchema } from "@/lib/records/schemas";
 import { IRREVERSIBLE } from "./lifecycle-ops";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 /**
  * One state for the page's lifecycle forms: a refusal carries the operation it answers, so
@@ -61,7 +61,7 @@ export async function lifecycleAction(_prev: LifecycleState, form: FormData): Pr
     return { done: `The record is now ${record.status}.` };
   } catch (e) {
     if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, FIELDS) };
-    console.error(`[prs] portal lifecycle change failed: ${describeError(e)}`);
+    log().error({ err: e }, "portal lifecycle change failed");
     return { values, errors: { form: "The change could not be made. Please try again." } };
   }
 }

@@ -11,7 +11,7 @@ import { requestLoginLink, type LinkRequestState } from "@/lib/auth/request-logi
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { RESET_PROBLEMS } from "./messages";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 /** "Forgot password?": mail a reset link (same answer whether or not the account exists). */
 export async function emailResetLinkAction(_prev: LinkRequestState, form: FormData): Promise<LinkRequestState> {
@@ -32,7 +32,7 @@ export async function setNewPasswordAction(_prev: NewPasswordState, form: FormDa
   try {
     result = await resetPassword(await getDb(), token, parsed.data);
   } catch (e) {
-    console.error(`[prs] password reset failed: ${describeError(e)}`);
+    log().error({ err: e }, "password reset failed");
     return { error: "Something went wrong on our side; your password was not changed. Please try again." };
   }
   if (!result.ok) return { error: RESET_PROBLEMS[result.reason] };

@@ -7,7 +7,7 @@ import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { decideSubmission, rerunAutomaticCheck } from "@/lib/reviews/decide-submission";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 /**
  * What a form shows after its action. A success needs no message: the page is revalidated
@@ -22,7 +22,7 @@ export type DecisionState = FormState<DecisionValues> & { conflict?: string };
 const DECISION_FIELDS = ["checklist", "notes", "reason"] as const;
 
 function unexpected(e: unknown, what: string): string {
-  console.error(`[prs] review ${what} failed: ${describeError(e)}`);
+  log().error({ err: e }, `review ${what} failed`);
   return `The ${what} could not be recorded. Please try again.`;
 }
 

@@ -8,7 +8,7 @@ import { AccountExists, signUp } from "@/lib/auth/signup";
 import type { FormState } from "@/lib/forms/form-state";
 import { formText } from "@/lib/forms/form-state";
 import { clientAddress } from "@/lib/http/rate-limit";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 /** The email is put back on every refusal; the password never is (it is typed again). */
 export type SignUpState = FormState<{ email: string }, "email" | "password"> & {
@@ -38,7 +38,7 @@ export async function signUpAction(_prev: SignUpState, form: FormData): Promise<
     if (e instanceof AccountExists) {
       return { values, errors: { email: "This email address cannot be used for a new account. If it is yours, sign in instead." } };
     }
-    console.error(`[prs] sign-up failed: ${describeError(e)}`);
+    log().error({ err: e }, "sign-up failed");
     return { values, errors: { form: "Something went wrong on our side; your account was not created. Please try again." } };
   }
 }

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { formText, type FormState } from "@/lib/forms/form-state";
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { changePrincipal } from "./change-principal";
 
@@ -42,7 +42,7 @@ export async function principalAction(prev: PrincipalState, form: FormData): Pro
     await changePrincipal(await getDb(), portalAuth(account, environment), id, { principal_record_id: target });
   } catch (e) {
     if (!(e instanceof ApiError)) {
-      console.error(`[prs] portal principal change failed: ${describeError(e)}`);
+      log().error({ err: e }, "portal principal change failed");
       return refuse({ form: "The change could not be made. Please try again." });
     }
     // Said beside the field the id came from ("This record must be public.").

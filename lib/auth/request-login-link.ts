@@ -3,7 +3,7 @@ import { emailSchema } from "./credentials";
 import { authLimits } from "./limits";
 import { LOGIN_TOKEN_TTL_SECONDS, type LoginTokenPurpose } from "./login-token";
 import { sendLoginLink } from "./send-login-link";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 export type LinkRequestState = { sent?: string; error?: string; email?: string };
 
@@ -33,7 +33,7 @@ export async function requestLoginLink(
     try {
       await sendLoginLink(await getDb(), parsed.data, purpose);
     } catch (e) {
-      console.error(`[prs] ${purpose} mail failed: ${describeError(e)}`);
+      log().error({ err: e, purpose }, `${purpose} mail failed`);
     }
   });
   return { email, sent: SENT[purpose] };

@@ -3,6 +3,7 @@ import { accounts } from "@/drizzle/schema";
 import { AccountExists, createAccount } from "@/lib/accounts/create-account";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { log } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/send-mail";
 import { CONFIRM_TTL_SECONDS, makeConfirmToken } from "./confirm-token";
 import { hashPassword } from "./password";
@@ -43,7 +44,7 @@ export async function signUp(db: Db, input: { email: string; password: string })
   } catch (e) {
     // The account exists; the mail can be sent again from the portal.
     mailed = false;
-    console.error(`[prs] confirmation mail to ${created.email} failed: ${(e as Error).message}`);
+    log().error({ err: e, account_id: created.accountId }, "confirmation mail failed");
   }
   return { ...created, mailed };
 }

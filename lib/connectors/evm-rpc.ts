@@ -2,6 +2,7 @@ import { createPublicClient, http, type PublicClient } from "viem";
 import { arbitrum, base, bsc, mainnet, optimism, polygon } from "viem/chains";
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
+import { log } from "@/lib/log/logger";
 import type { EvmNetwork, WalletNetwork } from "@/lib/proofs/wallet-address";
 import { found, notFound, unreachable, type SourceResult } from "./source-result";
 
@@ -71,7 +72,7 @@ async function assertChain(client: PublicClient, network: EvmNetwork) {
     chainOf.set(url, id);
   }
   if (id !== CHAIN_IDS[network]) {
-    console.error(`[prs] EVM_RPC_URLS: the ${network} RPC serves chain ${id}, not ${CHAIN_IDS[network]}; its answers are not used`);
+    log().error({ network, chain_id: id, expected_chain_id: CHAIN_IDS[network] }, `EVM_RPC_URLS: the ${network} RPC serves chain ${id}, not ${CHAIN_IDS[network]}; its answers are not used`);
     throw new WrongChain(`The RPC configured for ${network} serves chain ${id}, not ${network} (${CHAIN_IDS[network]}).`);
   }
 }

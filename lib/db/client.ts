@@ -5,7 +5,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
 import { getEnv } from "@/lib/env";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 
 export type Schema = typeof schema;
 /** One data layer, two drivers: both drizzle flavours share this interface. */
@@ -183,7 +183,7 @@ async function openPgliteWorker(dir: string, dataDir: string): Promise<Handle> {
     worker.once("exit", (code) => reject(new Error(`PGlite worker exited (${code}) before it was ready`)));
   });
   worker.removeAllListeners("exit").removeAllListeners("error");
-  worker.on("error", (e) => console.error(`[prs] PGlite worker failed: ${describeError(e)}`));
+  worker.on("error", (err) => log().error({ err }, "PGlite worker failed"));
   worker.unref(); // the server's own handles keep the process alive, not the database thread
   const stop = async () => {
     const closed = new Promise<void>((resolve) => {

@@ -11,7 +11,7 @@ export const GUIDES = [
   { slug: "getting-started", file: "README.md", title: "Getting started", summary: "Run the service, issue a first record, use the portal, configure it and operate it." },
   { slug: "api", file: "docs/api.md", title: "API guide", summary: "Every endpoint with recorded requests and answers: keys, errors, idempotency, claim types, proofs, webhooks." },
   { slug: "embed", file: "docs/embed.md", title: "The embed badge", summary: "Two lines on your site: what the badge checks in each visitor's browser, and what it cannot prove." },
-  { slug: "operations", file: "docs/operations.md", title: "Operations", summary: "Topologies, backups and restore, key rotation, health and monitoring, upgrades, the path past one database." },
+  { slug: "operations", file: "docs/operations.md", title: "Operations", summary: "Topologies, backups and restore, key rotation, health, monitoring and logs, upgrades, the path past one database." },
   { slug: "claim-types", file: "docs/claim-types.md", title: "Adding a claim type", summary: "For operators extending the service: one definition, its UI piece and its tests." },
   { slug: "security", file: "docs/security.md", title: "Security", summary: "The security review: what was found, how it was fixed, the headers every answer carries." },
   { slug: "decisions", file: "docs/decisions.md", title: "Design decisions", summary: "Why the service behaves as it does, decision by decision." },

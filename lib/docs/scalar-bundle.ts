@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { log } from "@/lib/log/logger";
 
 /**
  * Scalar's standalone browser bundle (@scalar/api-reference), read from node_modules once
@@ -20,7 +21,7 @@ export function scalarBundle(): Promise<ScalarBundle | null> {
       // The source map is not served: drop the comment so devtools do not ask for it.
       return { version: pkg.version, body: js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n") };
     } catch (err) {
-      console.error("[prs] Scalar's standalone bundle is missing; /docs falls back to links", err);
+      log().error({ err }, "Scalar's standalone bundle is missing; /docs falls back to links");
       return null;
     }
   })();

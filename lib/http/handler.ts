@@ -1,5 +1,4 @@
-import { newRequestId } from "@/lib/ids";
-import { describeError } from "@/lib/log/describe-error";
+import { log, requestIdOf, runWithRequestId } from "@/lib/log/logger";
 import { observeRequest } from "@/lib/server/metrics";
 import { ApiError, errorBody } from "./errors";
 
@@ -30,31 +29,34 @@ export const idempotentAnswer = (r: { bodyJson: string; status: number; replayed
   jsonText(r.bodyJson, r.status, r.replayed ? { "Idempotent-Replayed": "true" } : {});
 
 /**
- * The outer step every handler runs in: a request id on every answer, optional public
- * CORS, and the single place where errors become the envelope. Unknown errors are logged
- * and answered with a generic 500 — their message never reaches the client.
+ * The outer step every handler runs in: a request id on every answer (the one
+ * scripts/serve.mjs logs the request under), optional public CORS, and the single place
+ * where errors become the envelope. Unknown errors are logged and answered with a generic
+ * 500 — their message never reaches the client.
  */
 export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
-  return async (req: Request, route?: RouteContext): Promise<Response> => {
-    const requestId = newRequestId();
-    const startedAt = performance.now();
-    let res: Response;
-    try {
-      const params = route ? await route.params : {};
-      res = await handler({ req, requestId, params });
-    } catch (err) {
-      if (err instanceof ApiError) {
-        res = json(errorBody(err, requestId), err.status, err.headers);
-      } else {
-        console.error(`[${requestId}] unhandled error: ${describeError(err)}`);
-        const e = new ApiError("internal_error", "An internal error occurred. It has been logged.");
-        res = json(errorBody(e, requestId), 500);
+  return (req: Request, route?: RouteContext): Promise<Response> => {
+    const requestId = requestIdOf(req);
+    return runWithRequestId(requestId, async () => {
+      const startedAt = performance.now();
+      let res: Response;
+      try {
+        const params = route ? await route.params : {};
+        res = await handler({ req, requestId, params });
+      } catch (err) {
+        if (err instanceof ApiError) {
+          res = json(errorBody(err, requestId), err.status, err.headers);
+        } else {
+          log().error({ err }, "unhandled error");
+          const e = new ApiError("internal_error", "An internal error occurred. It has been logged.");
+          res = json(errorBody(e, requestId), 500);
+        }
       }
-    }
-    res.headers.set("Request-Id", requestId);
-    if (opts.cors) for (const [k, v] of Object.entries(PUBLIC_CORS)) res.headers.set(k, v);
-    observeRequest(req, res.status, startedAt);
-    return res;
+      res.headers.set("Request-Id", requestId);
+      if (opts.cors) for (const [k, v] of Object.entries(PUBLIC_CORS)) res.headers.set(k, v);
+      observeRequest(req, res.status, startedAt);
+      return res;
+    });
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { canonicalJson, sha256Hex } from "@/lib/signing/canonical";
 import { beginIdempotent, findIdempotent, releaseIdempotent } from "./key-store";
 import { KeyTaken, keyInUse } from "./key-taken";
@@ -82,7 +82,7 @@ async function claimThenExecute<T, S extends number>(db: Db, run: IdempotentRun<
     // Another request holds the key now (it took over a lapsed claim): leave its claim alone.
     if (err instanceof KeyTaken) throw keyInUse();
     // Nothing was written: free the key so a corrected retry can use it.
-    await releaseIdempotent(db, run.scope, begun.claimedAt).catch((e) => console.error(`idempotency release failed: ${describeError(e)}`));
+    await releaseIdempotent(db, run.scope, begun.claimedAt).catch((err) => log().error({ err }, "idempotency release failed"));
     throw err;
   }
 }

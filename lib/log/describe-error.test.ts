@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { describe, expect, it } from "vitest";
-import { describeError } from "./describe-error";
+import { describeError } from "./describe-error.mjs";
 
 describe("describeError", () => {
   it("keeps the statement and drops the parameters of a failed query and the values PostgreSQL quotes", () => {

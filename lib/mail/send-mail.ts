@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { getEnv } from "@/lib/env";
+import { log } from "@/lib/log/logger";
 
 let transport: nodemailer.Transporter | undefined;
 
@@ -16,7 +17,7 @@ export async function sendMail(m: { to: string; subject: string; text: string })
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${m.to.replace(/[^a-z0-9@.-]/gi, "_")}.txt`);
     fs.writeFileSync(file, `From: ${env.MAIL_FROM}\nTo: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n`);
-    console.log(`[prs] mail to ${m.to} (no SMTP_URL): "${m.subject}" written to ${file}`);
+    log().info({ to: m.to, subject: m.subject, file }, "mail written to a file (no SMTP_URL)");
     return;
   }
   transport ??= nodemailer.createTransport(env.SMTP_URL);

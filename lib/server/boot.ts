@@ -11,8 +11,7 @@ import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
-import { describeError } from "@/lib/log/describe-error";
-import { redactConsoleErrors } from "@/lib/log/redact-console";
+import { log, routeConsoleToLog } from "@/lib/log/logger";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };
 
@@ -20,7 +19,7 @@ const g = globalThis as unknown as { __prsBooted?: boolean };
 export async function boot() {
   if (g.__prsBooted) return;
   g.__prsBooted = true;
-  redactConsoleErrors(); // before anything can fail: no query parameters in the log
+  routeConsoleToLog(); // before anything can fail: JSON lines, no query parameters in the log
   const env = getEnv();
   // Announce the process before opening the embedded database, so the admin CLI waits
   // for this server instead of opening the same data folder itself.
@@ -32,16 +31,22 @@ export async function boot() {
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
   // Publish this process's keys before it signs anything; follow keys other instances add.
   await handle.listen(KEYS_CHANNEL, () => void loadPublishedKeys(handle.db).catch((e) => {
-    console.error(`[prs] reloading the published signing keys failed: ${describeError(e)}`);
+    log().error({ err: e }, "reloading the published signing keys failed");
   }));
   await publishLocalKeys(handle.db);
   const keys = keyring();
   await fillLookupValues(handle.db);
-  console.log(
-    `[prs] database: ${handle.mode}${handle.mode === "pglite" ? ` (${env.dataDir}/pglite, in a worker thread)` : ""}; ` +
-      `signing key ${keys.active.kid}; public base URL ${env.publicBaseUrl}`,
+  log().info(
+    {
+      database: handle.mode,
+      ...(handle.mode === "pglite" ? { pglite_dir: `${env.dataDir}/pglite` } : {}),
+      signing_kid: keys.active.kid,
+      public_base_url: env.publicBaseUrl,
+      webhook_worker: env.WEBHOOK_WORKER,
+    },
+    `started: database ${handle.mode}, signing key ${keys.active.kid}`,
   );
-  if (env.WEBHOOK_ALLOW_INSECURE === "1") console.warn(INSECURE_WEBHOOKS_WARNING);
+  if (env.WEBHOOK_ALLOW_INSECURE === "1") log().warn(INSECURE_WEBHOOKS_WARNING);
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return; // a slow round (DNS timeouts) must not overlap the next
@@ -50,7 +55,7 @@ export async function boot() {
       // One instance sweeps at a time; the others skip the round (re-checks call outside services).
       await handle.exclusively(SWEEP_LOCK, () => sweepOnce(handle));
     } catch (e) {
-      console.error(`[prs] sweep failed: ${describeError(e)}`);
+      log().error({ err: e }, "sweep failed");
     } finally {
       sweeping = false;
     }
@@ -66,11 +71,11 @@ const SWEEP_LOCK = 727002;
 /** Expiry, stale submissions, re-checks and purges: one round. */
 async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   const n = await expireDueRecords(handle.db);
-  if (n > 0) console.log(`[prs] expired ${n} record(s)`);
+  if (n > 0) log().info({ records: n }, "sweep: records expired");
   const closed = await closeStaleSubmissions(handle.db);
-  if (closed > 0) console.log(`[prs] closed ${closed} stale submission(s)`);
+  if (closed > 0) log().info({ submissions: closed }, "sweep: stale submissions closed");
   const r = await recheckRecords(handle.db);
-  if (r.suspended + r.reinstated > 0) console.log(`[prs] re-checks: ${r.suspended} record(s) suspended, ${r.reinstated} reinstated`);
+  if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
   await purgeIdempotencyKeys(handle.db);
   if (handle.mode === "postgres") await purgeRateLimits(handle.db);
 }
@@ -84,8 +89,8 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
 async function fillLookupValues(db: Parameters<typeof backfillRecordValues>[0]) {
   try {
     const n = await backfillRecordValues(db);
-    if (n > 0) console.log(`[prs] lookup: stored ${n} value(s) of records issued before`);
+    if (n > 0) log().info({ values: n }, "lookup: stored the values of records issued before");
   } catch (e) {
-    console.error(`[prs] lookup: filling in the values of earlier records failed: ${describeError(e)}`);
+    log().error({ err: e }, "lookup: filling in the values of earlier records failed");
   }
 }

@@ -1,7 +1,7 @@
 import { asc, inArray, sql } from "drizzle-orm";
 import { signingKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { localKeys, setPublishedKeys } from "./keys";
 
 /**
@@ -40,7 +40,7 @@ export async function loadPublishedKeys(db: Db): Promise<void> {
   setPublishedKeys(rows, () => {
     // Asked for from the signing path when a newer local key appears: one publication at a time.
     g.__prsPublishing ??= publishLocalKeys(db)
-      .catch((e) => console.error(`[prs] publishing a new signing key failed: ${describeError(e)}`))
+      .catch((e) => log().error({ err: e }, "publishing a new signing key failed"))
       .finally(() => { g.__prsPublishing = undefined; });
   });
 }

@@ -3,6 +3,7 @@ import { accounts, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzl
 import { rowsOf, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { newAttemptId } from "@/lib/ids";
+import { log } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/send-mail";
 import { sendWebhook, type SendResult } from "./send-webhook";
 
@@ -93,6 +94,6 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
         `Events are kept for it meanwhile: the newest ${getEnv().WEBHOOK_BACKLOG_MAX} raised within the last ${getEnv().WEBHOOK_BACKLOG_DAYS} days.\n` +
         `Fix the endpoint, then re-enable it with POST /api/v1/webhooks/${disabledBy.webhook.id}/enable;\n` +
         `the kept deliveries then go out, oldest first.\n`,
-    }).catch((e) => console.error("[prs] could not send the webhook-disabled mail", e));
+    }).catch((err) => log().error({ err }, "could not send the webhook-disabled mail"));
   }
 }

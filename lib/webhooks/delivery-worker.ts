@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { log } from "@/lib/log/logger";
 import { deliverDue } from "./deliver-due";
 import { dispatchEvents } from "./dispatch-events";
 
@@ -23,7 +24,7 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
   const tick = () => {
     if (running) return;
     running = runWorkerRound(db)
-      .catch((e) => console.error("[prs] webhook worker round failed", e))
+      .catch((err) => log().error({ err }, "webhook worker round failed"))
       .finally(() => (running = null));
   };
   const timer = setInterval(tick, getEnv().WORKER_POLL_MS);

@@ -10,7 +10,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import type { AuthContext } from "@/lib/accounts/types";
 import { ApiError } from "@/lib/http/errors";
-import { describeError } from "@/lib/log/describe-error";
+import { log } from "@/lib/log/logger";
 import { createRecord, type CreateResult } from "@/lib/records/create-record";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { FORM_KEY_RE, newFormKey } from "./form-key";
@@ -63,7 +63,7 @@ export async function newRecordAction(prev: NewRecordState, form: FormData): Pro
     result = await createOnce(await getDb(), portalAuth(account, env.environment), raw, posted);
   } catch (e) {
     if (!(e instanceof ApiError)) {
-      console.error(`[prs] portal new record failed: ${describeError(e)}`);
+      log().error({ err: e }, "portal new record failed");
       return refuse({ error: "The record could not be created because of a problem on our side. Please try again." });
     }
     if (e.code === "idempotency_key_reused") {

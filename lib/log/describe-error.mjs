@@ -1,3 +1,6 @@
+// Plain ESM (types in describe-error.d.mts): scripts/serve.mjs, which runs without the
+// app's TypeScript, describes errors the same way as the app and the worker.
+
 /**
  * An error as it may be written to the log: what failed and where, never the values.
  *
@@ -6,23 +9,28 @@
  * quote offending input ("invalid input syntax for type …: \"…\"") and its `detail` names
  * key values. So: the statement text (placeholders only), the SQLSTATE, the server's message
  * with quoted parts elided, the table/column/constraint, and our own stack frames.
+ * @param {unknown} err
+ * @returns {string}
  */
-export function describeError(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
+export function describeError(err) {
+  /** @type {string[]} */
+  const parts = [];
+  let e = err;
   for (let depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
     parts.push(describeOne(e));
-    e = (e as { cause?: unknown }).cause;
+    e = /** @type {{ cause?: unknown }} */ (e).cause;
   }
   return parts.join("\n  caused by: ");
 }
 
 const QUOTED = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g;
-const elide = (s: string) => s.replace(QUOTED, '"…"');
+/** @param {string} s */
+const elide = (s) => s.replace(QUOTED, '"…"');
 
-function describeOne(e: unknown): string {
+/** @param {unknown} e @returns {string} */
+function describeOne(e) {
   if (typeof e !== "object") return `${typeof e} thrown`;
-  const o = e as Record<string, unknown> & { name?: string; message?: string; stack?: string };
+  const o = /** @type {Record<string, unknown> & { name?: string; message?: string; stack?: string }} */ (e);
   if (typeof o.code === "string" && /^[0-9A-Z]{5}$/.test(o.code)) {
     // PostgreSQL's error (postgres-js, PGlite): SQLSTATE, message, where — not `detail`, not `parameters`
     const where = ["table_name", "column_name", "constraint_name", "routine"]
@@ -41,7 +49,8 @@ function describeOne(e: unknown): string {
 }
 
 /** The stack's frames without its first line (which repeats the message). */
-function frames(stack: string | undefined): string {
+/** @param {string | undefined} stack */
+function frames(stack) {
   if (!stack) return "";
   const lines = stack.split("\n").filter((l) => /^\s+at /.test(l));
   return lines.length ? `\n${lines.slice(0, 8).join("\n")}` : "";
