@@ -79,6 +79,25 @@ export async function signIn(c: Client, provider: "credentials" | "magic-link", 
   return { cookie: session };
 }
 
+/**
+ * Sign out as the portal's button does (next-auth's `signOut()`: POST /api/auth/signout with
+ * its CSRF token). Answers the status and whether next-auth cleared the session cookie.
+ */
+export async function signOut(c: Client): Promise<{ status: number; cleared: boolean }> {
+  if (!c.cookie) throw new Error("signOut needs a signed-in client");
+  const headers = { "x-forwarded-for": c.ip };
+  const csrf = await fetch(`${c.base}/api/auth/csrf`, { headers: { ...headers, cookie: c.cookie } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${c.base}/api/auth/signout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...headers, cookie: [c.cookie, cookieOf(csrf)].filter(Boolean).join("; "), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, callbackUrl: "/signin", json: "true" }),
+  });
+  const cleared = res.headers.getSetCookie().some((s) => /session-token=;/.test(s) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(s));
+  return { status: res.status, cleared };
+}
+
 /** A portal page with the client's cookie: its HTML, or where the server sent us instead. */
 export async function portalPage(c: Client, page: string): Promise<{ status: number; location: string | null; html: string }> {
   const res = await fetch(`${c.base}${page}`, { headers: { "x-forwarded-for": c.ip, ...(c.cookie ? { cookie: c.cookie } : {}) }, redirect: "manual" });

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { updateAccount } from "@/lib/accounts/account-profile";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
 import { portalEnvironment } from "@/lib/accounts/live-access";
@@ -9,6 +10,7 @@ import type { Environment } from "@/lib/accounts/types";
 import { authLimits } from "@/lib/auth/limits";
 import { requireAccount } from "@/lib/auth/session";
 import { sendConfirmationMail } from "@/lib/auth/signup";
+import { endAllSessions } from "@/lib/auth/store-password";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { MANDATE_KEY_ID_RE, WEBHOOK_ID_RE } from "@/lib/ids";
@@ -52,6 +54,14 @@ export async function revokeKeyAction(_prev: ConfirmActionState, form: FormData)
   }
   revalidatePath("/developers");
   return {};
+}
+
+/** Every session of the account ends, this one included (the session epoch moves); the password stays. */
+export async function signOutEverywhereAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
+  const account = await requireAccount();
+  if (form.get("confirm") !== "yes") return unconfirmed("changed");
+  await endAllSessions(await getDb(), account.id);
+  redirect("/signin");
 }
 
 export type ResendState = { message?: string; error?: string };

@@ -15,7 +15,7 @@ import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { listWebhooks } from "@/lib/webhooks/manage-webhooks";
-import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction } from "./actions";
+import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction, signOutEverywhereAction } from "./actions";
 import { CreateKeyForms, MandateKeyForm, ResendConfirmation, SignOutButton, WebhookForm } from "./forms";
 
 export const metadata: Metadata = { title: "Developers", robots: { index: false } };
@@ -218,6 +218,19 @@ export default async function DevelopersPage() {
             </table>
             </div>
           )}
+        </section>
+
+        <section>
+          <h2 className="text-lg font-semibold">Sessions</h2>
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+            Signing out ends this browser&apos;s session. To end every session of this account — on other browsers and devices
+            too, this one included — sign out everywhere. Your password and API keys stay as they are.
+          </p>
+          <div className="mt-4">
+            <ConfirmActionForm action={signOutEverywhereAction} fields={{}} trigger="Sign out everywhere"
+              triggerLabel="Sign out everywhere" question="End every session of this account, this one included?"
+              confirm="Yes, sign out everywhere" testId="sign-out-everywhere" />
+          </div>
         </section>
       </PortalMain>
     </>

@@ -11,6 +11,12 @@ export const accounts = pgTable("accounts", {
   name: text("name"),
   /** scrypt, self-describing (`scrypt$N$r$p$salt$hash`); null for accounts made by the CLI. */
   passwordHash: text("password_hash"),
+  /**
+   * Raised whenever the password is set, replaced or voided, and by "sign out everywhere";
+   * a session carries the epoch it was made in and stops counting once it moves. Not
+   * raised when a hash is only re-made at a higher cost (lib/auth/store-password.ts).
+   */
+  sessionEpoch: integer("session_epoch").notNull().default(0),
   /** An admin enabled exchange_verified_trade (live exchange API keys) for this account in /admin. */
   liveExchangeVerification: boolean("live_exchange_verification").notNull().default(false),
   createdAt: createdAt(),

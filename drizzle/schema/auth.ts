@@ -15,3 +15,17 @@ export const loginTokens = pgTable(
   },
   (t) => [index("login_tokens_account_idx").on(t.accountId, t.createdAt)],
 );
+
+/**
+ * Sessions ended by signing out, by id (the `sid` a session's JWT carries), until the JWT
+ * could no longer be valid anyway; every instance reads the same rows. Past `expires_at`
+ * rows are deleted by the sweep.
+ */
+export const revokedSessions = pgTable(
+  "revoked_sessions",
+  {
+    sid: text("sid").primaryKey(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("revoked_sessions_expires_idx").on(t.expiresAt)],
+);

@@ -5,10 +5,13 @@ import { getEnv } from "@/lib/env";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { signInSchema } from "./credentials";
 import { authLimits } from "./limits";
-import { passwordVersion, verifyPassword } from "./password";
+import { log } from "@/lib/log/logger";
+import { checkPassword } from "./password";
 import { redeemMagicLink } from "./redeem-login-link";
 import { getAuthSecret } from "./secret";
+import { isSessionEnded, newSessionId, revokeSession, SESSION_MAX_AGE_SECONDS } from "./session-revocation";
 import { findAccountByEmail } from "./signup";
+import { upgradePasswordHash } from "./store-password";
 
 /** Error codes the sign-in pages turn into messages (next-auth passes a thrown message through). */
 export const SIGNIN_ERRORS = {
@@ -19,9 +22,26 @@ export const SIGNIN_ERRORS = {
   linkExpired: "link_expired",
 } as const;
 
-type SessionUser = { id: string; email: string; pv: string };
-const sessionUser = (a: { id: string; email: string; passwordHash: string | null }): SessionUser =>
-  ({ id: a.id, email: a.email, pv: passwordVersion(a.passwordHash) });
+type SessionUser = { id: string; email: string; epoch: number };
+const sessionUser = (a: { id: string; email: string; sessionEpoch: number }): SessionUser =>
+  ({ id: a.id, email: a.email, epoch: a.sessionEpoch });
+
+/** Thrown by the jwt callback for a session that ended: next-auth then answers "no session" and clears the cookie. */
+class SessionEnded extends Error {
+  override name = "SessionEnded";
+}
+
+/**
+ * A correct password checked against a hash of an older cost: store the fresh hash now.
+ * A failure costs nothing but the upgrade (tried again at the next sign-in).
+ */
+async function storeUpgradedHash(db: Awaited<ReturnType<typeof getDb>>, accountId: string, from: string, to: string) {
+  try {
+    await upgradePasswordHash(db, accountId, from, to);
+  } catch (e) {
+    log().error({ err: e }, "storing the upgraded password hash failed");
+  }
+}
 
 let cached: NextAuthOptions | undefined;
 
@@ -36,7 +56,7 @@ export function getAuthOptions(): NextAuthOptions {
     // The session cookie is httpOnly and SameSite=Lax; next-auth marks it Secure (and uses
     // the __Secure- prefix) whenever the public URL is https, i.e. in production.
     useSecureCookies: env.publicBaseUrl.startsWith("https://"),
-    session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/signin", error: "/signin" },
     providers: [
       CredentialsProvider({
@@ -49,9 +69,11 @@ export function getAuthOptions(): NextAuthOptions {
           const parsed = signInSchema.safeParse({ email: credentials?.email, password: credentials?.password });
           if (!parsed.success) return null;
           if (!(await limits.signInEmail.hit(parsed.data.email)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
-          const account = await findAccountByEmail(await getDb(), parsed.data.email);
-          const ok = await verifyPassword(parsed.data.password, account?.passwordHash);
-          if (!account || !ok) return null;
+          const db = await getDb();
+          const account = await findAccountByEmail(db, parsed.data.email);
+          const check = await checkPassword(parsed.data.password, account?.passwordHash);
+          if (!account || !check.ok) return null;
+          if (check.upgradedHash) await storeUpgradedHash(db, account.id, account.passwordHash!, check.upgradedHash);
           return sessionUser(account);
         },
       }),
@@ -71,16 +93,42 @@ export function getAuthOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      /**
+       * At sign-in the session gets its id (`sid`) and the account's session epoch. Every
+       * later read of the session (getServerSession, /api/auth/session) first asks the
+       * database whether it still counts: a copy of a signed-out cookie, or a session from
+       * before a password change or "sign out everywhere", is no session.
+       */
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
-          token.pv = (user as unknown as SessionUser).pv;
+          token.epoch = (user as unknown as SessionUser).epoch;
+          token.sid = newSessionId();
+          return token;
         }
+        if (await isSessionEnded(await getDb(), { sid: token.sid, accountId: token.sub, epoch: token.epoch })) throw new SessionEnded();
         return token;
       },
       session({ session, token }) {
-        return { ...session, accountId: token.sub, pv: token.pv } as typeof session;
+        return { ...session, accountId: token.sub, epoch: token.epoch } as typeof session;
       },
+    },
+    events: {
+      /** After next-auth checked the sign-out's CSRF token; the cookie is cleared either way. */
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await revokeSession(await getDb(), token.sid);
+      },
+    },
+    logger: {
+      error(code, metadata) {
+        // A signed-out cookie presented again is expected (and anyone can send one): not an error.
+        if (code === "JWT_SESSION_ERROR" && metadata instanceof Error && metadata.name === "SessionEnded") return;
+        log().error({ err: metadata, code }, `next-auth error ${code}`);
+      },
+      warn(code) {
+        log().warn({ code }, `next-auth warning ${code}`);
+      },
+      debug() {},
     },
   };
   return cached;

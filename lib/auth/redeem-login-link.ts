@@ -6,6 +6,7 @@ import { revokeAccessBeforeConfirmation } from "@/lib/accounts/revoke-access-bef
 import type { Db, Tx } from "@/lib/db/client";
 import { consumeLoginToken, voidLoginTokens, type LoginTokenCheck } from "./login-token";
 import { hashPassword } from "./password";
+import { replacePassword } from "./store-password";
 
 type Redeemed = { ok: true; account: typeof accounts.$inferSelect } | Extract<LoginTokenCheck, { ok: false }>;
 
@@ -13,12 +14,12 @@ type Redeemed = { ok: true; account: typeof accounts.$inferSelect } | Extract<Lo
  * A used link proves the inbox, so it confirms the address. But anyone can sign up with
  * someone else's address, so on an account not confirmed until now whoever signed up may
  * not be whoever holds the inbox: a password set before is voided (`voidPassword`; a reset
- * replaces it anyway), which ends every session made with it (`passwordVersion`), and the
+ * replaces it anyway), which ends every session made with it (the session epoch moves), and the
  * account's other links, API keys, mandate keys and webhook endpoints are revoked.
  */
 async function confirmThroughLink(tx: Tx, accountId: string, now: Date, opts: { voidPassword: boolean }) {
   if (!(await markEmailConfirmed(tx, accountId, now))) return;
-  if (opts.voidPassword) await tx.update(accounts).set({ passwordHash: null }).where(eq(accounts.id, accountId));
+  if (opts.voidPassword) await replacePassword(tx, accountId, null);
   await voidLoginTokens(tx, accountId, now);
   await revokeAccessBeforeConfirmation(tx, accountId, now);
 }
@@ -44,7 +45,7 @@ export async function redeemMagicLink(db: Db, token: unknown, now = new Date()):
  * Set a new password with a reset link (also the way for CLI-made accounts, which have
  * none, to get one). The token is used, the hash stored, the address confirmed and every
  * other outstanding link of the account voided, all or nothing. Sessions signed in with
- * the old password stop working (see `passwordVersion`).
+ * the old password stop working (the session epoch moves).
  */
 export async function resetPassword(db: Db, token: unknown, newPassword: string, now = new Date()): Promise<Redeemed> {
   // scrypt is slow on purpose: hash before the transaction, not while holding the row lock.
@@ -52,7 +53,7 @@ export async function resetPassword(db: Db, token: unknown, newPassword: string,
   const r = await db.transaction(async (tx): Promise<Redeemed> => {
     const used = await consumeLoginToken(tx, token, "password_reset", now);
     if (!used.ok) return used;
-    await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, used.accountId));
+    await replacePassword(tx, used.accountId, passwordHash);
     await confirmThroughLink(tx, used.accountId, now, { voidPassword: false });
     await voidLoginTokens(tx, used.accountId, now);
     return { ok: true, account: await accountOf(tx, used.accountId) };

@@ -3,18 +3,20 @@ import { forbidden, redirect } from "next/navigation";
 import type { Role } from "@/lib/accounts/types";
 import { getDb } from "@/lib/db/client";
 import { getAuthOptions } from "./options";
-import { passwordVersion } from "./password";
 import { findAccountById } from "./signup";
 
 /**
  * The signed-in account, read fresh from the database (plan, confirmation may change), or
- * null. A session made before the account's password last changed no longer counts.
+ * null. A signed-out session, or one made before the account's password last changed or
+ * before "sign out everywhere", is no session: getServerSession answers null (the jwt
+ * callback in ./options asks `isSessionEnded`); the epoch is compared again here with the
+ * account row just read.
  */
 export async function currentAccount() {
-  const session = (await getServerSession(getAuthOptions())) as { accountId?: string; pv?: string } | null;
+  const session = (await getServerSession(getAuthOptions())) as { accountId?: string; epoch?: number } | null;
   if (!session?.accountId) return null;
   const account = await findAccountById(await getDb(), session.accountId);
-  if (!account || session.pv !== passwordVersion(account.passwordHash)) return null;
+  if (!account || session.epoch !== account.sessionEpoch) return null;
   return account;
 }
 

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import nodemailer, { type Mail } from "nodemailer";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
 
-let transport: nodemailer.Transporter | undefined;
+let transport: Mail | undefined;
 
 /**
  * Send a plain-text mail through SMTP_URL. Without SMTP (development), the message is

@@ -1,5 +1,6 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
+import { purgeRevokedSessions } from "@/lib/auth/session-revocation";
 import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
@@ -77,6 +78,7 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   const r = await recheckRecords(handle.db);
   if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
   await purgeIdempotencyKeys(handle.db);
+  await purgeRevokedSessions(handle.db); // signed-out sessions whose cookies have expired anyway
   if (handle.mode === "postgres") await purgeRateLimits(handle.db);
 }
 

@@ -12,7 +12,7 @@ delete process.env.SMTP_URL; // mail goes to DATA_DIR/mail, where this test read
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { accounts, loginTokens } = await import("@/drizzle/schema");
 const { createAccount } = await import("@/lib/accounts/create-account");
-const { hashPassword, passwordVersion } = await import("@/lib/auth/password");
+const { hashPassword } = await import("@/lib/auth/password");
 const tokens = await import("@/lib/auth/login-token");
 const { redeemMagicLink, resetPassword } = await import("@/lib/auth/redeem-login-link");
 const { sendLoginLink } = await import("@/lib/auth/send-login-link");
@@ -167,7 +167,7 @@ describe("magic link", () => {
 });
 
 describe("password reset", () => {
-  it("sets a new scrypt hash, voids the account's other links, and changes the session version", async () => {
+  it("sets a new scrypt hash, voids the account's other links, and moves the session epoch", async () => {
     const a = await account({ password: "old password 123" });
     const before = await accountRow(a.accountId);
     const pendingLink = await tokens.createLoginToken(db, a.accountId, "magic_link");
@@ -179,11 +179,11 @@ describe("password reset", () => {
     const r = await resetPassword(db, t, "new password 456");
     expect(r.ok).toBe(true);
     const after = await accountRow(a.accountId);
-    expect(after.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(after.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(scryptMatches("new password 456", after.passwordHash)).toBe(true);
     expect(scryptMatches("old password 123", after.passwordHash)).toBe(false);
     expect(after.emailConfirmedAt).toBeInstanceOf(Date);
-    expect(passwordVersion(after.passwordHash)).not.toBe(passwordVersion(before.passwordHash));
+    expect(after.sessionEpoch).toBe(before.sessionEpoch + 1);
 
     expect(await resetPassword(db, t, "third password 789")).toEqual({ ok: false, reason: "used" });
     expect(await resetPassword(db, olderReset, "third password 789")).toEqual({ ok: false, reason: "used" });

@@ -16,7 +16,7 @@ const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
 const { confirmEmail } = await import("@/lib/accounts/manage-account");
 const { signUp } = await import("@/lib/auth/signup");
-const { passwordVersion, verifyPassword } = await import("@/lib/auth/password");
+const { verifyPassword } = await import("@/lib/auth/password");
 const { createLoginToken } = await import("@/lib/auth/login-token");
 const { redeemMagicLink, resetPassword } = await import("@/lib/auth/redeem-login-link");
 const { createMandateKey } = await import("@/lib/mandates/manage-mandate-keys");
@@ -72,7 +72,7 @@ async function attackerSignsUp() {
   });
   const pendingReset = await createLoginToken(db, s.accountId, "password_reset");
   const before = await accountRow(s.accountId);
-  return { ...s, victim, mandateKeyId: keyId, webhookId: hook.id, pendingReset, sessionVersion: passwordVersion(before.passwordHash) };
+  return { ...s, victim, mandateKeyId: keyId, webhookId: hook.id, pendingReset, sessionEpoch: before.sessionEpoch };
 }
 
 /** Everything the attacker set up before the address was proven no longer works. */
@@ -80,8 +80,8 @@ async function expectAttackerLockedOut(a: Awaited<ReturnType<typeof attackerSign
   const acct = await accountRow(a.accountId);
   expect(acct.emailConfirmedAt).toBeInstanceOf(Date);
   expect(await verifyPassword(ATTACKER_PASSWORD, acct.passwordHash)).toBe(false);
-  // The attacker's session carries the old password version: it no longer matches.
-  expect(passwordVersion(acct.passwordHash)).not.toBe(a.sessionVersion);
+  // The attacker's session carries the old session epoch: it no longer matches.
+  expect(acct.sessionEpoch).not.toBe(a.sessionEpoch);
   expect(await keyAnswer(a.sandboxKey)).toBe("api_key_revoked");
   const keys = await db.select().from(apiKeys).where(eq(apiKeys.accountId, a.accountId));
   expect(keys.map((k) => k.revokedAt)).toEqual([acct.emailConfirmedAt]);
@@ -131,7 +131,7 @@ describe("pre-account hijack: confirming an address through a mailed sign-in or 
     expect(await confirmEmail(db, a.accountId)).toBe(true);
     const acct = await accountRow(a.accountId);
     expect(acct.emailConfirmedAt).toBeInstanceOf(Date);
-    expect(passwordVersion(acct.passwordHash)).toBe(a.sessionVersion);
+    expect(acct.sessionEpoch).toBe(a.sessionEpoch);
     expect(await verifyPassword(ATTACKER_PASSWORD, acct.passwordHash)).toBe(true);
     expect(await keyAnswer(a.sandboxKey)).toBe(a.accountId);
     const [mk] = await db.select().from(mandateKeys).where(eq(mandateKeys.keyId, a.mandateKeyId));
