@@ -4,33 +4,12 @@
 // and dropped here), or 127.0.0.1:5432 as user postgres when DATABASE_URL is unset. Installs
 // Debian's nginx with apt-get when it is missing (PRS_NGINX points elsewhere).
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { ensureBuild } from "./ensure-build.mjs";
+import { ensureNginx } from "./nginx.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const NGINX = process.env.PRS_NGINX ?? "/usr/sbin/nginx";
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-
-function ensureNginx() {
-  if (fs.existsSync(NGINX)) return;
-  console.log(`[prs] ${NGINX} is missing; installing Debian's nginx with apt-get`);
-  const asRoot = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
-  const run = (args) => {
-    const [cmd, ...rest] = [...asRoot, ...args];
-    return spawnSync(cmd, rest, { stdio: "inherit", env: { ...env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
-  };
-  if (!run(["apt-get", "install", "-y", "--no-install-recommends", "nginx"])) {
-    run(["apt-get", "update"]);
-    if (!run(["apt-get", "install", "-y", "--no-install-recommends", "nginx"]) || !fs.existsSync(NGINX)) {
-      console.error("[prs] could not install nginx, which the cluster test puts in front of the instances");
-      process.exit(1);
-    }
-  }
-  // The package starts a system nginx on port 80; this test runs its own.
-  spawnSync("sh", ["-c", "service nginx stop >/dev/null 2>&1 || true"]);
-}
-
 const serverUrl = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const dbName = `prs_cluster_${Date.now()}_${process.pid}`;
 const psql = (sql) => {

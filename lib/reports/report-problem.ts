@@ -4,7 +4,8 @@ import { z } from "zod";
 import { recordReports, records } from "@/drizzle/schema";
 import { getAuthSecret } from "@/lib/auth/secret";
 import type { Db } from "@/lib/db/client";
-import { memoryRateLimiter, type RateLimiter } from "@/lib/http/rate-limit";
+import type { SharedRateLimiter } from "@/lib/http/rate-limit";
+import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
 import { newReportId } from "@/lib/ids";
 import { getPublicRecord } from "@/lib/records/get-record";
 import { NO_CONTROL, noControl } from "@/lib/records/schemas";
@@ -19,9 +20,12 @@ export type ReportAnswer =
   | { ok: true }
   | { ok: false; reason: "not_found" | "rate_limited" | "invalid"; field?: "message" | "contact"; message: string };
 
-/** Per client address: a handful of reports an hour is plenty for a person, and useless for a flood. */
-const g = globalThis as unknown as { __prsReportLimit?: RateLimiter };
-const limiter = () => (g.__prsReportLimit ??= memoryRateLimiter({ limit: 5, windowMs: 60 * 60_000 }));
+/**
+ * Per client address: a handful of reports an hour is plenty for a person, and useless for a
+ * flood. Counted where every instance counts (PostgreSQL with DATABASE_URL).
+ */
+const g = globalThis as unknown as { __prsReportLimit?: SharedRateLimiter };
+const limiter = () => (g.__prsReportLimit ??= sharedRateLimiter({ limit: 5, windowMs: 60 * 60_000 }));
 
 /**
  * Anyone may report a problem with an issued record from its certificate. The report goes
@@ -36,7 +40,7 @@ export async function reportProblem(db: Db, recordId: string, raw: unknown, clie
   }
   const record = await getPublicRecord(db, recordId);
   if (!record) return { ok: false, reason: "not_found", message: "There is no issued record with this id." };
-  if (!limiter().hit(clientAddress).ok) {
+  if (!(await limiter().hit(`report:${clientAddress}`)).ok) {
     return { ok: false, reason: "rate_limited", message: "Too many reports from your network in the last hour; try again later." };
   }
   await db.insert(recordReports).values({

@@ -10,7 +10,7 @@ import { adminViaServer } from "../admin-client";
 import { spawnGroup, type GroupProcess } from "../process-group";
 import { freePort, startServerOnFreePort, stopStartedServers, type StartedServer } from "../server";
 import { startReceiver, waitFor } from "../webhook-receiver";
-import { startNginx, type Proxy } from "./nginx";
+import { startNginx, type Proxy } from "../../scripts/nginx.mjs";
 
 /**
  * `npm run test:cluster` (scripts/test-cluster.mjs): three `npm start` instances on one
