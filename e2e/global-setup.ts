@@ -47,6 +47,7 @@ export default async function globalSetup() {
     // Webhook destinations on loopback (the e2e receiver), delivered promptly.
     WEBHOOK_ALLOW_INSECURE: "1",
     WORKER_POLL_MS: "200",
+    LOG_CHECKPOINT_INTERVAL_MS: "300",
     LEI_API_URL: lei.url,
     LEI_TIMEOUT_MS: "2000",
     VAULT_INFO_URL: vaultInfo.url,

@@ -30,6 +30,10 @@ const envSchema = z.object({
   PORT: intFrom(3000, 1, 65535),
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIGNING_KEYS: z.string().optional(),
+  /** The transparency log's note key: base64 of a 32-byte Ed25519 seed, the same on every instance (else DATA_DIR/log-note-key). */
+  LOG_NOTE_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be base64 of 32 bytes").optional(),
+  /** How often a new checkpoint of the transparency log may be signed (when entries were added). */
+  LOG_CHECKPOINT_INTERVAL_MS: intFrom(2000, 100, 60_000),
   EXPIRY_SWEEP_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
   DEFAULT_RECORD_VALIDITY_DAYS: intFrom(365, 1, 3650),
   MIN_VALIDITY_SECONDS: intFrom(60, 1, 86_400),

@@ -93,6 +93,7 @@ export default async function setup(project: TestProject) {
     WEBHOOK_DISABLE_AFTER: "4",
     WEBHOOK_TIMEOUT_MS: "700",
     WORKER_POLL_MS: "100",
+    LOG_CHECKPOINT_INTERVAL_MS: "300",
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     // The register stand-in; its slow LEI answers after 5 s, well beyond this.
     LEI_API_URL: lei.url,

@@ -8,3 +8,4 @@ export * from "./reviews";
 export * from "./auth";
 export * from "./rate-limits";
 export * from "./signing-keys";
+export * from "./transparency-log";

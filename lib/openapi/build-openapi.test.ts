@@ -54,6 +54,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/records/{id}/evidence", "post"],
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
+  ["/api/v1/records/{id}/log", "get"],
   ["/api/health", "get"],
   ["/api/health/live", "get"],
   ["/api/health/ready", "get"],

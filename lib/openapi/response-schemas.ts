@@ -10,8 +10,9 @@ import {
   historyEntrySchema, recordIntegritySchema, recordLifecycleSchema, recordLinkSchema, recordListSchema, recordSchema,
 } from "@/lib/records/record-schema";
 import { signatureCheckSchema } from "@/lib/records/signature-check-schema";
+import { recordLogEntrySchema, recordLogSchema } from "@/lib/tlog/record-log-schema";
 import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
-import { signedStatusSchema } from "@/lib/records/signed-status-schema";
+import { logEntrySchema, signedStatusSchema } from "@/lib/records/signed-status-schema";
 import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
 import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
 import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
@@ -36,6 +37,7 @@ export const RESPONSE_SCHEMAS = [
   recordLinkSchema,
   recordSchema,
   recordListSchema,
+  logEntrySchema,
   signedStatusSchema,
   lookupMatchSchema,
   lookupAnswerSchema,
@@ -43,6 +45,8 @@ export const RESPONSE_SCHEMAS = [
   checkAnswerSchema,
   signedPayloadSchema,
   signatureCheckSchema,
+  recordLogEntrySchema,
+  recordLogSchema,
   jwkSchema,
   jwksSchema,
   usageSchema,

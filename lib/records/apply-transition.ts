@@ -4,14 +4,15 @@ import type { Tx } from "@/lib/db/client";
 import { accountDependency } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import { writeEvent } from "@/lib/outbox/write-event";
+import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
 import { notifyStatusChanged } from "./notify-status";
 import { isIssued } from "./effective-status";
 import { loadPublicView } from "./public-view";
 import { serializeRecord, type RecordRow } from "./serialize-record";
 
 /**
- * Move a locked record to `next` inside `tx`: the row, an immutable history entry, the
- * `record.status_changed` outbox event and the cross-process cache notification. Callers
+ * Move a locked record to `next` inside `tx`: the row, an immutable history entry, its
+ * transparency-log entry (live records), the `record.status_changed` outbox event and the cross-process cache notification. Callers
  * check the move is allowed and drop their local status cache after commit.
  */
 export async function applyTransition(
@@ -22,6 +23,7 @@ export async function applyTransition(
   const supersededBy = t.supersededBy ?? row.supersededBy;
   await tx.update(records).set({ status: t.next, statusChangedAt: t.at, supersededBy }).where(eq(records.id, row.id));
   await tx.insert(recordHistory).values({ recordId: row.id, status: t.next, at: t.at, reason: t.reason, by: t.by });
+  await appendLeaves(tx, [recordLeaf(row, "status_changed", t.next, t.at)]);
   const body = serializeRecord(await loadPublicView(tx, { ...row, status: t.next, statusChangedAt: t.at, supersededBy }));
   await writeEvent(tx, {
     accountId: row.accountId, environment: row.environment, at: new Date(), type: "record.status_changed",

@@ -3,6 +3,7 @@ import { getHandle, rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { KeyClaim } from "@/lib/idempotency/types";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
 import type { buildEvent } from "@/lib/outbox/write-event";
+import { appendLeavesCte, recordLeaf } from "@/lib/tlog/store";
 import type { HistoryRow, RecordRow } from "./serialize-record";
 
 const j = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -25,8 +26,8 @@ export type BundleKey = KeyClaim & { status: number; bodyJson: string };
 
 /**
  * One statement, hence atomic without an explicit transaction: insert the records, their
- * first history entries, their links (record_links), their lookup values (record_values) and
- * their outbox events. With `key`, the idempotency key is stored as
+ * first history entries, their links (record_links), their lookup values (record_values),
+ * their outbox events and, for issued live records, their transparency-log entries. With `key`, the idempotency key is stored as
  * done with its answer first, and the rest is written only if that succeeded; 0 then means the
  * key was taken (nothing written). For a claim check without I/O this is the whole write of a
  * create: one round trip. Without `key` (the rows of a batch, whose one key is completed in
@@ -61,6 +62,9 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
   const linkRows = sql.join(links.map((l) => sql`(${l.recordId}, ${l.role}, ${l.targetId})`), sql`,`);
   const values = bundles.flatMap((b) => b.values ?? []);
   const valueRows = sql.join(values.map((v) => sql`(${v.recordId}, ${v.kind}, ${v.value}, ${v.field})`), sql`,`);
+  // Issued live records enter the transparency log in this same statement.
+  const logged = bundles.map(({ row: r }) => (r.status === "active" && r.issuedAt ? recordLeaf(r, "issued", "active", r.issuedAt) : null))
+    .filter((l) => l !== null);
   const eventRows = sql.join(bundles.map(({ row, event: e }) =>
     sql`(${row.id}, ${e.id}, ${e.accountId}, ${e.environment}, ${e.type}, ${e.payload}, ${t(e.createdAt)}::timestamptz)`), sql`,`);
   const statement = sql`
@@ -86,7 +90,7 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
       select v.* from (values ${valueRows}) as v(record_id, kind, value, field)
       where v.record_id in (select id from rec)
       returning 1
-    ), ` : sql``}ev as (
+    ), ` : sql``}${logged.length ? sql`${appendLeavesCte(logged, sql`select 1 from rec`)}, ` : sql``}ev as (
       insert into events (id, account_id, environment, type, payload, created_at)
       select e.id, e.account_id, e.environment, e.type, e.payload, e.created_at
       from (values ${eventRows}) as e(record_id, id, account_id, environment, type, payload, created_at)

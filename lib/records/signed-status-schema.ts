@@ -9,6 +9,16 @@ import type { statusFields } from "./signed-status";
 
 /** The signed, public status: the contract of statusFields (./signed-status) plus its signature. */
 
+export const logEntrySchema = z.object({
+  index: z.number().int().nonnegative().describe("The entry's index in the log."),
+  leaf: z.string().describe("The entry: RFC 8785 canonical JSON of {verification_id, event, status, at, payload_sha256, environment}."),
+  leaf_hash: z.string().regex(/^[0-9a-f]{64}$/).describe("SHA-256(0x00 ‖ leaf), hex (RFC 9162)."),
+  tree_size: z.number().int().positive().describe("The size of the tree of `checkpoint`, which the proof is against."),
+  root_hash: z.string().describe("That tree's root hash, base64 (as in the checkpoint)."),
+  inclusion_proof: z.array(z.string().regex(/^[0-9a-f]{64}$/)).describe("The RFC 9162 audit path, hex, leaf side first."),
+  checkpoint: z.string().describe("The C2SP signed note of that tree size, signed with the log key served at /log/key."),
+}).meta({ id: "LogEntryProof" });
+
 export const signedStatusSchema = z
   .looseObject({
     verification_id: recordIdSchema,
@@ -30,6 +40,12 @@ export const signedStatusSchema = z
       .optional()
       .describe("Only in an answer to `?at=`: the past instant whose status this is (status and status_changed_at as they stood then)."),
     certificate_url: z.url(),
+    transparency_log: logEntrySchema
+      .nullable()
+      .optional()
+      .describe(
+        "Live records (absent from answers to `?at=`): the record's latest entry in the transparency log with its inclusion proof against the checkpoint beside it (docs/verify.md). Null for sandbox records, which are not logged, and for the few seconds until a checkpoint covers the latest change.",
+      ),
     signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),
     status_signature: base64url.describe(
       "Ed25519 over the RFC 8785 canonical JSON of this object without status_signature; base64url without padding.",
@@ -44,7 +60,7 @@ export const signedStatusSchema = z
 export type _SignedStatusSchemaChecks = [
   Assert<
     SameKeys<
-      ReturnType<typeof statusFields> & { signing_key_id: string; status_signature: string },
+      ReturnType<typeof statusFields> & { signing_key_id: string; status_signature: string; transparency_log?: unknown },
       typeof signedStatusSchema.shape
     >
   >,

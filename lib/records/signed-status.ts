@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { signedAnswer } from "@/lib/signing/canonical";
+import { latestProvenEntry } from "@/lib/tlog/store";
 import { getPublicView, withTypeFields, type PublicView } from "./public-view";
 import { getPublicViewAt } from "./status-at";
 import { getCachedStatus, putCachedStatus } from "./status-cache";
@@ -37,7 +38,9 @@ export function statusFields(view: PublicView, at?: Date) {
  * Signed status per the spec's recipe: drop `status_signature`, RFC 8785, Ed25519 with
  * the JWKS key `signing_key_id`. A signed answer is reused for at most 60 s, never past
  * the record's expiry and never after its status — or that of a record it rests on —
- * changed. Null when not issued.
+ * changed. Null when not issued. Live records carry their latest transparency-log entry with
+ * its inclusion proof against the latest checkpoint (null until a checkpoint covers it, and
+ * for sandbox records, which are not logged).
  */
 export async function getSignedStatus(db: Db, id: string): Promise<SignedStatus | null> {
   const now = Date.now();
@@ -46,9 +49,12 @@ export async function getSignedStatus(db: Db, id: string): Promise<SignedStatus 
   const view = await getPublicView(db, id, now);
   if (!view) return null;
   const { row } = view;
-  const fields = statusFields(view);
+  const logEntry = await latestProvenEntry(db, id);
+  const fields = { ...statusFields(view), transparency_log: logEntry === "pending" ? null : logEntry };
   const body = signedBody(fields);
   let untilMs = now + getEnv().STATUS_CACHE_SECONDS * 1000;
+  // The latest change is not in a checkpoint yet: answer again once the next one is signed.
+  if (logEntry === "pending") untilMs = Math.min(untilMs, now + getEnv().LOG_CHECKPOINT_INTERVAL_MS);
   if (fields.status !== "expired" && row.expiresAt) untilMs = Math.min(untilMs, row.expiresAt.getTime());
   putCachedStatus(id, { body, asOfMs: now, untilMs, dependsOn: view.dependsOn });
   return { body, maxAgeSeconds: Math.max(0, Math.floor((untilMs - now) / 1000)) };

@@ -7,6 +7,7 @@ import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry"
 import { ApiError } from "@/lib/http/errors";
 import { replaceRecordValues } from "@/lib/lookup/record-values";
 import { writeEvent } from "@/lib/outbox/write-event";
+import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
 import { applyTransition } from "@/lib/records/apply-transition";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import type { EvidenceLevel } from "@/lib/records/schemas";
@@ -41,6 +42,7 @@ export async function issuePending(
     .returning();
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
   await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
+  await appendLeaves(tx, [recordLeaf(issued, "issued", "active", at)]);
   await replaceRecordValues(tx, issued); // from the evidence it is issued with
   await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));

@@ -10,6 +10,7 @@ import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-re
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
+import { backfillLog, integrate } from "@/lib/tlog/store";
 import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
@@ -37,6 +38,11 @@ export async function boot() {
   await publishLocalKeys(handle.db);
   const keys = keyring();
   await fillLookupValues(handle.db);
+  try {
+    for (let n = await backfillLog(handle.db); n > 0; n = await backfillLog(handle.db)) log().info({ records: n }, "transparency log: records issued before it began, logged");
+  } catch (e) {
+    log().error({ err: e }, "transparency log: logging earlier records failed");
+  }
   log().info(
     {
       database: handle.mode,
@@ -63,11 +69,34 @@ export async function boot() {
   };
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
   void sweep();
+  startCheckpointing(handle, env.LOG_CHECKPOINT_INTERVAL_MS);
   if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
 }
 
-/** The advisory-lock key of the periodic sweep (migrations use 727001). */
+/** The advisory-lock keys of the periodic sweep and of the log's checkpointing (migrations use 727001). */
 const SWEEP_LOCK = 727002;
+const CHECKPOINT_LOCK = 727003;
+
+/**
+ * The transparency log's new entries go into the tree and a checkpoint is signed every
+ * `intervalMs` at most, by one instance at a time (docs/verify.md).
+ */
+function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, intervalMs: number) {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await handle.exclusively(CHECKPOINT_LOCK, async () => void (await integrate(handle.db)));
+    } catch (e) {
+      log().error({ err: e }, "transparency log: checkpoint failed");
+    } finally {
+      running = false;
+    }
+  };
+  setInterval(tick, intervalMs).unref();
+  void tick();
+}
 
 /** Expiry, stale submissions, re-checks and purges: one round. */
 async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {

@@ -2,6 +2,8 @@ import { asc, inArray, sql } from "drizzle-orm";
 import { signingKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log/logger";
+import { canonicalJson, sha256Hex } from "@/lib/signing/canonical";
+import { appendLeaves, keyLeaf } from "@/lib/tlog/store";
 import { localKeys, setPublishedKeys } from "./keys";
 
 /**
@@ -13,6 +15,9 @@ import { localKeys, setPublishedKeys } from "./keys";
  */
 export const KEYS_CHANNEL = "prs_signing_keys";
 
+/** A published key as the JWKS lists it (and as its transparency-log entry hashes it, RFC 8785). */
+const publicJwk = (r: { kid: string; x: string }) => ({ kty: "OKP", crv: "Ed25519", x: r.x, kid: r.kid, use: "sig", alg: "EdDSA" });
+
 export class KeyConflict extends Error {}
 
 const g = globalThis as unknown as { __prsPublishing?: Promise<void> };
@@ -20,7 +25,12 @@ const g = globalThis as unknown as { __prsPublishing?: Promise<void> };
 /** Add this process's keys to the published set, then load the whole set. Refuses a kid published with another key. */
 export async function publishLocalKeys(db: Db): Promise<void> {
   const mine = localKeys();
-  await db.insert(signingKeys).values(mine.map((k) => ({ kid: k.kid, x: k.x }))).onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    const added = await tx.insert(signingKeys).values(mine.map((k) => ({ kid: k.kid, x: k.x }))).onConflictDoNothing()
+      .returning({ kid: signingKeys.kid, x: signingKeys.x, at: signingKeys.publishedAt });
+    // Each newly published key enters the transparency log with it.
+    await appendLeaves(tx, added.map((k) => keyLeaf(sha256Hex(canonicalJson(publicJwk(k))), k.at)));
+  });
   const stored = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)
     .where(inArray(signingKeys.kid, mine.map((k) => k.kid)));
   const byKid = new Map(stored.map((r) => [r.kid, r.x]));
@@ -49,5 +59,5 @@ export async function loadPublishedKeys(db: Db): Promise<void> {
 export async function publishedJwks(db: Db) {
   const rows = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)
     .orderBy(asc(signingKeys.publishedAt), asc(signingKeys.kid));
-  return { keys: rows.map((r) => ({ kty: "OKP", crv: "Ed25519", x: r.x, kid: r.kid, use: "sig", alg: "EdDSA" })) };
+  return { keys: rows.map(publicJwk) };
 }

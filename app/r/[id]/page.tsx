@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
 import { EvidenceList, formatUtc } from "@/components/evidence-list";
+import { LogProof } from "@/components/log-proof";
 import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
 import { StatusBadge } from "@/components/status-badge";
@@ -12,6 +13,7 @@ import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-
 import { getPublicRecord } from "@/lib/records/get-record";
 import { getPublicView } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
+import { latestProvenEntry } from "@/lib/tlog/store";
 import { ReportForm } from "./report-form";
 
 export const dynamic = "force-dynamic";
@@ -52,6 +54,7 @@ export default async function CertificatePage({ params }: Props) {
   const headline = levelHeadline({ level: row.evidenceLevel, accountName: account.name, environment: row.environment, verified });
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
+  const logEntry = await latestProvenEntry(db, row.id);
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
   // A successor is linked only while it is itself a public, issued record of this service.
   const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
@@ -187,6 +190,8 @@ export default async function CertificatePage({ params }: Props) {
             <li>The record&apos;s own signature and signed payload: <a className="underline break-all" href={urls.signature_url}>{urls.signature_url}</a></li>
           </ol>
         </section>
+
+        <LogProof entry={logEntry} environment={row.environment} logUrl={`${base}/api/v1/records/${row.id}/log`} base={base} />
 
         <PublicAbout statusUrl={urls.status_url} jwksUrl={`${base}/.well-known/jwks.json`} />
         <ReportForm recordId={row.id} />

@@ -31,6 +31,26 @@ export function statusPaths(): Paths {
         },
       },
     },
+    "/api/v1/records/{id}/log": {
+      get: {
+        operationId: "getRecordLog",
+        tags: ["Public"],
+        summary: "Transparency-log entries with inclusion proofs",
+        description:
+          "Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each " +
+          "with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed " +
+          "note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. " +
+          "Records not issued are 404. See docs/verify.md.",
+        security: publicAccess,
+        parameters: [recordIdParam],
+        responses: {
+          "200": jsonResponse("The record's log entries.", ref("RecordLog"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-cache" } } },
+          }),
+          ...errorResponses(["record_not_found", "not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+        },
+      },
+    },
     "/api/v1/records/{id}/status": {
       get: {
         operationId: "getRecordStatus",

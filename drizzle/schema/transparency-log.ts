@@ -1,0 +1,37 @@
+import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns";
+
+/**
+ * The transparency log (lib/tlog, docs/verify.md). `log_head` is one row: `size` entries are
+ * appended (each change's transaction moves it on, holding the row until it commits, so
+ * indexes are gap-free and in commit order); `integrated` of them are in the Merkle tree and
+ * covered by the latest checkpoint.
+ */
+export const logHead = pgTable("log_head", {
+  id: integer("id").primaryKey(),
+  size: bigint("size", { mode: "number" }).notNull(),
+  integrated: bigint("integrated", { mode: "number" }).notNull(),
+});
+
+/** One leaf per issuance, status change and signing-key publication: RFC 8785 JSON text. */
+export const logEntries = pgTable("log_entries", {
+  idx: bigint("idx", { mode: "number" }).primaryKey(),
+  leaf: text("leaf").notNull(),
+  recordId: text("record_id"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+}, (t) => [index("log_entries_record_idx").on(t.recordId, t.idx)]);
+
+/** Hashes (hex) of every complete subtree: level 0 = leaf hashes; node (level, idx) covers leaves [idx·2^level, (idx+1)·2^level). */
+export const logNodes = pgTable("log_nodes", {
+  level: integer("level").notNull(),
+  idx: bigint("idx", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+}, (t) => [primaryKey({ columns: [t.level, t.idx] })]);
+
+/** Signed checkpoints (C2SP signed notes), one per published tree size. */
+export const logCheckpoints = pgTable("log_checkpoints", {
+  size: bigint("size", { mode: "number" }).primaryKey(),
+  rootHash: text("root_hash").notNull(),
+  note: text("note").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

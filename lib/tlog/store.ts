@@ -1,0 +1,221 @@
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { logCheckpoints, logEntries, logHead, logNodes } from "@/drizzle/schema";
+import { rowsOf, type Db, type DbOrTx } from "@/lib/db/client";
+import { canonicalJson } from "@/lib/signing/canonical";
+import { coordKey, inclusionProof, consistencyProof, leafHash, nodesCompletedBy, rootHash, type Coord, type NodeSource } from "./merkle";
+import { checkpointText, signNote } from "./note";
+
+/**
+ * The transparency log in the database (docs/verify.md): entries appended in the transaction
+ * of the change they record, integrated into the Merkle tree and checkpointed by one
+ * process at a time (lib/server/boot.ts), served as C2SP tiles (app/log).
+ *
+ * Live records only: sandbox records are test data, private to their account, and never
+ * logged (docs/decisions.md, "Transparency log").
+ */
+export type LogEvent = "issued" | "status_changed" | "signing_key_published";
+export type LogLeaf = { leaf: string; recordId: string | null };
+
+export function recordLeaf(
+  r: { id: string; environment: string; payloadSha256: string | null }, event: Exclude<LogEvent, "signing_key_published">, status: string, at: Date,
+): LogLeaf | null {
+  if (r.environment !== "live" || !r.payloadSha256) return null;
+  return {
+    recordId: r.id,
+    leaf: canonicalJson({ verification_id: r.id, event, status, at: at.toISOString(), payload_sha256: r.payloadSha256, environment: r.environment }),
+  };
+}
+
+export function keyLeaf(publicJwkSha256: string, at: Date): LogLeaf {
+  return {
+    recordId: null,
+    leaf: canonicalJson({
+      verification_id: null, event: "signing_key_published", status: "active", at: at.toISOString(), payload_sha256: publicJwkSha256, environment: "live",
+    }),
+  };
+}
+
+const valuesOf = (leaves: readonly LogLeaf[]) =>
+  sql.join(leaves.map((l, i) => sql`(${i}::int, ${l.leaf}::text, ${l.recordId}::text)`), sql`,`);
+
+/**
+ * Append in the caller's transaction. Moving `log_head.size` on locks its row until the
+ * transaction ends: appends are serialised, indexes gap-free and in commit order.
+ */
+export async function appendLeaves(tx: DbOrTx, leaves: readonly (LogLeaf | null)[]): Promise<void> {
+  const present = leaves.filter((l): l is LogLeaf => l !== null);
+  if (present.length === 0) return;
+  await tx.execute(sql`
+    with head as (update log_head set size = size + ${present.length} where id = 1 returning size - ${present.length} as start)
+    insert into log_entries (idx, leaf, record_id)
+    select head.start + v.ord, v.leaf, v.record_id from head, (values ${valuesOf(present)}) as v(ord, leaf, record_id)`);
+}
+
+/** The same append as CTEs of a larger statement (insert-record-bundle.ts), done only when `guard` has rows. */
+export function appendLeavesCte(leaves: readonly LogLeaf[], guard: SQL): SQL {
+  const n = leaves.length;
+  return sql`loghead as (
+      update log_head set size = size + ${n} where id = 1 and exists (${guard}) returning size - ${n} as start
+    ), logent as (
+      insert into log_entries (idx, leaf, record_id)
+      select loghead.start + v.ord, v.leaf, v.record_id from loghead, (values ${valuesOf(leaves)}) as v(ord, leaf, record_id)
+      returning 1
+    )`;
+}
+
+/** Stored nodes, read in one query. */
+export const dbNodes = (db: DbOrTx): NodeSource => async (coords) => {
+  const map = new Map<string, string>();
+  if (coords.length === 0) return map;
+  const keys = [...new Set(coords.map(coordKey))];
+  const rows = rowsOf<{ level: number; idx: string | number; hash: string }>(await db.execute(sql`
+    select level, idx, hash from log_nodes where (level, idx) in (${sql.join(keys.map((k) => {
+      const [l, i] = k.split(":");
+      return sql`(${Number(l)}::int, ${Number(i)}::bigint)`;
+    }), sql`,`)})`));
+  for (const r of rows) map.set(`${r.level}:${Number(r.idx)}`, r.hash);
+  return map;
+};
+
+export type Checkpoint = { size: number; rootHash: string; note: string };
+
+export async function latestCheckpoint(db: DbOrTx): Promise<Checkpoint | null> {
+  const [c] = await db.select({ size: logCheckpoints.size, rootHash: logCheckpoints.rootHash, note: logCheckpoints.note })
+    .from(logCheckpoints).orderBy(desc(logCheckpoints.size)).limit(1);
+  return c ?? null;
+}
+
+export async function checkpointOfSize(db: DbOrTx, size: number): Promise<Checkpoint | null> {
+  const [c] = await db.select({ size: logCheckpoints.size, rootHash: logCheckpoints.rootHash, note: logCheckpoints.note })
+    .from(logCheckpoints).where(eq(logCheckpoints.size, size));
+  return c ?? null;
+}
+
+const INTEGRATE_MAX = 20_000;
+
+/**
+ * Bring the tree up to the appended entries (at most INTEGRATE_MAX a round) and sign a
+ * checkpoint of the new size — also of size 0, so a new log has one. One transaction; the
+ * caller makes sure one process runs it at a time. Returns the new checkpoint, if any.
+ */
+export async function integrate(db: Db): Promise<Checkpoint | null> {
+  return db.transaction(async (tx) => {
+    const [head] = await tx.select().from(logHead).where(eq(logHead.id, 1)).for("update");
+    if (!head) throw new Error("log_head is missing (migration 0020)");
+    const from = head.integrated;
+    if (head.size === from && (await checkpointOfSize(tx, from))) return null;
+    const entries = await tx.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
+      .where(and(gte(logEntries.idx, from), lt(logEntries.idx, Math.min(head.size, from + INTEGRATE_MAX)))).orderBy(logEntries.idx);
+    // The left siblings the new leaves may need: the complete subtrees on the old tree's right edge.
+    const edge: Coord[] = [];
+    for (let level = 0; 2 ** level <= from; level++) {
+      const n = Math.floor(from / 2 ** level);
+      if (n % 2 === 1) edge.push({ level, idx: n - 1 });
+    }
+    const known = await dbNodes(tx)(edge);
+    const fresh: { level: number; idx: number; hash: string }[] = [];
+    entries.forEach((e, i) => {
+      if (e.idx !== from + i) throw new Error(`log entry ${from + i} is missing`);
+      for (const n of nodesCompletedBy(e.idx, leafHash(e.leaf), (c) => {
+        const h = known.get(coordKey(c));
+        if (!h) throw new Error(`log node ${coordKey(c)} is missing`);
+        return h;
+      })) {
+        known.set(coordKey(n.coord), n.hash);
+        fresh.push({ ...n.coord, hash: n.hash });
+      }
+    });
+    for (let i = 0; i < fresh.length; i += 5000) await tx.insert(logNodes).values(fresh.slice(i, i + 5000)).onConflictDoNothing();
+    const size = from + entries.length;
+    const source: NodeSource = async (coords) => {
+      const missing = coords.filter((c) => !known.has(coordKey(c)));
+      for (const [k, v] of await dbNodes(tx)(missing)) known.set(k, v);
+      return known;
+    };
+    const root = await rootHash(size, source);
+    const checkpoint = { size, rootHash: root, note: signNote(checkpointText(size, root)) };
+    await tx.insert(logCheckpoints).values(checkpoint).onConflictDoNothing();
+    await tx.update(logHead).set({ integrated: size }).where(eq(logHead.id, 1));
+    return checkpoint;
+  });
+}
+
+export type ProvenEntry = { index: number; leaf: string; leaf_hash: string; tree_size: number; inclusion_proof: string[] };
+
+/** A record's entries covered by `checkpoint`, each with its inclusion proof against it. */
+export async function recordEntries(db: DbOrTx, recordId: string, checkpoint: Checkpoint): Promise<{ proven: ProvenEntry[]; pending: number }> {
+  const rows = await db.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
+    .where(eq(logEntries.recordId, recordId)).orderBy(logEntries.idx);
+  const covered = rows.filter((r) => r.idx < checkpoint.size);
+  const proven = await Promise.all(covered.map(async (r) => ({
+    index: r.idx, leaf: r.leaf, leaf_hash: leafHash(r.leaf), tree_size: checkpoint.size,
+    inclusion_proof: await inclusionProof(r.idx, checkpoint.size, dbNodes(db)),
+  })));
+  return { proven, pending: rows.length - covered.length };
+}
+
+export type LatestEntry = {
+  index: number; leaf: string; leaf_hash: string; tree_size: number; root_hash: string; inclusion_proof: string[]; checkpoint: string;
+};
+
+/**
+ * For the signed status and the certificate: the record's latest entry and its proof against
+ * the latest checkpoint; "pending" while that entry is not covered by a checkpoint yet (for
+ * LOG_CHECKPOINT_INTERVAL_MS at most); null when the record is not in the log (sandbox).
+ */
+export async function latestProvenEntry(db: DbOrTx, recordId: string): Promise<LatestEntry | "pending" | null> {
+  const [last] = await db.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
+    .where(eq(logEntries.recordId, recordId)).orderBy(desc(logEntries.idx)).limit(1);
+  if (!last) return null;
+  const checkpoint = await latestCheckpoint(db);
+  if (!checkpoint || last.idx >= checkpoint.size) return "pending";
+  return {
+    index: last.idx, leaf: last.leaf, leaf_hash: leafHash(last.leaf), tree_size: checkpoint.size,
+    root_hash: Buffer.from(checkpoint.rootHash, "hex").toString("base64"),
+    inclusion_proof: await inclusionProof(last.idx, checkpoint.size, dbNodes(db)),
+    checkpoint: checkpoint.note,
+  };
+}
+
+/**
+ * Live records issued before the log began get their entries once, at start: "issued" at
+ * their issue time and, if their status has moved on, one "status_changed" to it. Idempotent.
+ */
+export async function backfillLog(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    // The head's row first: two instances starting at once do not both log the same records.
+    await tx.select().from(logHead).where(eq(logHead.id, 1)).for("update");
+    const missing = rowsOf<{ id: string; environment: string; payload_sha256: string; status: string; issued_at: Date | string; status_changed_at: Date | string }>(
+      await tx.execute(sql`
+        select r.id, r.environment, r.payload_sha256, r.status, r.issued_at, r.status_changed_at from records r
+        where r.environment = 'live' and r.issued_at is not null and r.payload_sha256 is not null
+          and not exists (select 1 from log_entries e where e.record_id = r.id)
+        order by r.issued_at, r.id limit 5000`));
+    const leaves: (LogLeaf | null)[] = [];
+    for (const r of missing) {
+      const row = { id: r.id, environment: r.environment, payloadSha256: r.payload_sha256 };
+      leaves.push(recordLeaf(row, "issued", "active", new Date(r.issued_at)));
+      if (r.status !== "active") leaves.push(recordLeaf(row, "status_changed", r.status, new Date(r.status_changed_at)));
+    }
+    await appendLeaves(tx, leaves);
+    return missing.length;
+  });
+}
+
+export async function proveConsistency(db: DbOrTx, from: number, to: number) {
+  return consistencyProof(from, to, dbNodes(db));
+}
+
+/** Hashes of tree level `level`, nodes [first, first + count), for a tile. */
+export async function levelHashes(db: DbOrTx, level: number, first: number, count: number): Promise<string[]> {
+  const rows = await db.select({ idx: logNodes.idx, hash: logNodes.hash }).from(logNodes)
+    .where(and(eq(logNodes.level, level), gte(logNodes.idx, first), lt(logNodes.idx, first + count))).orderBy(logNodes.idx);
+  return rows.map((r) => r.hash);
+}
+
+export async function entryLeaves(db: DbOrTx, first: number, count: number): Promise<string[]> {
+  const rows = await db.select({ leaf: logEntries.leaf }).from(logEntries)
+    .where(and(gte(logEntries.idx, first), lt(logEntries.idx, first + count))).orderBy(logEntries.idx);
+  return rows.map((r) => r.leaf);
+}
+

@@ -1,0 +1,155 @@
+import canonicalize from "canonicalize";
+import { createLocalJWKSet } from "jose";
+import { describe, expect, it } from "vitest";
+import { baseUrl, call, companyStatus, newAccount, newLiveAccount, until } from "../helpers";
+import { withServerDb } from "../server-db";
+import { leafHashOf, parseBundle, rootOf, tileIndex, verifyCheckpoint, verifyInclusion } from "../tlog-check";
+
+/**
+ * The transparency log over HTTP (issue 19, CONTRACT "Transparency log"), checked with
+ * tests/tlog-check.ts (node:crypto, written from RFC 9162 and C2SP) and jose + canonicalize.
+ */
+const text = async (p: string) => {
+  const r = await fetch(baseUrl() + p);
+  return { status: r.status, body: await r.text(), type: r.headers.get("content-type") };
+};
+const bytes = async (p: string) => {
+  const r = await fetch(baseUrl() + p);
+  return { status: r.status, body: Buffer.from(await r.arrayBuffer()) };
+};
+const vkey = async () => (await text("/log/key")).body.trim();
+
+async function issueLive(key: string, subject: string) {
+  const r = await call("POST", "/api/v1/records", { key, body: companyStatus({ subject, claim: `${subject} is active.`, visibility: "public" }) });
+  expect(r.status, r.text).toBe(201);
+  return r.body.verification_id as string;
+}
+
+/** The signed status once its latest change is in a checkpoint; its signature checked with jose. */
+async function provenStatus(id: string, wantStatus: string) {
+  const status = await until(`${id} proven as ${wantStatus}`, async () => {
+    const s = (await call("GET", `/api/v1/records/${id}/status`)).body;
+    return s.transparency_log && JSON.parse(s.transparency_log.leaf).status === wantStatus ? s : undefined;
+  }, 15_000, 150);
+  const { status_signature, ...signed } = status;
+  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
+  const key = (await jwks({ alg: "EdDSA", kid: status.signing_key_id })) as CryptoKey;
+  expect(await crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature, "base64url"), new TextEncoder().encode(canonicalize(signed)!))).toBe(true);
+  return status;
+}
+
+describe("transparency log", () => {
+  it("logs a live record's issuance and revocation, with proofs a third party can check against the signed checkpoint", async () => {
+    const { liveKey } = await newLiveAccount();
+    const id = await issueLive(liveKey, "Logged Ltd");
+    const key = await vkey();
+    expect(key).toMatch(new RegExp(`^${new URL(baseUrl()).host.replace(/\./g, "\\.")}/log\\+[0-9a-f]{8}\\+`));
+
+    const issued = await provenStatus(id, "active");
+    const t = issued.transparency_log;
+    const cp = verifyCheckpoint(t.checkpoint, key);
+    expect(cp.origin).toBe(`${new URL(baseUrl()).host}/log`);
+    expect(cp.size).toBe(t.tree_size);
+    expect(cp.root.toString("base64")).toBe(t.root_hash);
+    const leaf = JSON.parse(t.leaf);
+    expect(leaf).toEqual({ verification_id: id, event: "issued", status: "active", at: issued.issued_at, payload_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), environment: "live" });
+    expect(t.leaf).toBe(canonicalize(leaf));
+    expect(leafHashOf(t.leaf).toString("hex")).toBe(t.leaf_hash);
+    const record = (await call("GET", `/api/v1/records/${id}`, { key: liveKey })).body;
+    expect(leaf.payload_sha256).toBe(record.integrity.payload_sha256);
+    expect(verifyInclusion(t.index, t.tree_size, leafHashOf(t.leaf), t.inclusion_proof.map((x: string) => Buffer.from(x, "hex")), cp.root)).toBe(true);
+    // The same proof does not prove another entry.
+    expect(verifyInclusion(t.index, t.tree_size, leafHashOf(t.leaf.replace("active", "revoked")), t.inclusion_proof.map((x: string) => Buffer.from(x, "hex")), cp.root)).toBe(false);
+
+    const rev = await call("POST", `/api/v1/records/${id}/lifecycle`, { key: liveKey, body: { operation: "revoke", reason: "test revoke" } });
+    expect(rev.status, rev.text).toBe(200);
+    const revoked = await provenStatus(id, "revoked");
+    expect(revoked.status).toBe("revoked");
+    expect(JSON.parse(revoked.transparency_log.leaf)).toMatchObject({ verification_id: id, event: "status_changed", status: "revoked" });
+    expect(revoked.transparency_log.index).toBeGreaterThan(t.index);
+
+    // Every entry of the record, each proven against the checkpoint beside them.
+    const log = (await call("GET", `/api/v1/records/${id}/log`)).body;
+    expect(log).toMatchObject({ verification_id: id, environment: "live", logged: true, pending_entries: 0 });
+    const cp2 = verifyCheckpoint(log.checkpoint, key);
+    expect(log.entries.map((e: any) => JSON.parse(e.leaf).status)).toEqual(["active", "revoked"]);
+    for (const e of log.entries) {
+      expect(e.tree_size).toBe(cp2.size);
+      expect(verifyInclusion(e.index, e.tree_size, leafHashOf(e.leaf), e.inclusion_proof.map((x: string) => Buffer.from(x, "hex")), cp2.root)).toBe(true);
+    }
+
+    // The certificate shows the proof.
+    const page = await text(`/r/${id}`);
+    expect(page.body).toContain(`data-testid="log-index">#${revoked.transparency_log.index}<`);
+    expect(page.body).toContain("Public log");
+  });
+
+  it("serves C2SP tiles and entry bundles that rebuild the checkpoint's root, and an older checkpoint stays consistent", async () => {
+    const { liveKey } = await newLiveAccount();
+    await issueLive(liveKey, "Tile One Ltd");
+    const key = await vkey();
+    const first = verifyCheckpoint((await text("/log/checkpoint")).body, key);
+    for (let i = 0; i < 3; i++) await issueLive(liveKey, `Tile More ${i} Ltd`);
+    const later = await until("a newer checkpoint", async () => {
+      const c = verifyCheckpoint((await text("/log/checkpoint")).body, key);
+      return c.size >= first.size + 3 ? c : undefined;
+    }, 15_000, 150);
+    const cpText = await text("/log/checkpoint");
+    expect(cpText.type).toMatch(/^text\/plain/);
+
+    // All entries, from full and partial entry bundles; their hashes must equal the level-0 tiles.
+    const leaves: string[] = [];
+    const hashes: Buffer[] = [];
+    for (let n = 0; n * 256 < later.size; n++) {
+      const w = Math.min(256, later.size - n * 256);
+      const suffix = w === 256 ? "" : `.p/${w}`;
+      const bundle = await bytes(`/log/tile/entries/${tileIndex(n)}${suffix}`);
+      expect(bundle.status).toBe(200);
+      leaves.push(...parseBundle(bundle.body));
+      const tile = await bytes(`/log/tile/0/${tileIndex(n)}${suffix}`);
+      expect(tile.status).toBe(200);
+      expect(tile.body.length).toBe(32 * w);
+      for (let i = 0; i < w; i++) hashes.push(tile.body.subarray(32 * i, 32 * i + 32));
+    }
+    expect(leaves).toHaveLength(later.size);
+    expect(leaves.map((l) => leafHashOf(l).toString("hex"))).toEqual(hashes.map((x) => x.toString("hex")));
+    expect(rootOf(hashes.slice(0, later.size)).equals(later.root)).toBe(true);
+    // Consistency: the first checkpoint's tree is a prefix of the later one.
+    expect(rootOf(hashes.slice(0, first.size)).equals(first.root)).toBe(true);
+    for (const l of leaves) expect(() => JSON.parse(l)).not.toThrow();
+
+    // Beyond the checkpoint, and malformed paths: 404, never 500.
+    const beyond = Math.floor(later.size / 256) + 1;
+    for (const p of [`/log/tile/entries/${tileIndex(beyond)}`, `/log/tile/0/${tileIndex(0)}.p/${Math.min(255, later.size + 1)}`, "/log/tile/0/abc",
+      "/log/tile/0/x001", "/log/tile/9/000", "/log/tile/entries/000.p/0", "/log/tile/entries/000.p/256", "/log/tile/0", "/log/tile/-1/000", "/log/tile/0/1/000"]) {
+      const r = await text(p);
+      expect(r.status, p).toBe(404);
+    }
+  });
+
+  it("a status edited behind the service's back no longer matches its logged history", async () => {
+    const { liveKey } = await newLiveAccount();
+    const id = await issueLive(liveKey, "Tampered Ltd");
+    await call("POST", `/api/v1/records/${id}/lifecycle`, { key: liveKey, body: { operation: "revoke", reason: "revoked, then edited back" } });
+    await until("the revocation in a checkpoint", async () => {
+      const log = (await call("GET", `/api/v1/records/${id}/log`)).body;
+      return log.entries.length === 2 ? log : undefined;
+    }, 15_000, 150);
+    await withServerDb((sql) => sql`update records set status = 'active' where id = ${id}`);
+    const status = (await call("GET", `/api/v1/records/${id}/status`)).body;
+    expect(status.status).toBe("active"); // what the tampered database now says …
+    expect(JSON.parse(status.transparency_log.leaf).status).toBe("revoked"); // … and what the log says
+  });
+
+  it("keeps sandbox records out of the log and says so", async () => {
+    const { sandboxKey } = await newAccount("sandbox-log");
+    const r = await call("POST", "/api/v1/records", { key: sandboxKey, body: companyStatus({ subject: "Sandbox Log Ltd" }) });
+    const id = r.body.verification_id;
+    expect((await call("GET", `/api/v1/records/${id}/status`)).body.transparency_log).toBeNull();
+    const log = await call("GET", `/api/v1/records/${id}/log`);
+    expect(log.status).toBe(200);
+    expect(log.body).toMatchObject({ environment: "sandbox", logged: false, entries: [], pending_entries: 0 });
+    expect((await text(`/r/${id}`)).body).toContain("Sandbox records are not entered in the public transparency log");
+    expect((await call("GET", "/api/v1/records/PRS-00000000000000000000/log")).status).toBe(404);
+  });
+});

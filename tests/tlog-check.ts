@@ -1,0 +1,82 @@
+import { createHash, createPublicKey, verify as nodeVerify } from "node:crypto";
+
+/**
+ * An independent check of the transparency log, written from RFC 9162 and C2SP with
+ * node:crypto only — none of the service's code: leaf and node hashes, inclusion and
+ * consistency proofs, and signed-note checkpoints against a vkey.
+ */
+const h = (...parts: Buffer[]) => createHash("sha256").update(Buffer.concat(parts)).digest();
+export const leafHashOf = (leaf: string | Buffer) => h(Buffer.from([0]), Buffer.isBuffer(leaf) ? leaf : Buffer.from(leaf, "utf8"));
+export const nodeHashOf = (l: Buffer, r: Buffer) => h(Buffer.from([1]), l, r);
+
+export function verifyInclusion(index: number, size: number, leafHash: Buffer, proof: Buffer[], root: Buffer): boolean {
+  if (index >= size) return false;
+  let fn = index;
+  let sn = size - 1;
+  let r = leafHash;
+  for (const p of proof) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHashOf(p, r);
+      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
+    } else r = nodeHashOf(r, p);
+    fn >>= 1;
+    sn >>= 1;
+  }
+  return sn === 0 && r.equals(root);
+}
+
+/** MTH over leaf hashes (RFC 9162 §2.1.1), by its recursive definition. */
+export function rootOf(leafHashes: readonly Buffer[]): Buffer {
+  if (leafHashes.length === 0) return h();
+  if (leafHashes.length === 1) return leafHashes[0]!;
+  let k = 1;
+  while (k * 2 < leafHashes.length) k *= 2;
+  return nodeHashOf(rootOf(leafHashes.slice(0, k)), rootOf(leafHashes.slice(k)));
+}
+
+export type Checkpoint = { origin: string; size: number; root: Buffer };
+
+/** Parse and verify a C2SP signed note holding a checkpoint; throws when it does not verify. */
+export function verifyCheckpoint(note: string, vkey: string): Checkpoint {
+  // The key is base64 and may itself contain "+": split at the first two only.
+  const [name, hashHex, ...rest] = vkey.trim().split("+");
+  const keyB64 = rest.join("+");
+  const keyBytes = Buffer.from(keyB64!, "base64");
+  if (keyBytes[0] !== 1 || keyBytes.length !== 33) throw new Error("not an Ed25519 vkey");
+  const pub = keyBytes.subarray(1);
+  const keyHash = h(Buffer.from(`${name}\n`), Buffer.from([1]), pub).subarray(0, 4);
+  if (keyHash.toString("hex") !== hashHex) throw new Error("vkey hash mismatch");
+  const split = note.indexOf("\n\n");
+  if (split < 0) throw new Error("no blank line in the note");
+  const text = note.slice(0, split + 1);
+  const sigLines = note.slice(split + 2).split("\n").filter(Boolean);
+  const mine = sigLines.map((l) => /^\u2014 (\S+) (\S+)$/.exec(l)).find((m) => m && m[1] === name);
+  if (!mine) throw new Error("no signature by this key");
+  const raw = Buffer.from(mine[2]!, "base64");
+  if (!raw.subarray(0, 4).equals(keyHash)) throw new Error("signature key hash mismatch");
+  const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: pub.toString("base64url") }, format: "jwk" });
+  if (!nodeVerify(null, Buffer.from(text, "utf8"), key, raw.subarray(4))) throw new Error("checkpoint signature does not verify");
+  const [origin, size, root] = text.split("\n");
+  return { origin: origin!, size: Number(size), root: Buffer.from(root!, "base64") };
+}
+
+/** Entry bundle (C2SP tlog-tiles): uint16 big-endian length, bytes; repeated. */
+export function parseBundle(b: Buffer): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < b.length;) {
+    const n = b.readUInt16BE(i);
+    out.push(b.subarray(i + 2, i + 2 + n).toString("utf8"));
+    i += 2 + n;
+  }
+  return out;
+}
+
+export const tileIndex = (n: number) => {
+  const groups: string[] = [];
+  do {
+    groups.unshift(String(n % 1000).padStart(3, "0"));
+    n = Math.floor(n / 1000);
+  } while (n > 0);
+  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join("/");
+};
