@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -48,6 +49,9 @@ export default async function globalSetup() {
     WEBHOOK_ALLOW_INSECURE: "1",
     WORKER_POLL_MS: "200",
     LOG_CHECKPOINT_INTERVAL_MS: "300",
+    // Every server that shares a database (the vitest and e2e runs of one PostgreSQL database
+    // included) signs the log's checkpoints with one key: a fixed one, for tests only.
+    LOG_NOTE_KEY: createHash("sha256").update("prs tests: transparency log note key").digest("base64"),
     LEI_API_URL: lei.url,
     LEI_TIMEOUT_MS: "2000",
     VAULT_INFO_URL: vaultInfo.url,

@@ -149,7 +149,7 @@ async function main() {
   const common = {
     ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: dbUrl.toString(),
     SIGNING_KEYS: JSON.stringify([{ ...jwk, kid: `load-${randomBytes(4).toString("hex")}` }]),
-    NEXTAUTH_SECRET: randomBytes(32).toString("hex"), TRUST_PROXY: "1", WEBHOOK_WORKER: "off",
+    NEXTAUTH_SECRET: randomBytes(32).toString("hex"), LOG_NOTE_KEY: randomBytes(32).toString("base64"), TRUST_PROXY: "1", WEBHOOK_WORKER: "off",
     PUBLIC_BASE_URL: `http://${HOST}:${proxyPort}`, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     // The lookup is measured, not its limiter's refusals (the limiter still counts every request).
     LOOKUP_RATE_LIMIT_PER_MINUTE: "100000000",

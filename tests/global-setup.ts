@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -94,6 +95,9 @@ export default async function setup(project: TestProject) {
     WEBHOOK_TIMEOUT_MS: "700",
     WORKER_POLL_MS: "100",
     LOG_CHECKPOINT_INTERVAL_MS: "300",
+    // Every server that shares a database (the vitest and e2e runs of one PostgreSQL database
+    // included) signs the log's checkpoints with one key: a fixed one, for tests only.
+    LOG_NOTE_KEY: createHash("sha256").update("prs tests: transparency log note key").digest("base64"),
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     // The register stand-in; its slow LEI answers after 5 s, well beyond this.
     LEI_API_URL: lei.url,

@@ -11,6 +11,8 @@ export const logHead = pgTable("log_head", {
   id: integer("id").primaryKey(),
   size: bigint("size", { mode: "number" }).notNull(),
   integrated: bigint("integrated", { mode: "number" }).notNull(),
+  /** The verifier key (C2SP vkey) checkpoints are signed with; every instance must hold its key. */
+  noteVkey: text("note_vkey"),
 });
 
 /** One leaf per issuance, status change and signing-key publication: RFC 8785 JSON text. */

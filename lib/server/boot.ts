@@ -10,7 +10,8 @@ import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-re
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
-import { backfillLog, integrate } from "@/lib/tlog/store";
+import { noteKey } from "@/lib/tlog/note";
+import { backfillLog, claimNoteKey, integrate } from "@/lib/tlog/store";
 import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
@@ -36,6 +37,7 @@ export async function boot() {
     log().error({ err: e }, "reloading the published signing keys failed");
   }));
   await publishLocalKeys(handle.db);
+  await claimNoteKey(handle.db, noteKey().vkey); // checkpoints: one note key for the whole log
   const keys = keyring();
   await fillLookupValues(handle.db);
   try {

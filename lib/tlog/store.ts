@@ -91,6 +91,25 @@ export async function checkpointOfSize(db: DbOrTx, size: number): Promise<Checkp
   return c ?? null;
 }
 
+export class NoteKeyConflict extends Error {}
+
+/**
+ * The first process to start fixes the log's verifier key; every later one must hold the same
+ * note key (LOG_NOTE_KEY on every instance), or it refuses to start: checkpoints signed by
+ * different keys would make the log unverifiable.
+ */
+export async function claimNoteKey(db: Db, vkey: string): Promise<void> {
+  await db.update(logHead).set({ noteVkey: vkey }).where(and(eq(logHead.id, 1), sql`${logHead.noteVkey} is null`));
+  const [head] = await db.select({ noteVkey: logHead.noteVkey }).from(logHead).where(eq(logHead.id, 1));
+  // The key itself must match; the name is the origin, which follows PUBLIC_BASE_URL.
+  const keyOf = (v: string | null | undefined) => (v ?? "").split("+").slice(2).join("+");
+  if (keyOf(head?.noteVkey) !== keyOf(vkey)) {
+    throw new NoteKeyConflict(
+      `The transparency log is signed with ${head?.noteVkey}, not with this process's note key ${vkey}: set LOG_NOTE_KEY to the log's key on every instance.`,
+    );
+  }
+}
+
 const INTEGRATE_MAX = 20_000;
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminViaServer } from "../admin-client";
 import { spawnGroup, type GroupProcess } from "../process-group";
 import { freePort, startServerOnFreePort, stopStartedServers, type StartedServer } from "../server";
+import { verifyCheckpoint } from "../tlog-check";
 import { startReceiver, waitFor } from "../webhook-receiver";
 import { startNginx, type Proxy } from "../../scripts/nginx.mjs";
 
@@ -91,7 +92,7 @@ beforeAll(async () => {
   // the proxy's address is the public base URL of all of them.
   const proxyPort = await freePort();
   common = {
-    DATABASE_URL, SIGNING_KEYS: signingKeys, TRUST_PROXY: "1", WEBHOOK_WORKER: "off", WEBHOOK_ALLOW_INSECURE: "1",
+    DATABASE_URL, SIGNING_KEYS: signingKeys, LOG_NOTE_KEY: randomBytes(32).toString("base64"), LOG_CHECKPOINT_INTERVAL_MS: "300", TRUST_PROXY: "1", WEBHOOK_WORKER: "off", WEBHOOK_ALLOW_INSECURE: "1",
     WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE_MS: "200,200,200,200,200", WORKER_POLL_MS: "100",
     NEXTAUTH_SECRET: "cluster-test-secret-0123456789abcdefghij", EXPIRY_SWEEP_INTERVAL_MS: "500", NEXT_TELEMETRY_DISABLED: "1",
     PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}`,
@@ -117,6 +118,10 @@ describe("cluster: three instances, one PostgreSQL, nginx, two workers", () => {
     const rec = await call(proxy.baseUrl, "POST", "/api/v1/records", { key, idem: randomUUID(), body: companyStatus("Keyset Ltd") });
     expect(rec.status).toBe(201);
     const jwksOf = await Promise.all(instances.map(async (x) => (await call(x.server.baseUrl, "GET", "/.well-known/jwks.json")).body));
+    // One transparency-log key too: each instance's checkpoint verifies with the key any of them serves.
+    const vkeys = await Promise.all(instances.map(async (x) => String((await call(x.server.baseUrl, "GET", "/log/key")).body).trim()));
+    expect(new Set(vkeys).size).toBe(1);
+    for (const x of instances) verifyCheckpoint(String((await call(x.server.baseUrl, "GET", "/log/checkpoint")).body), vkeys[0]!);
     expect(jwksOf[1]).toEqual(jwksOf[0]);
     expect(jwksOf[2]).toEqual(jwksOf[0]);
     for (let i = 0; i < 3; i++) {

@@ -1,0 +1,1 @@
+ALTER TABLE "log_head" ADD COLUMN "note_vkey" text;
