@@ -10,7 +10,7 @@ import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-re
 import { recheckRecords } from "@/lib/records/recheck-records";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
-import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
+import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
 
@@ -31,10 +31,7 @@ export async function boot() {
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
   // Publish this process's keys before it signs anything; follow keys other instances add.
-  await handle.listen(KEYS_CHANNEL, () => void loadPublishedKeys(handle.db).catch((e) => {
-    log().error({ err: e }, "reloading the published signing keys failed");
-  }));
-  await publishLocalKeys(handle.db);
+  await joinPublishedKeys(handle);
   const keys = keyring();
   await fillLookupValues(handle.db);
   log().info(
