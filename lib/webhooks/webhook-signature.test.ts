@@ -44,6 +44,12 @@ describe("webhook signature headers", () => {
     expect(ok("evt_123", ts, body.replace("record.issued", "record.issuee"))).toBe(false);
   });
 
+  it("refuses an id that is not a plain token, so signed content never begins with '{' (or holds an extra '.')", () => {
+    for (const id of ['{"a":1}', "evt.1", "", "evt 1"]) {
+      expect(() => signWebhook({ secret, key, id, at: new Date(), body })).toThrow(/not a plain token/);
+    }
+  });
+
   it("writes a published key as whpk_ + base64 of its 32 raw bytes", () => {
     const jwk = publicKey.export({ format: "jwk" });
     const w = whpk(jwk.x!);

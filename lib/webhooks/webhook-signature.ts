@@ -20,10 +20,16 @@ export const signedContent = (id: string, timestamp: string, body: string) => Bu
  * secret, and the asymmetric `v1a` with the service's published signing key, so a receiver
  * can check a delivery with the public key alone. Verifiers skip versions they do not know
  * (the `standardwebhooks` library looks only at `v1` entries), so the extra entry is harmless.
+ *
+ * The signing key also signs records and answers, always RFC 8785 JSON of an object, which
+ * begins with `{`. Signed webhook content begins with the id, held here to letters, digits,
+ * `_` and `-` (an `evt_…` id), so no webhook signature can be passed off as a record's
+ * (docs/decisions.md, "Webhooks signed with the record-signing key").
  */
 export function signWebhook(
   args: { secret: string; key: Pick<SigningKey, "kid" | "privateObject">; id: string; at: Date; body: string },
 ): WebhookSignatureHeaders {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(args.id)) throw new Error(`webhook id ${JSON.stringify(args.id)} is not a plain token`);
   const timestamp = String(Math.floor(args.at.getTime() / 1000));
   const v1 = new Webhook(args.secret).sign(args.id, args.at, args.body);
   const v1a = nodeSign(null, signedContent(args.id, timestamp, args.body), args.key.privateObject).toString("base64");
