@@ -1,9 +1,11 @@
 // `npm run worker`: the webhook delivery worker on its own, for deployments that run it
 // apart from the web server (set WEBHOOK_WORKER=off on the servers then). Several workers
 // may run at once: deliveries are claimed with leases taken under SKIP LOCKED.
-import { closeDb, getDb } from "@/lib/db/client";
+import { closeDb, getHandle } from "@/lib/db/client";
 import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
+import { keyring } from "@/lib/signing/keys";
+import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 
 routeConsoleToLog(); // JSON lines, as the server writes them
@@ -14,8 +16,13 @@ async function main() {
     process.exit(2);
   }
   if (getEnv().WEBHOOK_ALLOW_INSECURE === "1") log().warn(INSECURE_WEBHOOKS_WARNING);
-  const stop = startDeliveryWorker(await getDb());
-  log().info({ database: "postgres" }, "webhook worker running");
+  const handle = await getHandle();
+  // Deliveries are also signed (v1a) with the service's signing key: like a server, publish
+  // this process's keys and follow the published set first, so it signs only with a key
+  // every instance's JWKS lists.
+  await joinPublishedKeys(handle);
+  const stop = startDeliveryWorker(handle.db);
+  log().info({ database: "postgres", signing_kid: keyring().active.kid }, "webhook worker running");
   const shutdown = async () => {
     await stop();
     await closeDb();

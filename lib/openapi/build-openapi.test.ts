@@ -43,6 +43,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/webhooks/{id}/test", "post"],
   ["/api/v1/webhooks/{id}/enable", "post"],
   ["/api/v1/webhooks/{id}/deliveries", "get"],
+  ["/api/v1/webhooks/public-keys", "get"],
   ["/api/v1/mandate-keys", "post"],
   ["/api/v1/mandate-keys", "get"],
   ["/api/v1/mandate-keys/{key_id}", "delete"],

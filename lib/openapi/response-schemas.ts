@@ -19,6 +19,7 @@ import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
 import {
   webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
+import { webhookPublicKeysSchema } from "@/lib/webhooks/webhook-public-keys-schema";
 
 /**
  * Every response schema with an id, for the OpenAPI components. Each schema lives beside
@@ -66,6 +67,7 @@ export const RESPONSE_SCHEMAS = [
   webhookDeletedSchema,
   webhookTestSchema,
   webhookDeliveryListSchema,
+  webhookPublicKeysSchema,
   mandateKeySchema,
   mandateKeyListSchema,
   publicMandateKeySchema,

@@ -12,7 +12,7 @@ import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
 import { backfillLog, claimNoteKey, integrate } from "@/lib/tlog/store";
-import { KEYS_CHANNEL, loadPublishedKeys, publishLocalKeys } from "@/lib/signing/published-keys";
+import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
 
@@ -33,10 +33,7 @@ export async function boot() {
   allowances(); // a malformed PLAN_LIMITS stops the start instead of failing requests
   await handle.listen(STATUS_CHANNEL, (id) => invalidateStatus(id));
   // Publish this process's keys before it signs anything; follow keys other instances add.
-  await handle.listen(KEYS_CHANNEL, () => void loadPublishedKeys(handle.db).catch((e) => {
-    log().error({ err: e }, "reloading the published signing keys failed");
-  }));
-  await publishLocalKeys(handle.db);
+  await joinPublishedKeys(handle);
   await claimNoteKey(handle.db, noteKey().vkey); // checkpoints: one note key for the whole log
   const keys = keyring();
   await fillLookupValues(handle.db);

@@ -43,6 +43,18 @@ export async function publishLocalKeys(db: Db): Promise<void> {
   await loadPublishedKeys(db);
 }
 
+/**
+ * What every signing process does at start (the server's boot, the separate webhook worker):
+ * follow the keys other instances add, then publish its own. Until this has run, a process
+ * signs with its newest local key, which other instances may not publish yet.
+ */
+export async function joinPublishedKeys(handle: { db: Db; listen: (channel: string, fn: (payload: string) => void) => Promise<void> }) {
+  await handle.listen(KEYS_CHANNEL, () => void loadPublishedKeys(handle.db).catch((e) => {
+    log().error({ err: e }, "reloading the published signing keys failed");
+  }));
+  await publishLocalKeys(handle.db);
+}
+
 /** (Re)load the published set: at start, and whenever another process announces a change. */
 export async function loadPublishedKeys(db: Db): Promise<void> {
   const rows = await db.select({ kid: signingKeys.kid, x: signingKeys.x }).from(signingKeys)

@@ -5,6 +5,7 @@ import { getEnv } from "@/lib/env";
 import { newAttemptId } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/send-mail";
+import { keyring } from "@/lib/signing/keys";
 import { sendWebhook, type SendResult } from "./send-webhook";
 
 const schedule = () => getEnv().WEBHOOK_RETRY_SCHEDULE_MS.split(",").map(Number);
@@ -23,6 +24,9 @@ type Claimed = { id: string; webhook_id: string; event_id: string; attempts: num
  */
 export async function deliverDue(db: Db, limit = 20): Promise<number> {
   const leaseMs = getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
+  // The key for the v1a signatures, chosen before anything is claimed: a process whose keys
+  // are not published yet fails here, leaving the deliveries to others (keys.ts, activeOf).
+  const key = keyring().active;
   const res = await db.execute(sql`
     with heads as (
       select distinct on (d.webhook_id) d.id
@@ -41,7 +45,7 @@ export async function deliverDue(db: Db, limit = 20): Promise<number> {
     where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
     returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload`);
   const claimed = rowsOf<Claimed>(res);
-  await Promise.all(claimed.map(async (c) => recordOutcome(db, c, await sendWebhook(c.url, c.secret, c.event_id, c.payload))));
+  await Promise.all(claimed.map(async (c) => recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload))));
   return claimed.length;
 }
 

@@ -1,27 +1,28 @@
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { Webhook } from "standardwebhooks";
 import { getEnv } from "@/lib/env";
+import type { SigningKey } from "@/lib/signing/keys";
 import { guardedLookup, isAllowedDestination } from "./destination";
+import { signWebhook } from "./webhook-signature";
 
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null };
 
 /**
  * One signed POST (Standard Webhooks): `webhook-id` is the event id (stable across
- * retries), the signature covers `id.timestamp.body` with the endpoint's secret. Redirects
+ * retries); `webhook-signature` covers `id.timestamp.body` twice — `v1` with the endpoint's
+ * secret, `v1a` with the service's signing key `key`, named in `webhook-key-id`. Redirects
  * are not followed (a 3xx is a failure) and the address is checked again at connect time
  * (a name through the guarded lookup; an IP literal, which sockets do not look up, here).
  */
-export function sendWebhook(url: string, secret: string, eventId: string, body: string): Promise<SendResult> {
+export function sendWebhook(
+  url: string, secret: string, key: SigningKey, eventId: string, body: string,
+): Promise<SendResult> {
   const started = Date.now();
-  const at = new Date();
   const headers = {
     "content-type": "application/json",
     "user-agent": "ProofRecords-Webhooks/1.0",
-    "webhook-id": eventId,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(eventId, at, body),
+    ...signWebhook({ secret, key, id: eventId, at: new Date(), body }),
   };
   const u = new URL(url);
   const lib = u.protocol === "https:" ? https : http;

@@ -427,6 +427,14 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.body.keys.map((k: any) => k.kid)).toContain(created.integrity.signing_key_id);
   });
 
+  it("webhook_public_keys: the same keys, as Standard Webhooks whpk_ keys", async () => {
+    const r = await exchange("webhook_public_keys", "GET", "/api/v1/webhooks/public-keys");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    const jwks = (await call("GET", "/.well-known/jwks.json")).body.keys as { kid: string; x: string }[];
+    expect(r.body.keys).toEqual(jwks.map((k) => ({ kid: k.kid, public_key: `whpk_${Buffer.from(k.x, "base64url").toString("base64")}` })));
+  });
+
   it("health: readiness", async () => {
     const r = await exchange("health", "GET", "/api/health");
     expect(r.status).toBe(200);
@@ -774,8 +782,11 @@ describe("documented examples: webhooks (docs/api.md)", () => {
     expect(ep.rejected()).toBe(0); // the delivery verified (an unverified one is refused, not recorded)
     expect(got.body).toMatchObject({ type: "record.issued", data: { record: { verification_id: rec.verification_id } } });
     const deliveryHeaders = Object.fromEntries(
-      ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, String(got.headers[h])]),
+      ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature", "webhook-key-id"].map((h) => [h, String(got.headers[h])]),
     );
+    // Both signatures: v1 (verified above) and v1a by the published key the header names (as the docs show).
+    expect(deliveryHeaders["webhook-signature"]).toMatch(/^v1,\S+ v1a,\S+$/);
+    expect(deliveryHeaders["webhook-key-id"]).toBe(rec.integrity.signing_key_id);
     record("webhook_delivery", shown({
       request: { method: "POST", path: SHOWN_URL, headers: deliveryHeaders, body: got.body },
       response: { status: 204, headers: {}, body: "" },

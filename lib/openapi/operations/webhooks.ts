@@ -1,5 +1,6 @@
 import {
-  AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, ref, VALIDATION_CODES, type Paths,
+  AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, ref, VALIDATION_CODES,
+  type Paths,
 } from "../shared";
 
 const webhookIdParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^wh_[0-9a-z]{20}$" } };
@@ -14,7 +15,8 @@ export function webhookPaths(): Paths {
         summary: "Register a webhook endpoint",
         description:
           "Events of the key's environment are POSTed to `url`, signed per Standard Webhooks (`webhook-id` = event id, " +
-          "`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>` with `secret`). Only " +
+          "`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> v1a,<base64 Ed25519 of the same>`: " +
+          "`v1` with `secret`, `v1a` with the published key named in `webhook-key-id`, see GET /api/v1/webhooks/public-keys). Only " +
           "https:// destinations resolving to public addresses (checked now and again at every connection; redirects are " +
           "not followed). Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; disabled (and the owner mailed) after 15 " +
           "consecutive failures or a 410. The secret is shown only in this answer.",
@@ -88,6 +90,24 @@ export function webhookPaths(): Paths {
         responses: {
           "200": jsonResponse("Deliveries.", ref("WebhookDeliveryList")),
           ...errorResponses([...AUTH_CODES, "webhook_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
+    "/api/v1/webhooks/public-keys": {
+      get: {
+        operationId: "getWebhookPublicKeys",
+        tags: ["Webhooks"],
+        summary: "Keys that sign webhooks (v1a)",
+        description:
+          "The Ed25519 keys behind the `v1a` entry of `webhook-signature`, as Standard Webhooks public keys (`whpk_…`): the " +
+          "same published set as /.well-known/jwks.json. A delivery names its key in the `webhook-key-id` header (a PRS " +
+          "extension). Retired keys stay listed. Public.",
+        security: publicAccess,
+        responses: {
+          "200": jsonResponse("The keys.", ref("WebhookPublicKeys"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "public, max-age=300" } } },
+          }),
+          ...errorResponses([...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },

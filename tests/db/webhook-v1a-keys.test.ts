@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createPublicKey, randomBytes, verify } from "node:crypto";
+import * as jose from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReceiver, type Received } from "../webhook-receiver";
+
+// In-process: a delivery worker that runs apart from the server (scripts/worker.ts) joins the
+// published key set as a server does, and signs v1a only with a key the JWKS lists — also
+// while its newest local key is not published yet (a rotation in progress).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-v1a-"));
+process.env.DATA_DIR = dir;
+process.env.WEBHOOK_ALLOW_INSECURE = "1";
+
+const { getDb, getHandle, closeDb } = await import("@/lib/db/client");
+const { createAccount } = await import("@/lib/accounts/create-account");
+const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
+const { webhooks, events, signingKeys } = await import("@/drizzle/schema");
+const { buildEvent } = await import("@/lib/outbox/write-event");
+const { joinPublishedKeys, loadPublishedKeys, publishedJwks } = await import("@/lib/signing/published-keys");
+const { inArray } = await import("drizzle-orm");
+
+type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
+const g = globalThis as unknown as G;
+const suffix = Date.now().toString(36);
+const kids = { a: `wa-${suffix}`, b: `wb-${suffix}` };
+let db: Awaited<ReturnType<typeof getDb>>;
+let rx: Awaited<ReturnType<typeof startReceiver>>;
+
+async function newKey(kid: string) {
+  const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+  const jwk = await jose.exportJWK(privateKey);
+  return { kid, kty: "OKP", crv: "Ed25519", d: jwk.d!, x: jwk.x! };
+}
+function holdKeys(held: { kid: string }[]) {
+  fs.writeFileSync(path.join(dir, "signing-keys.json"), JSON.stringify(held));
+  g.__prsKeyring = undefined;
+}
+
+beforeAll(async () => {
+  db = await getDb();
+  rx = await startReceiver();
+});
+afterAll(async () => {
+  await rx.close();
+  g.__prsKeyring = undefined;
+  g.__prsPublished = undefined;
+  await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids)));
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** One event to a fresh endpoint, sent by one worker round; the delivery as received. */
+async function deliverOne(): Promise<Received> {
+  const a = await createAccount(db, { email: `v1a-${randomBytes(4).toString("hex")}@example.test` });
+  const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+  const ep = rx.endpoint(`v1a-${randomBytes(3).toString("hex")}`);
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  ep.setSecret(secret);
+  await db.insert(webhooks).values({
+    id: `wh_${randomBytes(10).toString("hex")}`, accountId: auth.accountId, environment: "sandbox", url: ep.url, events: [], description: null,
+    secret, status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
+  });
+  await db.insert(events).values(buildEvent({ accountId: auth.accountId, environment: "sandbox", type: "record.issued", data: {}, at: new Date() }));
+  await runWorkerRound(db);
+  for (let i = 0; i < 100 && ep.received().length < 1; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(ep.rejected()).toBe(0);
+  return ep.received()[0]!;
+}
+
+/** v1a checked as a receiver would: the key named by webhook-key-id, from the published JWKS. */
+async function verifiesV1a(r: Received) {
+  const kid = String(r.headers["webhook-key-id"]);
+  const jwk = (await publishedJwks(db)).keys.find((k) => k.kid === kid);
+  if (!jwk) return { kid, published: false, ok: false };
+  const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: jwk.x }, format: "jwk" });
+  const sig = String(r.headers["webhook-signature"]).split(" ").find((s) => s.startsWith("v1a,"))!.slice(4);
+  const content = Buffer.from(`${r.headers["webhook-id"]}.${r.headers["webhook-timestamp"]}.${r.raw}`, "utf8");
+  return { kid, published: true, ok: verify(null, content, key, Buffer.from(sig, "base64")) };
+}
+
+describe("a separate delivery worker's v1a key", () => {
+  it("is published before the worker signs, and stays a published one while a newer local key is not", async () => {
+    const [a, b] = await Promise.all([newKey(kids.a), newKey(kids.b)]);
+    // The worker's start (scripts/worker.ts): its key a is published, then it signs with a.
+    holdKeys([a]);
+    g.__prsPublished = undefined;
+    await joinPublishedKeys(await getHandle());
+    expect(await verifiesV1a(await deliverOne())).toEqual({ kid: kids.a, published: true, ok: true });
+
+    // A rotation lands in its keys file (b), not yet published: it keeps signing with a …
+    holdKeys([a, b]);
+    await loadPublishedKeys(db);
+    expect(await verifiesV1a(await deliverOne())).toEqual({ kid: kids.a, published: true, ok: true });
+    // … asked for b's publication meanwhile; once published, b signs.
+    for (let i = 0; i < 100 && !(await publishedJwks(db)).keys.some((k) => k.kid === kids.b); i++) await new Promise((r) => setTimeout(r, 20));
+    await loadPublishedKeys(db);
+    expect(await verifiesV1a(await deliverOne())).toEqual({ kid: kids.b, published: true, ok: true });
+  });
+});
