@@ -35,7 +35,7 @@ export async function loadJwks(arg, source, report) {
  * @param {string} arg
  */
 export async function loadLogKey(arg) {
-  const text = await inlineOrSource(arg, "log key", (s) => s.split("+").length === 3);
+  const text = await inlineOrSource(arg, "log key", (s) => /^[^+\s]+\+[0-9a-f]{8}\+\S+$/.test(s));
   try {
     return parseVerifierKey(text.split("\n")[0] ?? "");
   } catch (e) {

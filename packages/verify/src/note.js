@@ -27,9 +27,10 @@ export const keyHash = (name, publicKey) => sha256(concat(utf8.encode(name), Uin
  */
 export function parseVerifierKey(vkey) {
   const text = vkey.trim();
-  const parts = text.split("+");
-  if (parts.length !== 3) throw new Error("a verifier key is <name>+<key hash>+<key>: three parts joined by '+'");
-  const [name = "", hashHex = "", keyB64 = ""] = parts;
+  // The name has no "+" and the hash is hex; the base64 key may hold "+" itself.
+  const m = /^([^+]*)\+([^+]*)\+(.*)$/s.exec(text);
+  if (!m) throw new Error("a verifier key is <name>+<key hash>+<key>: three parts joined by '+'");
+  const [, name = "", hashHex = "", keyB64 = ""] = m;
   if (!validName(name)) throw new Error(`the key name ${JSON.stringify(name)} is empty or has spaces or control characters`);
   if (!/^[0-9a-f]{8}$/.test(hashHex)) throw new Error(`the key hash ${JSON.stringify(hashHex)} is not 8 lower-case hex digits`);
   const key = fromBase64(keyB64);

@@ -38,7 +38,11 @@ describe("signed notes", () => {
 });
 
 describe("verifier keys", () => {
-  it("parses the known key", () => {
+  it("parses the known key, and keys whose base64 holds a \"+\"", () => {
+    for (let i = 0; i < 40; i++) {
+      const pub = publicKeyOf(new Uint8Array(32).fill(i));
+      expect(parseVerifierKey(formatVerifierKey("log.example/log", pub)).publicKey).toEqual(pub);
+    }
     const k = parseVerifierKey(VKEY);
     expect(k.name).toBe("PeterNeumann");
     expect(toHex(k.keyHash)).toBe("c74f20a3");
@@ -49,7 +53,8 @@ describe("verifier keys", () => {
   const smallOrder = Buffer.concat([Buffer.from([1, 1]), Buffer.alloc(31)]).toString("base64"); // 0x01 ‖ identity point
   it.each([
     ["two parts", "PeterNeumann+c74f20a3", /three parts/],
-    ["four parts", `${VKEY}+x`, /three parts/],
+    ["a fourth part", `${VKEY}+x`, /base64/],
+    ["a name with a plus", `Peter+Neumann+c74f20a3+${key.toString("base64")}`, /8 lower-case hex/],
     ["an empty name", "+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW", /name/],
     ["a name with a space", "Peter Neumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW", /name/],
     ["a short hash", "PeterNeumann+c74f20a+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW", /8 lower-case hex/],
