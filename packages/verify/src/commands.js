@@ -1,9 +1,9 @@
 // The verifying commands except the monitor. Each takes parsed options and returns a
 // Report; input problems throw InputError (exit 2).
 import { canonicalize } from "json-canonicalize";
-import { fromHex, sha256, toHex, utf8 } from "./bytes.js";
+import { bytesEqual, fromBase64, fromHex, sha256, toBase64, toHex, utf8 } from "./bytes.js";
 import { InputError, isUrl, readJson, readText } from "./io.js";
-import { baseOf, loadHexList, loadJwks, loadLogKey, wholeNumber } from "./inputs.js";
+import { loadHexList, loadJwks, loadLogKey, wholeNumber } from "./inputs.js";
 import { canonicalBytes, checkSignature, checkSignedAnswer } from "./jwks.js";
 import { parseLeaf } from "./leaf.js";
 import { checkCheckpoint, checkEntry } from "./log-entry.js";
@@ -147,9 +147,9 @@ function checkStatusLog(report, answer, logKey) {
   if (!tl || typeof tl !== "object") return report.fail("transparency log", "transparency_log is neither an object nor null");
   const cp = checkCheckpoint(report, "log checkpoint", tl.checkpoint, logKey);
   if (!cp) return;
-  const root = typeof tl.root_hash === "string" ? Buffer.from(tl.root_hash, "base64").toString("base64") === tl.root_hash ? tl.root_hash : null : null;
-  report.expect("log root hash", root !== null && root === Buffer.from(cp.rootHash).toString("base64"), "root_hash is the checkpoint's root",
-    `root_hash ${JSON.stringify(tl.root_hash)} is not the checkpoint's root ${Buffer.from(cp.rootHash).toString("base64")}`);
+  const root = typeof tl.root_hash === "string" ? fromBase64(tl.root_hash) : null;
+  report.expect("log root hash", root !== null && bytesEqual(root, cp.rootHash), "root_hash is the checkpoint's root",
+    `root_hash ${JSON.stringify(tl.root_hash)} is not the checkpoint's root ${toBase64(cp.rootHash)}`);
   const leaf = checkEntry(report, "log entry", tl, cp);
   if (!leaf) return;
   report.expect("log entry is this record", leaf.verification_id === answer.verification_id && leaf.environment === answer.environment,

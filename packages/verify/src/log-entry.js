@@ -32,7 +32,7 @@ export function checkCheckpoint(report, label, note, logKey) {
 }
 
 /**
- * @param {string} s @returns {Uint8Array[] | null}
+ * @param {unknown} s @returns {Uint8Array[] | null}
  */
 function hexList(s) {
   if (!Array.isArray(s)) return null;

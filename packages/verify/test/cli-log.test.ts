@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkpointOf, leaf, leafHashOf, mth, type NoteKey, noteKey, path as inclusionPath, proof as consistencyProofOf, serviceKey, tilesOf } from "./independent.js";
+import { checkpointOf, leaf, leafHashOf, type NoteKey, noteKey, path as inclusionPath, proof as consistencyProofOf, serviceKey, tilesOf } from "./independent.js";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/prs-verify.js");
 const dir = mkdtempSync(path.join(tmpdir(), "prs-verify-log-"));
