@@ -119,8 +119,9 @@ export async function monitorOnce(opts) {
       : `the ${cp.size} entries hash to ${toBase64(range.root())}, not the checkpoint's root ${toBase64(cp.rootHash)}`);
     return report; // the saved state stays as it was
   }
-  report.pass("consistency", saved ? `the ${added} new entries extend the saved tree of ${from} to the checkpoint's root` : `all ${cp.size} entries hash to the checkpoint's root`);
-  if (badEntries === 0) report.pass("entries", `${added} new entries, all well-formed leaves in lifecycle order`);
+  report.pass("consistency", !saved ? `all ${cp.size} entries hash to the checkpoint's root`
+    : added === 0 ? `no new entries; the checkpoint has the saved tree's root` : `the ${added} new entries extend the saved tree of ${from} to the checkpoint's root`);
+  if (badEntries === 0 && added > 0) report.pass("entries", `${added} new entries, all well-formed leaves in lifecycle order`);
   saveState(opts.state, {
     version: 1, log, origin: cp.origin, checkpoint: note, size: cp.size,
     compact_range: range.hashes().map(toHex), records, signing_keys: signingKeys,
