@@ -13,7 +13,7 @@ export const GUIDES = [
   { slug: "embed", file: "docs/embed.md", title: "The embed badge", summary: "Two lines on your site: what the badge checks in each visitor's browser, and what it cannot prove." },
   { slug: "operations", file: "docs/operations.md", title: "Operations", summary: "Topologies, backups and restore, key rotation, health, monitoring and logs, upgrades, the path past one database." },
   { slug: "claim-types", file: "docs/claim-types.md", title: "Adding a claim type", summary: "For operators extending the service: one definition, its UI piece and its tests." },
-  { slug: "security", file: "docs/security.md", title: "Security", summary: "The security review: what was found, how it was fixed, the headers every answer carries." },
+  { slug: "security", file: "docs/security.md", title: "Security", summary: "The OWASP ASVS level-2 checklist, each line with the test that proves it; the security review and the headers every answer carries." },
   { slug: "decisions", file: "docs/decisions.md", title: "Design decisions", summary: "Why the service behaves as it does, decision by decision." },
 ] as const;
 
