@@ -2,7 +2,7 @@
 // generated/operations.ts says how each is called), with retries, idempotency keys and
 // typed errors in one place, request().
 import { randomUUID } from "node:crypto";
-import { errorFromResponse, PrsConnectionError, type PrsError } from "./errors.js";
+import { ApiError, errorFromResponse, PrsConnectionError, type PrsError } from "./errors.js";
 import type { operations } from "./generated/openapi.js";
 import { operationTable, type OperationId } from "./generated/operations.js";
 import { methodEntries, methodTable } from "./methods.js";
@@ -175,8 +175,15 @@ export class PrsClient {
         const res = await this.#fetchOnce(url, { method: row.method, headers, body }, options, attempt);
         const text = await res.text();
         if (res.ok) {
-          const data = row.response === "json" && text !== "" ? JSON.parse(text) : text;
-          return { data, status: res.status, headers: res.headers, request_id: res.headers.get("request-id") ?? undefined, idempotency_key: idempotencyKey, attempts: attempt };
+          let data: unknown = text;
+          if (row.response === "json" && text !== "") {
+            try {
+              data = JSON.parse(text);
+            } catch (e) {
+              throw new ApiError({ status: res.status, type: "api_error", code: "invalid_response", message: `${row.method} ${row.path} answered ${res.status} with a body that is not JSON`, request_id: res.headers.get("request-id") ?? undefined, attempts: attempt, cause: e });
+            }
+          }
+          return { data: data as ResponseData<Id>, status: res.status, headers: res.headers, request_id: res.headers.get("request-id") ?? undefined, idempotency_key: idempotencyKey, attempts: attempt };
         }
         let parsed: unknown;
         try {

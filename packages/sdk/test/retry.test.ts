@@ -118,6 +118,18 @@ describe("retries", () => {
     expect(seen[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
+  it("a 2xx whose body is not JSON is an ApiError, not a SyntaxError", async () => {
+    const text = http.createServer((_, res) => res.writeHead(200, { "content-type": "text/html", "request-id": "req_html" }).end("<html>proxy</html>"));
+    await new Promise<void>((r) => text.listen(0, "127.0.0.1", r));
+    try {
+      const e = await new PrsClient({ baseUrl: `http://127.0.0.1:${(text.address() as AddressInfo).port}` }).meta.health().catch((x) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e).toMatchObject({ status: 200, code: "invalid_response", request_id: "req_html" });
+    } finally {
+      await new Promise<void>((r) => text.close(() => r()));
+    }
+  });
+
   it("4xx answers are not retried", async () => {
     setup({ status: 422, body: { error: { type: "invalid_request_error", code: "unknown_field", message: "Unknown field 'colour'.", param: "colour", request_id: "req_422" } } });
     const e = await client().records.create(body as never).catch((x) => x);
