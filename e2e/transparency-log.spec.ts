@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { admin, baseURL, collectBrowserErrors, ownClientAddress, shotBoth } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, issue, ownClientAddress, shotBoth } from "./helpers";
 
 /**
  * The certificate's public-log section: a live record shows its latest log entry and the
@@ -14,17 +14,6 @@ async function liveKey() {
   await admin("account", "confirm-email", "--account", String(a.account_id));
   await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
   return { live: String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key), sandbox: String(a.sandbox_key) };
-}
-
-async function issue(key: string, subject: string) {
-  const r = await fetch(`${baseURL}/api/v1/records`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is an active company.`, visibility: "public" }),
-  });
-  const body = await r.json();
-  expect(r.status, JSON.stringify(body)).toBe(201);
-  return body.verification_id as string;
 }
 
 test("a live certificate shows its log entry and inclusion proof; a sandbox one says it is not logged", async ({ page }) => {

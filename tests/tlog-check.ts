@@ -26,6 +26,30 @@ export function verifyInclusion(index: number, size: number, leafHash: Buffer, p
   return sn === 0 && r.equals(root);
 }
 
+/** RFC 9162 §2.1.4.2: does `proof` show the tree of size2 (root2) extends the tree of size1 (root1)? */
+export function verifyConsistency(size1: number, size2: number, root1: Buffer, root2: Buffer, proof: Buffer[]): boolean {
+  if (size1 === size2) return proof.length === 0 && root1.equals(root2);
+  if (size1 === 0) return proof.length === 0;
+  let path = [...proof];
+  if ((size1 & (size1 - 1)) === 0) path = [root1, ...path];
+  let fn = size1 - 1;
+  let sn = size2 - 1;
+  while (fn % 2 === 1) { fn >>= 1; sn >>= 1; }
+  let fr = path[0]!;
+  let sr = path[0]!;
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHashOf(c, fr);
+      sr = nodeHashOf(c, sr);
+      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
+    } else sr = nodeHashOf(sr, c);
+    fn >>= 1;
+    sn >>= 1;
+  }
+  return fr.equals(root1) && sr.equals(root2) && sn === 0;
+}
+
 /** MTH over leaf hashes (RFC 9162 §2.1.1), by its recursive definition. */
 export function rootOf(leafHashes: readonly Buffer[]): Buffer {
   if (leafHashes.length === 0) return h();

@@ -1,7 +1,8 @@
-import { createHash, createPublicKey, verify as nodeVerify } from "node:crypto";
+import { createPublicKey, verify as nodeVerify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { consistencyProof, coordKey, inclusionProof, leafHash, nodesCompletedBy, rootHash, type NodeSource } from "./merkle";
 import { noteKeyFromSeed, signNote } from "./note";
+import { leafHashOf as hl, verifyConsistency, verifyInclusion } from "../../tests/tlog-check";
 
 // Known answers: transparency-dev/merkle testonly/constants.go (RFC 6962 = RFC 9162 hashing).
 const LEAVES = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map((h) => Buffer.from(h, "hex"));
@@ -29,48 +30,6 @@ function buildStore(leaves: readonly Uint8Array[]) {
   return { nodes, source };
 }
 
-// An independent RFC 9162 §2.1.3.2 / §2.1.4.2 verifier with node:crypto, written from the RFC.
-const h = (...parts: Buffer[]) => createHash("sha256").update(Buffer.concat(parts)).digest();
-const hl = (b: Buffer) => h(Buffer.from([0]), b);
-const hn = (l: Buffer, r: Buffer) => h(Buffer.from([1]), l, r);
-function verifyInclusion(index: number, size: number, leaf: Buffer, proof: Buffer[], root: Buffer): boolean {
-  if (index >= size) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
-  for (const p of proof) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = hn(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
-    } else r = hn(r, p);
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return sn === 0 && r.equals(root);
-}
-function verifyConsistency(size1: number, size2: number, root1: Buffer, root2: Buffer, proof: Buffer[]): boolean {
-  if (size1 === size2) return proof.length === 0 && root1.equals(root2);
-  if (size1 === 0) return proof.length === 0;
-  let path = [...proof];
-  if ((size1 & (size1 - 1)) === 0) path = [root1, ...path];
-  let fn = size1 - 1;
-  let sn = size2 - 1;
-  while (fn % 2 === 1) { fn >>= 1; sn >>= 1; }
-  let fr = path[0]!;
-  let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = hn(c, fr);
-      sr = hn(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
-    } else sr = hn(sr, c);
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return fr.equals(root1) && sr.equals(root2) && sn === 0;
-}
 const buf = (hex: string[]) => hex.map((x) => Buffer.from(x, "hex"));
 
 describe("the log's Merkle tree (RFC 9162)", () => {
