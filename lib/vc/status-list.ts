@@ -25,14 +25,22 @@ export const bitSet: Record<StatusPurpose, (s: RecordStatus) => boolean> = {
 export const statusListUrl = (purpose: StatusPurpose, list: number, base = getEnv().publicBaseUrl) =>
   `${base}/api/v1/status-lists/${purpose}/${list}`;
 
-/** A record's place in the status lists: given on first use (the table's identity), then fixed. */
+const storedIndex = async (db: DbOrTx, recordId: string) =>
+  (await db.select({ statusIndex: vcStatusEntries.statusIndex }).from(vcStatusEntries).where(eq(vcStatusEntries.recordId, recordId)))[0]?.statusIndex;
+
+/**
+ * A record's place in the status lists: given on first use (the table's identity), then fixed.
+ * Read first, so only a record's first request writes; concurrent first requests agree
+ * (ON CONFLICT DO NOTHING, then read the winner's).
+ */
 export async function statusIndexOf(db: DbOrTx, recordId: string): Promise<number> {
+  const known = await storedIndex(db, recordId);
+  if (known !== undefined) return known;
   const [got] = await db.insert(vcStatusEntries).values({ recordId }).onConflictDoNothing()
     .returning({ statusIndex: vcStatusEntries.statusIndex });
-  if (got) return got.statusIndex;
-  const [row] = await db.select({ statusIndex: vcStatusEntries.statusIndex }).from(vcStatusEntries).where(eq(vcStatusEntries.recordId, recordId));
-  if (!row) throw new Error(`no status index for ${recordId}`);
-  return row.statusIndex;
+  const index = got?.statusIndex ?? (await storedIndex(db, recordId));
+  if (index === undefined) throw new Error(`no status index for ${recordId}`);
+  return index;
 }
 
 /** The positions set in list `list` for `purpose`, now: one range scan of the list's entries, only records not active. */

@@ -90,6 +90,13 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
     expect(again.credentialStatus).toEqual(vc.credentialStatus);
   });
 
+  it("concurrent first requests give a record one index", async () => {
+    const a = await newAccount();
+    const rec = await issue(a.sandboxKey);
+    const all = await Promise.all(Array.from({ length: 6 }, () => credentialOf(rec.verification_id)));
+    expect(new Set(all.map((r) => r.body.credentialStatus[0].id)).size).toBe(1);
+  });
+
   it("the DID document lists every published key as a Multikey for assertions", async () => {
     const did = await call("GET", "/.well-known/did.json");
     expect(did.headers.get("content-type")).toBe("application/did+json");
