@@ -9,3 +9,4 @@ export * from "./auth";
 export * from "./rate-limits";
 export * from "./signing-keys";
 export * from "./transparency-log";
+export * from "./vc";

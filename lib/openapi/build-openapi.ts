@@ -2,6 +2,7 @@ import { claimTypeDocs } from "./claim-type-docs";
 import { accountPaths } from "./operations/account";
 import { batchPaths } from "./operations/batch";
 import { challengePaths } from "./operations/challenges";
+import { credentialPaths } from "./operations/credentials";
 import { lifecyclePaths } from "./operations/lifecycle";
 import { lookupPaths } from "./operations/lookup";
 import { mandateKeyPaths } from "./operations/mandate-keys";
@@ -43,6 +44,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...recordPaths(claims, listParameters),
     ...batchPaths(claims),
     ...statusPaths(),
+    ...credentialPaths(),
     ...lookupPaths(lookupParameters, checkParameters),
     ...lifecyclePaths(),
     ...webhookPaths(),

@@ -14,6 +14,9 @@ import { recordLogEntrySchema, recordLogSchema } from "@/lib/tlog/record-log-sch
 import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
 import { logEntrySchema, signedStatusSchema } from "@/lib/records/signed-status-schema";
 import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
+import {
+  dataIntegrityProofSchema, didDocumentSchema, multikeySchema, recordCredentialSchema, statusEntrySchema, statusListCredentialSchema,
+} from "@/lib/vc/vc-schema";
 import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
 import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
 import {
@@ -50,6 +53,12 @@ export const RESPONSE_SCHEMAS = [
   recordLogSchema,
   jwkSchema,
   jwksSchema,
+  dataIntegrityProofSchema,
+  statusEntrySchema,
+  recordCredentialSchema,
+  statusListCredentialSchema,
+  multikeySchema,
+  didDocumentSchema,
   usageSchema,
   accountSchema,
   domainChallengeSchema,

@@ -10,7 +10,7 @@ type Entry = { body: string; asOfMs: number; untilMs: number; dependsOn?: readon
 const MAX_ENTRIES = 50_000;
 type Profile = { name: string | null; verified_domains: string[] };
 type State = { entries: Map<string, Entry>; dependents: Map<string, Set<string>>; profiles: Map<string, { profile: Profile; untilMs: number }> };
-const g = globalThis as unknown as { __prsStatusCache?: State };
+const g = globalThis as unknown as { __prsStatusCache?: State; __prsStatusEpoch?: number };
 const state = (g.__prsStatusCache ??= { entries: new Map(), dependents: new Map(), profiles: new Map() });
 const ACCOUNT = "account:";
 
@@ -61,8 +61,15 @@ function drop(id: string) {
   }
 }
 
+/**
+ * Moves on with every invalidation: answers built from many records' statuses at once (the
+ * credential status lists, lib/vc/status-list.ts) are kept only while it stands still.
+ */
+export const statusEpoch = () => g.__prsStatusEpoch ?? 0;
+
 /** Drop the cached status of these records and of every record that rests on them, transitively. */
 export function invalidateStatus(ids: string | readonly string[]) {
+  g.__prsStatusEpoch = statusEpoch() + 1;
   const todo = [...(typeof ids === "string" ? [ids] : ids)];
   const seen = new Set<string>();
   while (todo.length) {

@@ -39,10 +39,10 @@ type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string };
 
 function pathFor(op: Operation, f: Fixtures): string {
   return op.template.replace(/\/([a-z-]+)\/\{(\w+)\}/g, (_, collection: string, name: string) => {
-    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId } as Record<string, string>)[collection];
+    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, "status-lists": "revocation" } as Record<string, string>)[collection];
     if (!id) throw new Error(`security battery: no fixture for {${name}} in ${op.template}; add one for '${collection}'`);
     return `/${collection}/${id}`;
-  });
+  }).replace("/{list}", "/0"); // a status list: /status-lists/{purpose}/{list}
 }
 
 /** A well-formed body per operation, so a refusal can only come from the key or the tenancy. */

@@ -13,6 +13,7 @@ export const methodTable = {
     status: "getRecordStatus",
     signature: "checkRecordSignature",
     log: "getRecordLog",
+    credential: "getRecordCredential",
     lifecycle: "changeRecordLifecycle",
     refreshEvidence: "refreshRecordEvidence",
     setPrincipal: "changeRecordPrincipal",
@@ -46,6 +47,10 @@ export const methodTable = {
     readiness: "getReadiness",
     liveness: "getLiveness",
     metrics: "getMetrics",
+  },
+  credentials: {
+    statusList: "getStatusList",
+    didDocument: "getDidDocument",
   },
   lookup: "lookup",
   check: "check",

@@ -129,6 +129,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/records/{id}/vc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The record as a W3C Verifiable Credential
+         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data. Records not issued are 404 `record_not_found`.
+         */
+        get: operations["getRecordCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-lists/{purpose}/{list}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Bitstring Status List credential
+         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. An unknown purpose or list: 404 `not_found`.
+         */
+        get: operations["getStatusList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The issuer's did:web document
+         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`.
+         */
+        get: operations["getDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lookup": {
         parameters: {
             query?: never;
@@ -1186,6 +1246,116 @@ export interface components {
         Jwks: {
             keys: components["schemas"]["Jwk"][];
         };
+        /** @description W3C Data Integrity proof, cryptosuite eddsa-jcs-2022 (RFC 8785 canonical JSON). */
+        DataIntegrityProof: {
+            /** @description The credential's `@context`, part of the signed proof configuration. */
+            "@context": string[];
+            /** @constant */
+            type: "DataIntegrityProof";
+            /** @constant */
+            cryptosuite: "eddsa-jcs-2022";
+            /** @description When the proof was made (XML Schema dateTime, UTC). */
+            created: string;
+            /** @description `<DID>#<kid>`: the key in /.well-known/did.json (and, by `kid`, in the JWKS). */
+            verificationMethod: string;
+            /** @constant */
+            proofPurpose: "assertionMethod";
+            /** @description Ed25519 signature, multibase base58btc. */
+            proofValue: string;
+        };
+        BitstringStatusListEntry: {
+            /** @description An absolute URL. */
+            id: string;
+            /** @constant */
+            type: "BitstringStatusListEntry";
+            /** @enum {string} */
+            statusPurpose: "revocation" | "suspension";
+            statusListIndex: string;
+            /** @description GET /api/v1/status-lists/{purpose}/{list}. */
+            statusListCredential: string;
+        };
+        /** @description A record as a W3C Verifiable Credential (Data Model 2.0), secured with eddsa-jcs-2022. */
+        RecordCredential: {
+            /** @description `https://www.w3.org/ns/credentials/v2`, then the PRS context `<base>/ns/credentials/v1`. */
+            "@context": string[];
+            /** @description An absolute URL. */
+            id: string;
+            type: [
+                "VerifiableCredential",
+                "ProofRecordCredential"
+            ];
+            /** @description `Proof record PRS-…`; for a sandbox record `Sandbox record PRS-… (test data, not verified)`. */
+            name: string;
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            issuer: string;
+            /** @description The record's `issued_at`. */
+            validFrom: string;
+            /** @description The record's `expires_at`. */
+            validUntil?: string;
+            credentialSubject: {
+                /** @constant */
+                type: "ProofRecord";
+                verification_id: string;
+                /** @enum {string} */
+                environment: "sandbox" | "live";
+                subject: string;
+                claim_type: string;
+                claim: string;
+                evidence_level: string;
+                /** @description The issuing account's name, when it set one. */
+                account_name?: string;
+                /** @description An absolute URL. */
+                certificate_url: string;
+            };
+            credentialStatus: components["schemas"]["BitstringStatusListEntry"][];
+            proof: components["schemas"]["DataIntegrityProof"];
+        };
+        /** @description A W3C Bitstring Status List credential, secured with eddsa-jcs-2022. */
+        StatusListCredential: {
+            "@context": [
+                "https://www.w3.org/ns/credentials/v2"
+            ];
+            /** @description An absolute URL. */
+            id: string;
+            type: [
+                "VerifiableCredential",
+                "BitstringStatusListCredential"
+            ];
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            issuer: string;
+            /** @description When this list was built. */
+            validFrom: string;
+            credentialSubject: {
+                /** @description An absolute URL. */
+                id: string;
+                /** @constant */
+                type: "BitstringStatusList";
+                /** @enum {string} */
+                statusPurpose: "revocation" | "suspension";
+                /** @description GZIP of the 131,072-bit list, multibase base64url. */
+                encodedList: string;
+                /** @description Milliseconds a copy may be relied on before fetching it again. */
+                ttl: number;
+            };
+            proof: components["schemas"]["DataIntegrityProof"];
+        };
+        Multikey: {
+            id: string;
+            /** @constant */
+            type: "Multikey";
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            controller: string;
+            /** @description base58btc of 0xed01 ‖ the 32-byte Ed25519 key. */
+            publicKeyMultibase: string;
+        };
+        /** @description The did:web document: every published signing key as a Multikey. */
+        DidDocument: {
+            "@context": string[];
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            id: string;
+            verificationMethod: components["schemas"]["Multikey"][];
+            assertionMethod: string[];
+        };
         /** @description This month's live usage against the plan. Sandbox work is never counted. */
         Usage: {
             /** @constant */
@@ -2068,6 +2238,160 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's verification_id. */
+                id: components["parameters"]["RecordId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    /** @description public, max-age=60 */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc": components["schemas"]["RecordCredential"];
+                };
+            };
+            /** @description Not found. error.code: `record_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatusList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                purpose: "revocation" | "suspension";
+                list: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status list. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    /** @description public, max-age=N, s-maxage=N with N at most 60. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc": components["schemas"]["StatusListCredential"];
+                };
+            };
+            /** @description Not found. error.code: `not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control"?: "public, max-age=300";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DidDocument"];
                 };
             };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
