@@ -93,7 +93,9 @@ export function buildPublicView(
   const { status, changedAt } = effectiveStatus(row, now);
   const links = linked.map((l) => standingOf(l, now));
   const hist: HistoryEntry[] = history.map((h) => ({ status: h.status, at: h.at, reason: h.reason, by: actorKind(h.by) }));
-  if (status === "expired" && row.status !== "expired" && row.expiresAt) {
+  // Expired by time but not yet by the sweep: say so in the history too — unless the history,
+  // read after the row, already holds the sweep's entry (it committed in between).
+  if (status === "expired" && row.status !== "expired" && row.expiresAt && hist.at(-1)?.status !== "expired") {
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
   const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data }) ?? {};
