@@ -4,6 +4,7 @@ import { rowsOf, type Db, type DbOrTx } from "@/lib/db/client";
 import { canonicalJson } from "@/lib/signing/canonical";
 import { coordKey, inclusionProof, consistencyProof, leafHash, nodesCompletedBy, rootHash, type Coord, type NodeSource } from "./merkle";
 import { checkpointText, signNote } from "./note";
+import { entryBundle, TILE_HEIGHT, TILE_WIDTH, type TileRef } from "./tiles";
 
 /**
  * The transparency log in the database (docs/verify.md): entries appended in the transaction
@@ -238,3 +239,18 @@ export async function entryLeaves(db: DbOrTx, first: number, count: number): Pro
   return rows.map((r) => r.leaf);
 }
 
+
+/**
+ * A tile as of the latest checkpoint (C2SP tlog-tiles): full once the tree has all 256 of its
+ * hashes or entries, partial (`width`) when it has at least that many; null otherwise.
+ */
+export async function readTile(db: DbOrTx, ref: TileRef): Promise<Buffer | null> {
+  const size = (await latestCheckpoint(db))?.size ?? 0;
+  const level = ref.kind === "hashes" ? ref.level * TILE_HEIGHT : 0;
+  const width = ref.width ?? TILE_WIDTH;
+  if (Math.floor(size / 2 ** level) - ref.index * TILE_WIDTH < width) return null;
+  const first = ref.index * TILE_WIDTH;
+  return ref.kind === "entries"
+    ? entryBundle(await entryLeaves(db, first, width))
+    : Buffer.from((await levelHashes(db, level, first, width)).join(""), "hex");
+}
