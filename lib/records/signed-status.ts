@@ -49,7 +49,8 @@ export async function getSignedStatus(db: Db, id: string): Promise<SignedStatus 
   const view = await getPublicView(db, id, now);
   if (!view) return null;
   const { row } = view;
-  const logEntry = await latestProvenEntry(db, id);
+  // Sandbox records are never logged: no query for them on the status path.
+  const logEntry = row.environment === "live" ? await latestProvenEntry(db, id) : null;
   const fields = { ...statusFields(view), transparency_log: logEntry === "pending" ? null : logEntry };
   const body = signedBody(fields);
   let untilMs = now + getEnv().STATUS_CACHE_SECONDS * 1000;

@@ -54,7 +54,7 @@ export default async function CertificatePage({ params }: Props) {
   const headline = levelHeadline({ level: row.evidenceLevel, accountName: account.name, environment: row.environment, verified });
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
-  const logEntry = await latestProvenEntry(db, row.id);
+  const logEntry = row.environment === "live" ? await latestProvenEntry(db, row.id) : null;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
   // A successor is linked only while it is itself a public, issued record of this service.
   const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
