@@ -10,3 +10,4 @@ export * from "./rate-limits";
 export * from "./signing-keys";
 export * from "./transparency-log";
 export * from "./vc";
+export * from "./organisations";

@@ -1,8 +1,9 @@
 import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import { z } from "zod";
-import { accounts, records } from "@/drizzle/schema";
+import { accounts, organisations, records } from "@/drizzle/schema";
 import { accountDomainClaimTypes } from "@/lib/claims/registry";
 import type { Db, DbOrTx } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
@@ -12,11 +13,59 @@ import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
 
 /**
- * Who is speaking: the name an account goes by (its own word, null when it set none) and
- * the domains it proved (active live records of a type that proves an account domain).
- * Every record object, signed status and certificate names it.
+ * The legal entity a reviewer confirmed an account acts for (CONTRACT "Trust model"):
+ * `status` is `lapsed` once the LEI register says the entity or its registration is no
+ * longer active. `domains`: the account's proved domains the reviewer confirmed as the
+ * entity's — only those still proved now.
  */
-export type AccountProfile = { name: string | null; verified_domains: string[] };
+export type OrganisationProfile = {
+  legal_name: string;
+  lei: string | null;
+  jurisdiction: string | null;
+  basis: "lei_register" | "documents";
+  status: "verified" | "lapsed";
+  verified_at: string;
+  domains: string[];
+};
+
+/**
+ * Who is speaking: the name an account goes by, whether that name was verified (the account
+ * is a verified organisation, and the name is its legal name), the organisation, and the
+ * domains it proved (active live records of a type that proves an account domain). Every
+ * record object, signed status, lookup match and certificate names it. A name with
+ * `name_verified: false` is the account's own word and is always shown as such.
+ */
+export type AccountProfile = {
+  name: string | null;
+  name_verified: boolean;
+  organisation: OrganisationProfile | null;
+  verified_domains: string[];
+};
+
+/** An account that set no name and is no verified organisation. */
+export const NO_PROFILE: AccountProfile = Object.freeze({ name: null, name_verified: false, organisation: null, verified_domains: [] }) as AccountProfile;
+
+const copyProfile = (p: AccountProfile): AccountProfile => ({
+  name: p.name, name_verified: p.name_verified, verified_domains: [...p.verified_domains],
+  organisation: p.organisation && { ...p.organisation, domains: [...p.organisation.domains] },
+});
+
+type OrganisationRow = typeof organisations.$inferSelect;
+
+/** The profile of an account from its own name, its organisation row (if any) and the domains it proves now. */
+export function profileOf(name: string | null, org: OrganisationRow | undefined, verifiedDomains: string[]): AccountProfile {
+  if (!org) return { name, name_verified: false, organisation: null, verified_domains: verifiedDomains };
+  const proved = new Set(verifiedDomains);
+  return {
+    name: org.legalName,
+    name_verified: org.status === "verified",
+    organisation: {
+      legal_name: org.legalName, lei: org.lei, jurisdiction: org.jurisdiction, basis: org.basis, status: org.status,
+      verified_at: org.verifiedAt.toISOString(), domains: org.domains.filter((d) => proved.has(d)).sort(),
+    },
+    verified_domains: verifiedDomains,
+  };
+}
 
 /** At most this many verified domains are named with an account (the first, in name order). */
 export const MAX_VERIFIED_DOMAINS = 20;
@@ -40,12 +89,14 @@ export async function loadAccountProfiles(db: DbOrTx, accountIds: readonly strin
     ))
     .orderBy(records.subject)
     .limit(MAX_VERIFIED_DOMAINS);
-  const [names, domains] = await Promise.all([
+  const [names, orgs, domains] = await Promise.all([
     db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, ids)),
+    db.select().from(organisations).where(inArray(organisations.accountId, ids)),
     Promise.all(ids.map(domainsOf)),
   ]);
   const byId = new Map(ids.map((id, i) => [id, domains[i]!.map((d) => d.domain)]));
-  for (const a of names) out.set(a.id, { name: a.name, verified_domains: byId.get(a.id) ?? [] });
+  const orgById = new Map(orgs.map((o) => [o.accountId, o]));
+  for (const a of names) out.set(a.id, profileOf(a.name, orgById.get(a.id), byId.get(a.id) ?? []));
   return out;
 }
 
@@ -64,15 +115,15 @@ export async function getAccountProfiles(db: DbOrTx, accountIds: readonly string
   const missing: string[] = [];
   for (const id of new Set(accountIds)) {
     const hit = getCachedProfile(id);
-    if (hit) out.set(id, { name: hit.name, verified_domains: [...hit.verified_domains] });
+    if (hit) out.set(id, copyProfile(hit));
     else missing.push(id);
   }
   if (missing.length === 0) return out;
   const loaded = await loadAccountProfiles(db, missing);
   for (const id of missing) {
-    const profile = loaded.get(id) ?? { name: null, verified_domains: [] };
+    const profile = loaded.get(id) ?? NO_PROFILE;
     putCachedProfile(id, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
-    out.set(id, { name: profile.name, verified_domains: [...profile.verified_domains] });
+    out.set(id, copyProfile(profile));
   }
   return out;
 }
@@ -93,8 +144,11 @@ export const accountUpdateSchema = z
 
 /** The account as its owner reads it through the API. */
 export async function getAccount(db: DbOrTx, auth: AuthContext) {
-  const profile = (await loadAccountProfiles(db, [auth.accountId])).get(auth.accountId) ?? { name: null, verified_domains: [] };
-  return { object: "account" as const, id: auth.accountId, name: profile.name, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment };
+  const profile = (await loadAccountProfiles(db, [auth.accountId])).get(auth.accountId) ?? NO_PROFILE;
+  return {
+    object: "account" as const, id: auth.accountId, name: profile.name, name_verified: profile.name_verified,
+    organisation: profile.organisation, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment,
+  };
 }
 
 /**
@@ -104,6 +158,11 @@ export async function getAccount(db: DbOrTx, auth: AuthContext) {
  */
 export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
   const input = parseOrThrow(accountUpdateSchema, raw);
+  // A verified organisation's name is its legal name, locked until a new verification.
+  const [org] = await db.select({ legalName: organisations.legalName }).from(organisations).where(eq(organisations.accountId, auth.accountId));
+  if (org) {
+    throw new ApiError("name_locked", `This account is the verified organisation ${org.legalName}; its name is its legal name and changes only with a new organisation verification.`, "name");
+  }
   await db.transaction(async (tx) => {
     await tx.update(accounts).set({ name: input.name }).where(eq(accounts.id, auth.accountId));
     await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);

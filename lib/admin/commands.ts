@@ -8,6 +8,9 @@ import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
 import { publishLocalKeys } from "@/lib/signing/published-keys";
 import { listReports } from "@/lib/reports/report-problem";
 import { sweepWalletProofs } from "./sweep-wallet-proofs";
+import { ApiError } from "@/lib/http/errors";
+import { isValidLei } from "@/lib/connectors/lei-format";
+import { afterOrganisationChange, removeVerifiedOrganisation, setVerifiedOrganisation } from "@/lib/organisations/set-organisation";
 
 /** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
 export type AdminResult = { ok: true; result: Record<string, unknown> } | { ok: false; error: { code: string; message: string } };
@@ -24,7 +27,10 @@ const USAGE = `usage:
   live-exchange enable|disable --account ID   (exchange_verified_trade: live exchange API keys)
   signing-key rotate
   wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)
-  reports list                 (open problems reported from certificates, newest first)`;
+  reports list                 (open problems reported from certificates, newest first)
+  organisation verify --account ID --legal-name N [--lei L] [--jurisdiction J] [--domains a.com,b.com]
+                               (records a verification staff decided outside the console)
+  organisation remove --account ID`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -57,6 +63,7 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
     if (e instanceof AccountExists) return { ok: false, error: { code: "account_exists", message: e.message } };
     if (e instanceof ApiKeyRefused) return { ok: false, error: { code: e.code, message: e.message } };
     if (e instanceof RotationUnavailable) return { ok: false, error: { code: "rotation_unavailable", message: e.message } };
+    if (e instanceof ApiError) return { ok: false, error: { code: e.code, message: e.message } };
     throw e;
   }
 }
@@ -123,6 +130,25 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
         id: r.id, record_id: r.recordId, message: r.message, contact: r.contact, created_at: r.createdAt.toISOString(),
       }));
       return { reports, count: reports.length };
+    }
+    case "organisation verify": {
+      const accountId = need(f, "account");
+      const lei = f.lei ? f.lei.toUpperCase() : null;
+      if (lei && !isValidLei(lei)) throw new AdminUsage(`--lei '${f.lei}' is not a valid LEI`);
+      const domains = (f.domains ?? "").split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
+      const at = new Date();
+      await db.transaction((tx) => setVerifiedOrganisation(tx, {
+        accountId, legalName: need(f, "legal-name"), lei, jurisdiction: f.jurisdiction ?? null, basis: lei ? "lei_register" : "documents",
+        domains, verificationId: null, at,
+      }));
+      afterOrganisationChange(accountId);
+      return { account_id: accountId, organisation: { legal_name: f["legal-name"], lei, domains, verified_at: at.toISOString() } };
+    }
+    case "organisation remove": {
+      const accountId = need(f, "account");
+      if (!(await db.transaction((tx) => removeVerifiedOrganisation(tx, accountId)))) notFound(accountId);
+      afterOrganisationChange(accountId);
+      return { account_id: accountId, organisation: null };
     }
     default:
       throw new AdminUsage(USAGE);

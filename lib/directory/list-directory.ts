@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, ilike, isNull, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { records } from "@/drizzle/schema";
-import { loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
 import { RECORD_ID_RE } from "@/lib/ids";
 
@@ -53,6 +53,6 @@ export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Dat
     .limit(DIRECTORY_PAGE + 1);
   const page = rows.slice(0, DIRECTORY_PAGE);
   const profiles = await loadAccountProfiles(db, page.map((r) => r.accountId), now);
-  const data: DirectoryRow[] = page.map(({ accountId, ...r }) => ({ ...r, account: profiles.get(accountId) ?? { name: null, verified_domains: [] } }));
+  const data: DirectoryRow[] = page.map(({ accountId, ...r }) => ({ ...r, account: profiles.get(accountId) ?? NO_PROFILE }));
   return { data, nextCursor: rows.length > DIRECTORY_PAGE ? page.at(-1)!.id : null };
 }

@@ -37,6 +37,8 @@ const CODES = {
   review_conflict: [409, "conflict"],
   review_validity_passed: [409, "conflict"],
   review_precondition_failed: [409, "conflict"],
+  name_locked: [409, "conflict"],
+  lei_already_verified: [409, "conflict"],
   idempotency_key_reused: [422, "idempotency_error"],
   missing_field: [422, "invalid_request_error"],
   invalid_type: [422, "invalid_request_error"],

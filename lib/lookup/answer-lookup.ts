@@ -1,11 +1,11 @@
-import { getAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { NO_PROFILE, getAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { Db } from "@/lib/db/client";
 import { recordUrls } from "@/lib/records/urls";
 import { signedAnswer } from "@/lib/signing/canonical";
 import { findMatches, MAX_MATCHES, type MatchRow } from "./find-matches";
 import type { LookupRequest } from "./lookup-query";
 
-const NO_ACCOUNT: AccountProfile = { name: null, verified_domains: [] };
+const NO_ACCOUNT: AccountProfile = NO_PROFILE;
 
 /**
  * What a lookup answers, before it is signed (CONTRACT "Lookup"). `type` and `normalized`

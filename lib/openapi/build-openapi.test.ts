@@ -423,7 +423,7 @@ describe("response schemas", () => {
       signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null,
     };
     for (const [row, at] of [[base, now.getTime()], [pending, now.getTime()], [base, Date.parse("2028-01-01T00:00:00Z")]] as const) {
-      const body = serializeRecord(buildPublicView(row, history, [], { name: "Acme Trading Ltd", verified_domains: ["acme.example"] }, at));
+      const body = serializeRecord(buildPublicView(row, history, [], { name: "Acme Trading Ltd", name_verified: false, organisation: null, verified_domains: ["acme.example"] }, at));
       const parsed = recordSchema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     }

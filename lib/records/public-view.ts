@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
-import { accountDependency, loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
@@ -167,7 +167,7 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
   };
   const hByRecord = group(history);
   const lByRecord = group(linked);
-  const none: AccountProfile = { name: null, verified_domains: [] };
+  const none: AccountProfile = NO_PROFILE;
   return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now, extras.get(r.id)));
 }
 

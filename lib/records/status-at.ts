@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { recordHistory, recordLinks, records } from "@/drizzle/schema";
-import { loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { DATETIME_FORMAT, parseOrThrow } from "@/lib/http/validation";
@@ -68,7 +68,7 @@ export async function getPublicViewAt(db: DbOrTx, id: string, at: Date, signedAt
   const own = historyOf(id);
   const then = asOf(row, own, atMs);
   if (!isIssued(then.status)) return null;
-  const account: AccountProfile = profiles.get(row.accountId) ?? { name: null, verified_domains: [] };
+  const account: AccountProfile = profiles.get(row.accountId) ?? NO_PROFILE;
   const view = buildPublicView(
     then,
     own.filter((h) => h.at.getTime() <= atMs),

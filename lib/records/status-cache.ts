@@ -8,7 +8,7 @@
 type Entry = { body: string; asOfMs: number; untilMs: number; dependsOn?: readonly string[] };
 
 const MAX_ENTRIES = 50_000;
-type Profile = { name: string | null; verified_domains: string[] };
+type Profile = import("@/lib/accounts/account-profile").AccountProfile;
 type State = { entries: Map<string, Entry>; dependents: Map<string, Set<string>>; profiles: Map<string, { profile: Profile; untilMs: number }> };
 const g = globalThis as unknown as { __prsStatusCache?: State; __prsStatusEpoch?: number };
 const state = (g.__prsStatusCache ??= { entries: new Map(), dependents: new Map(), profiles: new Map() });

@@ -20,12 +20,12 @@ export function accountPaths(): Paths {
         tags: ["Account"],
         summary: "Set the organisation name",
         description:
-          "Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word: certificates say so, beside the domains it proved. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.",
+          "Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word (`name_verified: false`): every public answer shows it as self-declared, beside the domains it proved. A verified organisation's name is its legal name and is locked (409 `name_locked`) until a new organisation verification. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.",
         security: bearer,
         requestBody: { required: true, content: { "application/json": { schema: ref("AccountUpdate") } } },
         responses: {
           "200": jsonResponse("The account.", ref("Account")),
-          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, ...OTHER_METHODS]),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "name_locked", ...OTHER_METHODS]),
         },
       },
     },
