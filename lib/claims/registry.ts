@@ -93,3 +93,12 @@ export function claimModuleFor(claimType: string): ClaimModule {
   }
   return manualReview;
 }
+
+/** A stored record's module (or the reviewed fallback); null for a type withdrawn since. */
+export function claimModuleOrNull(claimType: string): ClaimModule | null {
+  try {
+    return claimModuleFor(claimType);
+  } catch {
+    return null;
+  }
+}

@@ -121,6 +121,13 @@ export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
 /** A record `viewExtras` loads for: `id` null for one being created (nothing rests on it yet). */
 export type ViewExtrasInput = { id: string | null; accountId: string; evidence: Record<string, unknown> };
 
+/**
+ * A fact a check of this type establishes, and how (CONTRACT "What was checked"): by asking a
+ * source (`source` names it, e.g. "DNS TXT _prs-challenge.example.com") or by verifying a
+ * signature. A reviewer's approval turns each into a `reviewer` check.
+ */
+export type CheckedFact = { fact: string; by: "source" | "signature"; source?: string };
+
 export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
   type: string;
@@ -227,6 +234,11 @@ export interface ClaimModule {
    * not one of its kind is left out. Absent: no lookup finds the type's records.
    */
   lookupValues?(subject: string, evidence: Record<string, unknown>): readonly RecordValue[];
+  /**
+   * The facts an issued record of this type at a checked level stands for, from its subject
+   * and public evidence (lib/trust/checks.ts). Absent: one generic `claim` fact.
+   */
+  facts?(subject: string, evidence: Record<string, unknown>): readonly CheckedFact[];
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */

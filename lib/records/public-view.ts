@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleOrNull } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
 import { normalizedValue } from "@/lib/lookup/normalize";
+import { checksOf, type Check } from "@/lib/trust/checks";
+import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
 import { recordUrls } from "./urls";
@@ -58,6 +60,12 @@ export type PublicView = {
    * any other site.
    */
   websites: string[];
+  /** The one trust decision (lib/trust/decide.ts): who is speaking, checked, still standing, what a surface may say. */
+  trust: Trust;
+  /** What was checked, by whom, on what (lib/trust/checks.ts); empty until issued. */
+  checks: Check[];
+  /** The exact hosts a page may show the record's badge green on (signed as `covers_hosts`). */
+  coversHosts: string[];
   history: HistoryEntry[];
   now: number;
 };
@@ -65,8 +73,10 @@ export type PublicView = {
 /** Who moved a record, as shown to anyone: the kind of actor, never an internal id. */
 export const actorKind = (by: string) => by.split(":")[0] ?? by;
 
-export function isVerified(row: Pick<RecordRow, "environment" | "evidenceLevel">, status: string) {
-  return row.environment === "live" && status === "active" && row.evidenceLevel !== "participant_attested";
+/** Checks a record at an issued status stands for; none for a submission (nothing was issued). */
+export function checksOfRow(row: Pick<RecordRow, "claimType" | "evidenceLevel" | "subject" | "evidencePublic" | "issuedAt">): Check[] {
+  if (!row.issuedAt) return [];
+  return checksOf({ claimType: row.claimType, evidenceLevel: row.evidenceLevel, subject: row.subject, evidence: row.evidencePublic, at: row.issuedAt });
 }
 
 function standingOf(l: LinkedTarget, now: number): LinkedStanding {
@@ -99,10 +109,15 @@ export function buildPublicView(
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
   const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data }) ?? {};
+  const trust = decideTrust({
+    environment: row.environment, status, evidenceLevel: isIssued(row.status) ? row.evidenceLevel : null,
+    partsStand: links.every((l) => l.standing === "active"), account,
+  });
+  const websites = websitesOf(row);
   return {
-    row, status, changedAt, verified: isVerified(row, status), account, links, linkedIds: linked.map((l) => l.target.id),
+    row, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
-    fields, websites: websitesOf(row), history: hist, now,
+    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(websites, account, trust), history: hist, now,
   };
 }
 
@@ -118,13 +133,7 @@ export function withTypeFields<T extends Record<string, unknown>>(base: T, field
 }
 
 /** A stored record's type always has a module (or the reviewed fallback); a type withdrawn since has no fields. */
-function claimModuleForView(claimType: string) {
-  try {
-    return claimModuleFor(claimType);
-  } catch {
-    return null;
-  }
-}
+const claimModuleForView = claimModuleOrNull;
 
 const TARGET_COLUMNS = {
   id: records.id, accountId: records.accountId, environment: records.environment, claimType: records.claimType,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountProfileSchema } from "@/lib/accounts/account-schema";
+import { checksSchema } from "@/lib/trust/check-schema";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import {
   base64url, environmentSchema, evidenceLevelSchema, nullableTimestamp, recordStatusSchema, sha256Hex, timestampSchema,
@@ -61,11 +62,12 @@ export const recordSchema = z
     verified: z.boolean().describe("True only for live, active records at source_verified or evidence_verified."),
     claim_type: z.string(),
     subject: z.string(),
-    websites: z.array(z.string()).describe("The websites (host names) this record speaks for: the embed badge is green only on them and their subdomains."),
+    websites: z.array(z.string()).describe("The websites (host names) this record speaks for."),
     claim: z.string(),
     evidence_level: evidenceLevelSchema.nullable().describe("Null until the record is issued (pending_review, rejected); the level it would issue at is review.evidence_level."),
     visibility: z.enum(["public", "private"]),
     evidence: z.record(z.string(), z.unknown()).describe("The public part of the evidence."),
+    checks: checksSchema,
     certificate_url: urlOrNull("Public certificate page"),
     qr_url: urlOrNull("QR code (SVG; ?format=png for PNG)"),
     signature_url: urlOrNull("Public signature check"),

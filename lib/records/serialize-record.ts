@@ -36,6 +36,7 @@ export function serializeRecord(view: PublicView) {
     evidence_level: submission ? null : row.evidenceLevel,
     visibility: row.visibility,
     evidence: row.evidencePublic,
+    checks: view.checks,
     ...urls,
     review: submission ? { reason: row.reviewReason, evidence_level: row.evidenceLevel } : null,
     superseded_by: row.supersededBy,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { environmentSchema, evidenceLevelSchema, nullableTimestamp, timestampSchema } from "@/lib/http/response-primitives";
+import { checksSchema } from "@/lib/trust/check-schema";
 import { recordIdSchema } from "./schemas";
 
 /** What a record's signature covers: the contract of buildSignedPayload (./signed-payload). */
@@ -19,6 +20,7 @@ export const signedPayloadSchema = z
       .strictObject({ name: z.string().nullable().describe("The issuing account's organisation name at issue; null when it had set none.") })
       .optional()
       .describe("Who made the statement. Absent from records issued before accounts had names."),
+    checks: checksSchema.optional().describe("What was checked, by whom. Absent from records issued before checks were signed."),
     issuer: z.url().describe("Base URL of the issuing service."),
   })
   .meta({ id: "SignedPayload", description: "Exactly what the record signature covers, as stored at issue." });

@@ -1,5 +1,6 @@
 import { getEnv } from "@/lib/env";
 import { signJson } from "@/lib/signing/canonical";
+import { checksOf } from "@/lib/trust/checks";
 
 type Signed = {
   id: string; environment: string; subject: string; claimType: string; claim: string; evidenceLevel: string;
@@ -23,6 +24,8 @@ export function buildSignedPayload(r: Signed) {
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
     /** Who made the statement: the account's organisation name when it was issued. */
     account: { name: r.accountName },
+    /** What was checked, by whom (lib/trust/checks.ts): signed by records issued since organisations were verified. */
+    checks: checksOf({ claimType: r.claimType, evidenceLevel: r.evidenceLevel, subject: r.subject, evidence: r.evidence, at: r.issuedAt }),
     issuer: getEnv().publicBaseUrl,
   };
 }

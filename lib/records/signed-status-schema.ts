@@ -4,6 +4,7 @@ import type { Assert, SameKeys } from "@/lib/http/response-checks";
 import {
   base64url, environmentSchema, evidenceLevelSchema, nullableTimestamp, recordStatusSchema, timestampSchema,
 } from "@/lib/http/response-primitives";
+import { checksSchema } from "@/lib/trust/check-schema";
 import { recordIdSchema } from "./schemas";
 import type { statusFields } from "./signed-status";
 
@@ -25,13 +26,17 @@ export const signedStatusSchema = z
     status: recordStatusSchema,
     environment: environmentSchema,
     verified: z.boolean(),
-    account: accountProfileSchema.describe("Who made the statement: the issuing account's name (its own word) and the domains it proved."),
+    account: accountProfileSchema.describe("Who made the statement: the issuing account's name (self-declared unless `name_verified`), its verified organisation and the domains it proved."),
     claim_type: z.string(),
     subject: z.string(),
     websites: z
       .array(z.string())
-      .describe("The websites (host names) this record speaks for; the embed badge is green only on them and their subdomains. Empty when it names none."),
+      .describe("The websites (host names) this record speaks for. Empty when it names none."),
+    covers_hosts: z
+      .array(z.string())
+      .describe("The exact hosts a page may show this record's embed badge green on: its websites and, while its account is a verified organisation, the organisation's proved domains (each also with `www.`). Empty when the record is not verified or names no website: its badge is then neutral."),
     evidence_level: evidenceLevelSchema,
+    checks: checksSchema,
     issued_at: timestampSchema,
     expires_at: nullableTimestamp,
     status_changed_at: timestampSchema,

@@ -1,0 +1,90 @@
+import type { AccountProfile } from "@/lib/accounts/account-profile";
+
+/**
+ * The one trust decision (CONTRACT "Trust model"): for a record now — who is speaking,
+ * whether what it states was checked, whether it still stands — and from these what each
+ * public surface may say. The public view (lib/records/public-view.ts) carries it to the
+ * certificate, signed status, record object, VC and badge; lookup, /check and the directory
+ * take it from `decideTrust` for their matches. None of them recomputes it.
+ */
+export type Speaker = "verified_organisation" | "self_declared" | "unnamed";
+
+export type TrustFacts = {
+  environment: string;
+  status: string;
+  evidenceLevel: string | null;
+  /** Every record this one rests on is active now (true when it rests on none). */
+  partsStand: boolean;
+  account: AccountProfile;
+};
+
+export type Trust = {
+  speaker: Speaker;
+  /** The verified organisation's legal name while it is verified; null otherwise. */
+  organisationName: string | null;
+  /** Checked by the service or a reviewer (not only stated by the account). */
+  checked: boolean;
+  /** Active now, and every part it rests on is active. */
+  stands: boolean;
+  /** The record's `verified`: live, checked and standing. Says nothing about the speaker. */
+  verified: boolean;
+  /**
+   * What a lookup match contributes (CONTRACT "What a public yes requires"): `verified` —
+   * checked, standing, by a verified organisation; `checked` — checked and standing, by an
+   * account that is not one; `attested` — only stated; null — not standing (never a yes).
+   */
+  lookup: "verified" | "checked" | "attested" | null;
+};
+
+export function speakerOf(account: AccountProfile): Speaker {
+  if (account.organisation?.status === "verified" && account.name_verified) return "verified_organisation";
+  return account.name ? "self_declared" : "unnamed";
+}
+
+export function decideTrust(f: TrustFacts): Trust {
+  const speaker = speakerOf(f.account);
+  const checked = f.evidenceLevel !== null && f.evidenceLevel !== "participant_attested";
+  const stands = f.status === "active" && f.partsStand;
+  const live = f.environment === "live";
+  const lookup = !live || !stands ? null : !checked ? "attested" : speaker === "verified_organisation" ? "verified" : "checked";
+  return {
+    speaker,
+    organisationName: speaker === "verified_organisation" ? f.account.organisation!.legal_name : null,
+    checked, stands, verified: live && checked && stands, lookup,
+  };
+}
+
+/** The order lookup results rank in: the strongest any match earns is the answer's `result`. */
+export const LOOKUP_RANK = { verified: 3, checked: 2, attested: 1 } as const;
+
+/**
+ * The hosts a page may show a record's badge green on (CONTRACT "Embed badge"): the record's
+ * own websites and, while its account is a verified organisation, the organisation's proved
+ * domains — exact hosts, each also with `www.` in front. Empty for a record naming no website
+ * whose account has no verified domains: its badge is neutral everywhere.
+ */
+export function badgeHosts(websites: readonly string[], account: AccountProfile, trust: Pick<Trust, "speaker" | "verified">): string[] {
+  if (!trust.verified) return [];
+  const org = trust.speaker === "verified_organisation" ? (account.organisation?.domains ?? []) : [];
+  const hosts = new Set<string>();
+  for (const h of [...websites, ...org]) {
+    const bare = h.toLowerCase().replace(/\.$/, "");
+    if (!bare) continue;
+    hosts.add(bare);
+    if (!bare.startsWith("www.")) hosts.add(`www.${bare}`);
+  }
+  return [...hosts].sort();
+}
+
+/** How a public page names the speaker: the legal name of a verified organisation, else marked as self-declared. */
+export function speakerLabel(account: AccountProfile, trust: Pick<Trust, "speaker">): { name: string; verified: boolean; note: string } {
+  if (trust.speaker === "verified_organisation") {
+    const o = account.organisation!;
+    return { name: o.legal_name, verified: true, note: `Verified organisation${o.lei ? ` · LEI ${o.lei}` : ""} · since ${o.verified_at.slice(0, 10)}` };
+  }
+  if (account.organisation?.status === "lapsed") {
+    return { name: `an account calling itself ${account.name}`, verified: false, note: "Organisation verification lapsed: the LEI register no longer lists the entity as active." };
+  }
+  if (account.name) return { name: `an account calling itself ${account.name}`, verified: false, note: "Name not verified: it is the account's own word." };
+  return { name: "an unnamed account", verified: false, note: "The account set no name and is not a verified organisation." };
+}
