@@ -44,6 +44,19 @@ export default async function Home({ searchParams }: Props) {
           </div>
         </section>
 
+        <section aria-labelledby="pay-title" className={`${column} mb-6`}>
+          <div className="rounded-lg border-l-8 border-emerald-600 bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+            <h2 id="pay-title" className="text-lg font-semibold">Check before you pay</h2>
+            <p className="mt-1 text-sm text-slate-600">
+              Asked to pay a website, an IBAN or a wallet? See whether it is on record for the operator you think — and whether a
+              Proof Records reviewer verified that operator.
+            </p>
+            <a href="/check" className="mt-3 inline-block rounded bg-emerald-700 px-5 py-2.5 font-medium text-white hover:bg-emerald-800" data-testid="home-check-link">
+              Check an operator, website or payee
+            </a>
+          </div>
+        </section>
+
         <section aria-labelledby="check-title" id="check" className={`${column} scroll-mt-4`}>
           <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
             <h2 id="check-title" className="text-lg font-semibold">Check a record</h2>

@@ -29,6 +29,7 @@ export function SiteHeader({ wide = false }: { wide?: boolean }) {
       <div className={`${wide ? wideColumn : column} flex items-center justify-between gap-3 py-3`}>
         <Logo />
         <nav aria-label="Site" className="flex items-center gap-3 text-sm sm:gap-5">
+          <Link href="/check" className="font-medium text-emerald-800 hover:text-emerald-950 hover:underline"><span className="sm:hidden">Check</span><span className="hidden sm:inline">Check before you pay</span></Link>
           {/* A plain link: /docs must load as a document of its own (its CSP, app/docs/api-reference.tsx). */}
           <a href="/docs" className="text-slate-700 hover:text-slate-950 hover:underline">Docs</a>
           <Link href="/signin" className="text-slate-700 hover:text-slate-950 hover:underline">Sign in</Link>
@@ -41,6 +42,7 @@ export function SiteHeader({ wide = false }: { wide?: boolean }) {
 
 export function SiteFooter({ wide = false }: { wide?: boolean }) {
   const links = [
+    ["/check", "Check before you pay"],
     ["/directory", "Directory"],
     ["/docs", "API reference"],
     ["/docs/guides", "Guides"],

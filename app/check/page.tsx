@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { formatUtc } from "@/components/evidence-list";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
-import { checkParts, checkQuerySchema, type PartAnswer } from "@/lib/check/answer-check";
+import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/check/answer-check";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { lookupLimiter } from "@/lib/lookup/limiter";
@@ -19,30 +19,75 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const LEVEL: Record<string, string> = {
   source_verified: "checked automatically against a source (DNS, a wallet signature, a register)",
   evidence_verified: "confirmed by a Proof Records reviewer",
-  participant_attested: "only stated by the account itself — not checked, so not verified",
+  participant_attested: "only stated by the account itself — not checked",
 };
 
-function Answer({ label, a }: { label: string; a: PartAnswer }) {
-  const tone = a.verdict === "mismatch" ? "border-red-600 bg-red-50" : a.verdict === "match" && a.evidence_level !== "participant_attested" ? "border-emerald-600 bg-emerald-50" : "border-slate-400 bg-white";
+const TONE: Record<Verdict, string> = {
+  match: "border-emerald-600 bg-emerald-50",
+  close_match: "border-amber-500 bg-amber-50",
+  mismatch: "border-red-600 bg-red-50",
+  unverified_operator: "border-amber-500 bg-amber-50",
+  not_on_record: "border-slate-400 bg-white",
+};
+
+const HEADLINE: Record<Verdict, string> = {
+  match: "✓ Match",
+  close_match: "≈ Close match — check the name",
+  mismatch: "✗ Different operator",
+  unverified_operator: "! Not a verified organisation",
+  not_on_record: "– Not on record",
+};
+
+/** What one part's verdict means, in a sentence a stranger can act on. */
+function partSentence(a: PartAnswer, operator: string | null): string {
+  const who = a.on_record_for ?? "an unnamed account";
+  switch (a.verdict) {
+    case "match":
+      return `On record for ${who}, a verified organisation${a.lei ? ` (LEI ${a.lei})` : ""}.`;
+    case "close_match":
+      return `On record for ${who}, a verified organisation — not exactly "${operator ?? a.given}". Did you mean ${who}? If the name you were given differs, be careful.`;
+    case "mismatch":
+      return `Warning: on record for a DIFFERENT operator: ${who}, a verified organisation. Do not pay until you have checked.`;
+    case "unverified_operator":
+      return a.on_record_for
+        ? `Only an account calling itself "${a.on_record_for}" has this on record — that name was not verified by anyone. This is no assurance of who you are dealing with.`
+        : "Only an unnamed account that is not a verified organisation has this on record. This is no assurance of who you are dealing with.";
+    case "not_on_record":
+      return `Not on record${a.normalized === null ? " — not recognised as a valid value of its kind" : ""}. That proves nothing either way: ask the operator for a Proof Records certificate.`;
+  }
+}
+
+function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator: string | null }) {
   return (
-    <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${tone}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
+    <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${TONE[a.verdict]}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
       <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{a.given}</span></p>
-      {a.verdict === "mismatch" && (
-        <p className="mt-1 text-xl font-bold text-red-800" role="alert">
-          Warning: on record for a DIFFERENT operator: {a.on_record_for ?? "an unnamed account"}. Do not pay until you have checked.
-        </p>
-      )}
-      {a.verdict === "match" && <p className="mt-1 text-lg font-semibold">On record for {a.on_record_for ?? "an unnamed account"}.</p>}
-      {a.verdict === "not_on_record" && (
-        <p className="mt-1 text-lg font-semibold">
-          Not on record{a.normalized === null ? " — not recognised as a valid value of its kind" : ""}. That proves nothing either way: ask the operator for a Proof Records certificate.
-        </p>
-      )}
+      <p className="mt-1 text-base font-bold">{HEADLINE[a.verdict]}</p>
+      <p className={`mt-1 text-lg font-semibold ${a.verdict === "mismatch" ? "text-red-800" : ""}`} role={a.verdict === "mismatch" ? "alert" : undefined}>
+        {partSentence(a, operator)}
+      </p>
       {a.evidence_level && <p className="mt-1 text-sm text-slate-700">The record was {LEVEL[a.evidence_level] ?? a.evidence_level}.</p>}
       <p className="mt-1 text-xs text-slate-500">
         As of {formatUtc(a.as_of)}{a.certificate_url && <> · <a className="underline" href={a.certificate_url}>certificate {a.verification_id}</a></>}
       </p>
     </li>
+  );
+}
+
+/** The one sentence the answer starts with: the worst part decides it. */
+function Overall({ result }: { result: Awaited<ReturnType<typeof checkParts>> }) {
+  const parts = Object.values(result.parts);
+  const org = parts.find((p) => p.verdict === "match")?.on_record_for;
+  const text: Record<Verdict, string> = {
+    match: `Everything you entered is on record for ${org ?? "a verified organisation"}, a verified organisation, and still stands.`,
+    close_match: "On record for a verified organisation whose name differs slightly from the one you entered: check the name before you pay.",
+    mismatch: "Stop: something you entered is on record for a different operator. Do not pay until you have checked.",
+    unverified_operator: "Caution: this is on record only through an account that is not a verified organisation. Its name is its own word.",
+    not_on_record: "Not everything you entered is on record. That proves nothing either way — ask the operator for a Proof Records certificate.",
+  };
+  return (
+    <p className={`mt-8 max-w-3xl rounded-lg border-l-8 p-4 text-xl font-bold ${TONE[result.overall]}`} data-testid="check-overall" data-verdict={result.overall}>
+      {text[result.overall]}
+    </p>
   );
 }
 
@@ -71,19 +116,24 @@ export default async function CheckPage({ searchParams }: Props) {
         </p>
         {!parsed.success && <p role="alert" className="mt-4 text-red-700">Each field takes at most 500 characters of plain text.</p>}
         <form method="get" className="mt-6 grid max-w-3xl gap-4 sm:grid-cols-3" data-testid="check-form">
-          <label className="text-sm">Operator<input name="operator" defaultValue={q.operator} maxLength={500} className={field} placeholder="Seaview Apartments" /></label>
+          <label className="text-sm">Operator<input name="operator" defaultValue={q.operator} maxLength={500} className={field} placeholder="Seaview Apartments Ltd or its LEI" /></label>
           <label className="text-sm">Website<input name="website" defaultValue={q.website} maxLength={500} className={field} placeholder="seaview-apartments.com" /></label>
           <label className="text-sm">Payee (IBAN or wallet)<input name="payee" defaultValue={q.payee} maxLength={500} className={field} placeholder="DE89 3704 …" /></label>
           <div className="sm:col-span-3"><button className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700" type="submit">Check</button></div>
         </form>
         {limited && <p role="alert" className="mt-6 text-red-700">Too many checks from your network in the last minute; wait a minute and try again.</p>}
+        {result && <Overall result={result} />}
         {result && (
-          <ul className="mt-8 max-w-3xl space-y-3" data-testid="check-results">
-            {result.parts.website && <Answer label="Website" a={result.parts.website} />}
-            {result.parts.payee && <Answer label="Payee" a={result.parts.payee} />}
-            {result.parts.operator && <Answer label="Operator" a={result.parts.operator} />}
+          <ul className="mt-4 max-w-3xl space-y-3" data-testid="check-results">
+            {result.parts.website && <Answer label="Website" a={result.parts.website} operator={result.operator} />}
+            {result.parts.payee && <Answer label="Payee" a={result.parts.payee} operator={result.operator} />}
+            {result.parts.operator && <Answer label="Operator" a={result.parts.operator} operator={result.operator} />}
           </ul>
         )}
+        <p className="mt-8 max-w-3xl text-sm text-slate-600">
+          Green means a Proof Records reviewer verified the organisation behind the record and the record was checked and still
+          stands. A name an account merely gave itself is never shown as verified.
+        </p>
         <p className="mt-8 max-w-3xl text-sm text-slate-600">
           The same answer, signed, for programs: <code className="break-all">GET /api/v1/check?operator=&amp;website=&amp;payee=</code>.
         </p>

@@ -18,6 +18,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const TONE: Record<string, string> = {
   verified: "border-emerald-600 text-emerald-900",
+  checked: "border-sky-600 text-sky-950",
   stated: "border-amber-500 text-amber-950",
   lapsed: "border-slate-400 text-slate-800",
   sandbox: "border-violet-500 text-violet-950",
@@ -61,7 +62,7 @@ export default async function DirectoryPage({ searchParams }: Props) {
         ) : (
           <ul className="mt-8 space-y-3" data-testid="directory">
             {data.map((r) => {
-              const h = levelHeadline({ level: r.evidenceLevel, accountName: r.account.name, environment: "live", verified: r.evidenceLevel !== "participant_attested" });
+              const h = levelHeadline({ level: r.evidenceLevel, account: r.account, environment: "live", verified: r.trust.verified });
               return (
                 <li key={r.id} className={`rounded-lg border-l-4 bg-white p-4 shadow-sm ring-1 ring-slate-200 ${TONE[h.tone]}`} data-testid="directory-row" data-id={r.id} data-tone={h.tone}>
                   <Link href={`/r/${r.id}`} className="text-lg font-semibold text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900">
@@ -70,8 +71,8 @@ export default async function DirectoryPage({ searchParams }: Props) {
                   <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
                   <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}{h.title}</p>
                   <p className="mt-1 text-xs text-slate-500">
-                    Stated by {speakerName(r.account.name)}
-                    {r.account.verified_domains.length > 0 && <> · verified domain {r.account.verified_domains.slice(0, 2).join(", ")}</>}
+                    Stated by {r.trust.speaker === "verified_organisation" ? <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span> : speakerName(r.account)}
+                    {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).join(", ")}</>}
                     {" · "}{r.claimType.replaceAll("_", " ")} · issued {r.issuedAt ? formatUtc(r.issuedAt.toISOString()) : "—"}
                   </p>
                 </li>

@@ -1,105 +1,187 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { records } from "@/drizzle/schema";
-import { loadAccountProfiles, type AccountProfile } from "@/lib/accounts/account-profile";
+import { organisations, records } from "@/drizzle/schema";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { companyIdentity } from "@/lib/claims/company-identity";
-import { legalNameKey, sameLegalName } from "@/lib/connectors/legal-name";
+import { editDistance } from "@/lib/claims/nearest-claim-type";
+import { legalNameKey } from "@/lib/connectors/legal-name";
+import { isValidLei } from "@/lib/connectors/lei-format";
 import type { DbOrTx } from "@/lib/db/client";
 import { listedNow } from "@/lib/directory/list-directory";
 import { findMatches, type MatchRow } from "@/lib/lookup/find-matches";
 import { detect, normalizeAs, type LookupValue } from "@/lib/lookup/normalize";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 import { recordUrls } from "@/lib/records/urls";
+import { judgeFound, type JudgedRecord } from "@/lib/trust/match-trust";
 
 const part = (what: string) =>
   z.string().trim().max(500).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).optional().describe(what);
 
 /** The query of /check and GET /api/v1/check (CONTRACT "Public check"): any subset of the three. */
 export const checkQuerySchema = z.strictObject({
-  operator: part("Who you are about to pay or deal with, by name."),
+  operator: part("Who you are about to pay or deal with: their legal name, or their LEI."),
   website: part("Their website (any form: https://www.example.com/page, example.com)."),
   payee: part("Where you are asked to pay: an IBAN or a wallet address."),
 });
 export type CheckQuery = z.output<typeof checkQuerySchema>;
 
-export type Verdict = "match" | "mismatch" | "not_on_record";
+/**
+ * CONTRACT "What a public yes requires" → /check. `match`: on record, checked, standing, for a
+ * verified organisation whose legal name (or LEI) is the operator asked; `close_match`: the
+ * same, but the name differs slightly (the name on record is given); `mismatch`: on record for
+ * a verified organisation with another name (named); `unverified_operator`: on record only
+ * through accounts that are not verified organisations (their names are self-declared);
+ * `not_on_record`.
+ */
+export type Verdict = "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
+export const VERDICTS = ["match", "close_match", "mismatch", "unverified_operator", "not_on_record"] as const;
+
 export type PartAnswer = {
   given: string;
   normalized: string | null;
   verdict: Verdict;
-  /** Whom the record says this belongs to: the operator of a listing, else the account's name. */
+  /** The verified organisation's legal name the part is on record for; for `unverified_operator`, the self-declared name. */
   on_record_for: string | null;
+  /** Whether `on_record_for` is a verified organisation's legal name (false: the account's own word). */
+  name_verified: boolean;
+  /** The verified organisation's LEI, when it has one. */
+  lei: string | null;
   evidence_level: MatchRow["evidenceLevel"] | null;
   verification_id: string | null;
   certificate_url: string | null;
   as_of: string;
 };
 
-type Found = MatchRow & { operator: string | null };
-
-/** Who a record names as the one it belongs to: a listing's operator, else the issuing account's name. */
-function operatorOf(evidence: Record<string, unknown> | undefined, account: AccountProfile | undefined): string | null {
-  return typeof evidence?.operator === "string" ? evidence.operator : (account?.name ?? null);
+/** Two legal names this close (after normalisation) are a likely misspelling of each other, not another company. */
+export function closeNames(a: string, b: string): boolean {
+  const x = legalNameKey(a);
+  const y = legalNameKey(b);
+  if (x === y) return false;
+  const allowed = Math.min(3, Math.max(1, Math.floor(Math.min(x.length, y.length) / 8)));
+  return editDistance(x, y, allowed) <= allowed;
 }
 
-async function withOperators(db: DbOrTx, rows: readonly MatchRow[], now: Date): Promise<Found[]> {
-  if (rows.length === 0) return [];
-  const [evidence, profiles] = await Promise.all([
-    db.select({ id: records.id, evidence: records.evidencePublic }).from(records).where(inArray(records.id, rows.map((r) => r.id))),
-    loadAccountProfiles(db, rows.map((r) => r.accountId), now),
-  ]);
-  const byId = new Map(evidence.map((e) => [e.id, e.evidence]));
-  return rows.map((r) => ({ ...r, operator: operatorOf(byId.get(r.id), profiles.get(r.accountId)) }));
+type Asked = { name: string; lei: string | null } | null;
+
+function askedOperator(operator: string | undefined): Asked {
+  if (!operator) return null;
+  const up = operator.trim().toUpperCase();
+  return { name: operator, lei: isValidLei(up) ? up : null };
 }
 
-function verdictFor(given: string, value: LookupValue | null, found: readonly Found[], operator: string | undefined, now: Date): PartAnswer {
-  const base = { given, normalized: value?.value ?? null, as_of: now.toISOString() };
-  const best = operator ? (found.find((f) => f.operator !== null && sameLegalName(f.operator, operator)) ?? null) : (found[0] ?? null);
-  const shown = best ?? found[0] ?? null;
-  const verdict: Verdict = found.length === 0 ? "not_on_record" : best ? "match" : "mismatch";
+const sameOperator = (org: NonNullable<AccountProfile["organisation"]>, asked: NonNullable<Asked>) =>
+  asked.lei ? org.lei === asked.lei : legalNameKey(org.legal_name) === legalNameKey(asked.name);
+
+function answer(given: string, normalized: string | null, verdict: Verdict, shown: JudgedRecord<MatchRow> | null, now: Date): PartAnswer {
+  const org = shown?.trust.speaker === "verified_organisation" ? shown.account.organisation : null;
   return {
-    ...base, verdict, on_record_for: shown?.operator ?? null, evidence_level: shown?.evidenceLevel ?? null,
-    verification_id: shown?.id ?? null, certificate_url: shown ? recordUrls(shown.id).certificate_url : null,
+    given, normalized, verdict,
+    on_record_for: org?.legal_name ?? shown?.account.name ?? null,
+    name_verified: org !== null,
+    lei: org?.lei ?? null,
+    evidence_level: shown?.evidenceLevel ?? null,
+    verification_id: shown?.id ?? null,
+    certificate_url: shown ? recordUrls(shown.id).certificate_url : null,
+    as_of: now.toISOString(),
   };
 }
 
-async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], operator: string | undefined, now: Date) {
-  const rows = await findMatches(db, candidates, now);
-  return verdictFor(given, candidates[0] ?? null, await withOperators(db, rows, now), operator, now);
+/** The verdict for a website or payee from the records found for it, each judged by the one trust decision. */
+function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date): PartAnswer {
+  const normalized = value?.value ?? null;
+  // Only checked records that still stand can vouch; a record only stated, or whose part lapsed, never does.
+  const standing = judged.filter((r) => r.trust.lookup === "verified" || r.trust.lookup === "checked");
+  const byOrg = standing.filter((r) => r.trust.speaker === "verified_organisation");
+  if (byOrg.length > 0) {
+    if (!asked) return answer(given, normalized, "match", byOrg[0]!, now);
+    const same = byOrg.find((r) => sameOperator(r.account.organisation!, asked));
+    if (same) return answer(given, normalized, "match", same, now);
+    const close = asked.lei ? undefined : byOrg.find((r) => closeNames(r.account.organisation!.legal_name, asked.name));
+    if (close) return answer(given, normalized, "close_match", close, now);
+    return answer(given, normalized, "mismatch", byOrg[0]!, now);
+  }
+  if (judged.length > 0) return answer(given, normalized, "unverified_operator", standing[0] ?? judged[0]!, now);
+  return answer(given, normalized, "not_on_record", null, now);
 }
+
+async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], asked: Asked, now: Date) {
+  const rows = await findMatches(db, candidates, now);
+  return verdictFor(given, candidates[0] ?? null, await judgeFound(db, rows, now), asked, now);
+}
+
+/** The company_identity record a verified organisation keeps public for its LEI, to link the operator to; null when none. */
+async function organisationRecord(db: DbOrTx, accountId: string, lei: string | null, now: Date) {
+  if (!lei) return null;
+  const rows = await db
+    .select({ id: records.id, evidenceLevel: records.evidenceLevel, evidence: records.evidencePublic })
+    .from(records)
+    .where(and(listedNow(now), eq(records.accountId, accountId), eq(records.claimType, companyIdentity.type)))
+    .limit(20);
+  return rows.find((r) => r.evidence?.lei === lei && r.evidenceLevel !== "participant_attested") ?? null;
+}
+
+/** At most this many verified organisations are compared for a near name (they are reviewer-approved, so few). */
+const MAX_CLOSE_SCAN = 5000;
 
 /**
- * The operator on its own: on record when a live, public, active company_identity record
- * names it (legal-name comparison), strongest evidence first.
+ * The operator on its own: `match` when a verified organisation has this legal name (or LEI);
+ * `close_match` when one has a name a small misspelling away; `unverified_operator` when only
+ * accounts that are not verified organisations hold a checked company_identity record of the
+ * name; else `not_on_record`.
  */
-async function checkOperator(db: DbOrTx, operator: string, now: Date): Promise<PartAnswer> {
-  const key = legalNameKey(operator);
+async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): Promise<PartAnswer> {
+  const key = legalNameKey(asked.name);
+  const base = { given: asked.name, normalized: asked.lei ?? key, as_of: now.toISOString() };
+  const verified = eq(organisations.status, "verified");
+  const [exact] = await db.select().from(organisations)
+    .where(and(verified, asked.lei ? eq(organisations.lei, asked.lei) : eq(organisations.nameKey, key))).limit(1);
+  const close = exact ? undefined : asked.lei ? undefined
+    : (await db.select().from(organisations).where(verified).limit(MAX_CLOSE_SCAN)).find((o) => closeNames(o.legalName, asked.name));
+  const org = exact ?? close;
+  if (org) {
+    const rec = await organisationRecord(db, org.accountId, org.lei, now);
+    return {
+      ...base, verdict: exact ? "match" : "close_match", on_record_for: org.legalName, name_verified: true, lei: org.lei,
+      evidence_level: rec?.evidenceLevel ?? null, verification_id: rec?.id ?? null,
+      certificate_url: rec ? recordUrls(rec.id).certificate_url : null,
+    };
+  }
+  // Not a verified organisation: a checked company_identity record says only that the name holds an LEI — public data
+  // anyone can cite — so the best it earns is amber.
   const rows = await db
-    .select({ id: records.id, subject: records.subject, evidenceLevel: records.evidenceLevel })
+    .select({ id: records.id, subject: records.subject, evidenceLevel: records.evidenceLevel, evidence: records.evidencePublic })
     .from(records)
     .where(and(listedNow(now), eq(records.claimType, companyIdentity.type)))
-    .limit(5000);
-  const hit = rows.filter((r) => legalNameKey(r.subject) === key).sort((a, b) => (a.evidenceLevel === "participant_attested" ? 1 : 0) - (b.evidenceLevel === "participant_attested" ? 1 : 0))[0];
+    .limit(MAX_CLOSE_SCAN);
+  const hit = rows.find((r) => r.evidenceLevel !== "participant_attested" && (asked.lei ? r.evidence?.lei === asked.lei : legalNameKey(r.subject) === key));
   return {
-    given: operator, normalized: key, verdict: hit ? "match" : "not_on_record", on_record_for: hit?.subject ?? null,
+    ...base, verdict: hit ? "unverified_operator" : "not_on_record", on_record_for: hit?.subject ?? null, name_verified: false, lei: null,
     evidence_level: hit?.evidenceLevel ?? null, verification_id: hit?.id ?? null,
-    certificate_url: hit ? recordUrls(hit.id).certificate_url : null, as_of: now.toISOString(),
+    certificate_url: hit ? recordUrls(hit.id).certificate_url : null,
   };
 }
 
-/** Each part given gets a verdict; only live, public, active records count (CONTRACT "Public check"). */
+/** How the whole answer reads, worst part first: what the page says in its first sentence. */
+const SEVERITY: Record<Verdict, number> = { mismatch: 4, not_on_record: 3, unverified_operator: 2, close_match: 1, match: 0 };
+
+export function overallVerdict(parts: readonly PartAnswer[]): Verdict {
+  return parts.reduce<Verdict>((worst, p) => (SEVERITY[p.verdict] > SEVERITY[worst] ? p.verdict : worst), "match");
+}
+
+/** Each part given gets a verdict; only live, public, records that still stand count (CONTRACT "Public check"). */
 export async function checkParts(db: DbOrTx, q: CheckQuery, now = new Date()) {
-  const operator = q.operator || undefined;
+  const asked = askedOperator(q.operator || undefined);
   const parts: { operator?: PartAnswer; website?: PartAnswer; payee?: PartAnswer } = {};
-  if (operator) parts.operator = await checkOperator(db, operator, now);
+  if (asked) parts.operator = await checkOperator(db, asked, now);
   if (q.website) {
     const n = normalizeAs("website", q.website);
-    parts.website = "error" in n ? verdictFor(q.website, null, [], operator, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], operator, now);
+    parts.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now);
   }
   if (q.payee) {
     const d = detect(q.payee);
     const candidates = "error" in d ? [] : d.candidates.filter((c) => c.kind === "iban" || c.kind === "wallet");
-    parts.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], operator, now) : await checkValue(db, q.payee, candidates, operator, now);
+    parts.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now);
   }
-  return { operator: operator ?? null, parts, as_of: now.toISOString() };
+  const overall = overallVerdict(Object.values(parts));
+  return { operator: asked?.name ?? null, overall, parts, as_of: now.toISOString() };
 }

@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import { base64url, evidenceLevelSchema, timestampSchema } from "@/lib/http/response-primitives";
 import { recordIdSchema } from "@/lib/records/schemas";
-import type { checkParts, PartAnswer } from "./answer-check";
+import { VERDICTS, type checkParts, type PartAnswer } from "./answer-check";
+
+const verdictSchema = z.enum(VERDICTS);
 
 /** The signed answer of GET /api/v1/check: the contract of checkParts (./answer-check) plus its signature. */
 
@@ -10,9 +12,12 @@ export const checkPartSchema = z
   .strictObject({
     given: z.string().describe("The part as it was sent."),
     normalized: z.string().nullable().describe("Its normal form; null when it is not a valid value of its kind."),
-    verdict: z.enum(["match", "mismatch", "not_on_record"])
-      .describe("match: on record for this operator (or, with no operator given, on record); mismatch: on record for ANOTHER operator, named in on_record_for; not_on_record."),
-    on_record_for: z.string().nullable().describe("Whom the record says it belongs to: a listing's operator, else the issuing account's name."),
+    verdict: verdictSchema.describe(
+      "match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for; unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.",
+    ),
+    on_record_for: z.string().nullable().describe("The verified organisation's legal name the part is on record for; with unverified_operator, the self-declared name of the account (name_verified false)."),
+    name_verified: z.boolean().describe("Whether on_record_for is a verified organisation's legal name; false: the account's own word."),
+    lei: z.string().nullable().describe("The verified organisation's LEI, when it has one."),
     evidence_level: evidenceLevelSchema.nullable(),
     verification_id: recordIdSchema.nullable(),
     certificate_url: z.url().nullable(),
@@ -23,6 +28,7 @@ export const checkPartSchema = z
 export const checkAnswerSchema = z
   .strictObject({
     operator: z.string().nullable().describe("The operator asked about, or null."),
+    overall: verdictSchema.describe("The worst verdict of the parts: what the answer as a whole says (mismatch, then not_on_record, unverified_operator, close_match, match)."),
     parts: z.strictObject({ operator: checkPartSchema.optional(), website: checkPartSchema.optional(), payee: checkPartSchema.optional() })
       .describe("One verdict per part given."),
     as_of: timestampSchema.describe("When this answer was signed."),

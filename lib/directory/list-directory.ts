@@ -1,9 +1,11 @@
 import { and, desc, eq, gt, ilike, isNull, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { records } from "@/drizzle/schema";
-import { loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
 import { RECORD_ID_RE } from "@/lib/ids";
+import type { Trust } from "@/lib/trust/decide";
+import { judgeFound } from "@/lib/trust/match-trust";
 
 /** What the public directory takes from its query string; anything else is ignored, never an error page. */
 export const directoryQuerySchema = z.object({
@@ -24,6 +26,8 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export type DirectoryRow = {
   id: string; claimType: string; subject: string; claim: string; evidenceLevel: string; issuedAt: Date | null; account: AccountProfile;
+  /** The one trust decision for the row (lib/trust/decide.ts). */
+  trust: Trust;
 };
 
 /**
@@ -52,7 +56,6 @@ export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Dat
     .orderBy(desc(records.createdAt), desc(records.id))
     .limit(DIRECTORY_PAGE + 1);
   const page = rows.slice(0, DIRECTORY_PAGE);
-  const profiles = await loadAccountProfiles(db, page.map((r) => r.accountId), now);
-  const data: DirectoryRow[] = page.map(({ accountId, ...r }) => ({ ...r, account: profiles.get(accountId) ?? NO_PROFILE }));
+  const data: DirectoryRow[] = (await judgeFound(db, page, now)).map(({ accountId: _, ...r }) => r);
   return { data, nextCursor: rows.length > DIRECTORY_PAGE ? page.at(-1)!.id : null };
 }

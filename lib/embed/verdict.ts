@@ -17,7 +17,8 @@ export type StatusAnswer = {
   websites?: unknown;
   as_of: string;
   certificate_url?: unknown;
-  account?: { name?: unknown } | null;
+  account?: { name?: unknown; name_verified?: unknown } | null;
+  covers_hosts?: unknown;
 };
 
 export type Unverifiable = "network" | "signature" | "unknown_key" | "malformed" | "wrong_record" | "stale" | "bad_id" | "insecure_page";
@@ -29,7 +30,7 @@ export type CheckOutcome =
   | { kind: "unverifiable"; reason: Unverifiable };
 
 export type Tone = "good" | "neutral" | "caution" | "bad";
-export type BadgeState = "checking" | "verified" | "stated" | "sandbox" | "inactive" | "wrong_site" | "not_found" | "unverified";
+export type BadgeState = "checking" | "verified" | "about" | "stated" | "sandbox" | "inactive" | "wrong_site" | "not_found" | "unverified";
 export type Verdict = { state: BadgeState; tone: Tone; title: string; detail: string };
 
 /** Where the badge is shown: the page's host, and whether the page is the service's own (its portal's preview). */
@@ -51,17 +52,17 @@ const UNVERIFIABLE: Record<Unverifiable, string> = {
 
 const hostOf = (h: string) => h.toLowerCase().replace(/\.$/, "");
 
-/** Whether a page on `host` is one of `websites` or a subdomain of one. */
-export function coversHost(host: string, websites: readonly string[]): boolean {
+/**
+ * Whether a page on `host` is one of the hosts the signed status says the badge may be green
+ * on (`covers_hosts`, decided once by the server: lib/trust/decide.ts badgeHosts). Exact
+ * hosts only: no other subdomain is covered.
+ */
+export function coversHost(host: string, hosts: readonly string[]): boolean {
   const h = hostOf(host);
-  return websites.some((w) => {
-    const site = hostOf(w);
-    return site !== "" && (h === site || h.endsWith(`.${site}`));
-  });
+  return h !== "" && hosts.some((w) => hostOf(w) === h);
 }
 
-const websitesOf = (s: StatusAnswer): string[] =>
-  Array.isArray(s.websites) ? s.websites.filter((w): w is string => typeof w === "string") : [];
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((w): w is string => typeof w === "string") : []);
 
 export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict {
   if (outcome.kind === "checking") return { state: "checking", tone: "neutral", title: "Checking…", detail: "Verifying the signed status." };
@@ -79,18 +80,26 @@ export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict
     const label = STATUS_TEXT[s.status]?.label ?? s.status;
     return { state: "inactive", tone: "bad", title: `${label} — do not rely on this`, detail: STATUS_TEXT[s.status]?.explain ?? "This record is not in force." };
   }
-  const websites = websitesOf(s);
-  if (websites.length > 0 && !placement.onService && !coversHost(placement.host, websites)) {
+  const websites = stringsOf(s.websites);
+  const hosts = stringsOf(s.covers_hosts);
+  const account = { name: typeof s.account?.name === "string" ? s.account.name : null, name_verified: s.account?.name_verified === true };
+  const headline = levelHeadline({ level: s.evidence_level, account, environment: s.environment, verified: s.verified });
+  const who = speakerName(account);
+  if (!s.verified) {
+    return { state: "stated", tone: "neutral", title: "Stated, not checked", detail: `${who} made this statement; Proof Records checked nothing in it.` };
+  }
+  if (placement.onService || coversHost(placement.host, hosts)) {
+    return { state: "verified", tone: "good", title: `Verified — ${headline.title.replace(/^./, (c) => c.toLowerCase())}`, detail: `Statement by ${who}.` };
+  }
+  if (websites.length > 0) {
     return {
       state: "wrong_site", tone: "bad", title: "Shown on a site this record does not cover",
       detail: `This record covers ${websites.join(", ")}, not ${hostOf(placement.host)}.`,
     };
   }
-  const accountName = typeof s.account?.name === "string" ? s.account.name : null;
-  const headline = levelHeadline({ level: s.evidence_level, accountName, environment: s.environment, verified: s.verified });
-  const who = speakerName(accountName);
-  if (s.verified) {
-    return { state: "verified", tone: "good", title: `Verified — ${headline.title.replace(/^./, (c) => c.toLowerCase())}`, detail: `Statement by ${who}.` };
-  }
-  return { state: "stated", tone: "neutral", title: "Stated, not checked", detail: `${who} made this statement; Proof Records checked nothing in it.` };
+  // A record naming no website (a wallet, a company, an agent, a payment) vouches for nothing about the page it is on.
+  return {
+    state: "about", tone: "neutral", title: `Record about ${s.subject}, not about this site`,
+    detail: `${headline.title} — statement by ${who}. It says nothing about who runs this page.`,
+  };
 }

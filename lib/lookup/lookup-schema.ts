@@ -17,7 +17,7 @@ export const lookupMatchSchema = z
     evidence_level: evidenceLevelSchema,
     matched_field: z.string().describe("Where in the record the value is: `subject`, or an evidence field such as `evidence.domain`."),
     certificate_url: z.url(),
-    account: accountProfileSchema.describe("Who made the statement: the issuing account's name (its own word) and the domains it proved."),
+    account: accountProfileSchema.describe("Who made the statement: the issuing account's name (self-declared unless `name_verified`), its verified organisation and the domains it proved."),
   })
   .meta({ id: "LookupMatch", description: "A live, public, active record that holds the value." });
 
@@ -27,8 +27,10 @@ export const lookupAnswerSchema = z
     normalized: z.string().describe("The value looked up: `q` in the normal form of its kind."),
     type: z.enum(LOOKUP_KINDS).describe("The kind of value: given as `type`, or detected from the shape of `q`."),
     result: z
-      .enum(["verified", "attested", "no_match"])
-      .describe("verified: at least one match at source_verified or evidence_verified; attested: matches, all participant_attested; no_match: none."),
+      .enum(["verified", "checked", "attested", "no_match"])
+      .describe(
+        "verified: at least one match that was checked (source_verified or evidence_verified), still stands (every record it rests on is active) and whose account is a verified organisation; checked: checked, standing matches, but no account behind them is a verified organisation (their names are self-declared); attested: matches, all only stated by their accounts (participant_attested); no_match: none.",
+      ),
     matches: z.array(lookupMatchSchema).max(20).describe("The strongest evidence first, then the newest; at most 20."),
     as_of: timestampSchema.describe("When this answer was signed."),
     signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),

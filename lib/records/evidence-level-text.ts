@@ -1,12 +1,20 @@
-/** The name a certificate gives the account that made the statement. */
-export const speakerName = (name: string | null) => name ?? "an unnamed account";
+/** Who made a statement, as a public answer names the account (its signed `account`). */
+export type SpeakerAccount = { name: string | null; name_verified?: boolean };
+
+/**
+ * The name a certificate, badge or directory gives the account that made the statement: a
+ * verified organisation's legal name as it is; any other name marked as the account's own
+ * word (CONTRACT "The speaking account"), never the plain name.
+ */
+export const speakerName = (a: SpeakerAccount) =>
+  a.name_verified && a.name ? a.name : a.name ? `an account calling itself “${a.name}” (name not verified)` : "an unnamed account";
 
 /**
  * The certificate's headline: how far the statement was checked, in plain words, naming who
  * made it. `tone` decides the treatment; only a verified record (live, active, checked) is green.
  */
-export function levelHeadline(o: { level: string; accountName: string | null; environment: string; verified: boolean }) {
-  const who = speakerName(o.accountName);
+export function levelHeadline(o: { level: string; account: SpeakerAccount; environment: string; verified: boolean }) {
+  const who = speakerName(o.account);
   if (o.environment === "sandbox") {
     return { tone: "sandbox" as const, title: "Sandbox test record — proves nothing", explain: `A test made by ${who}. Nothing here may be relied on.` };
   }
@@ -20,7 +28,9 @@ export function levelHeadline(o: { level: string; accountName: string | null; en
   const checked = o.level === "evidence_verified"
     ? { title: "Confirmed by a Proof Records reviewer", explain: `A Proof Records reviewer checked the evidence below before this was issued. The statement was made by ${who}.` }
     : { title: "Checked against a source", explain: `Proof Records checked this automatically against the source below when it was issued. The statement was made by ${who}.` };
-  return { tone: o.verified ? ("verified" as const) : ("lapsed" as const), ...checked };
+  // Green only beside a verified organisation: a checked record of an account that merely names itself is "checked", not verified.
+  const tone = !o.verified ? ("lapsed" as const) : o.account.name_verified ? ("verified" as const) : ("checked" as const);
+  return { tone, ...checked };
 }
 
 /** Plain-words explanations shown on certificates: what each level did and did not check. */

@@ -15,6 +15,7 @@ import { getPublicView } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
 import { latestProvenEntry } from "@/lib/tlog/store";
 import { ReportForm } from "./report-form";
+import { Checks, Speaker } from "./speaker";
 
 export const dynamic = "force-dynamic";
 
@@ -36,6 +37,7 @@ const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
 
 const TONE = {
   verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
+  checked: { box: "border-sky-600 bg-sky-50", title: "text-sky-950", mark: "" },
   lapsed: { box: "border-slate-400 bg-slate-50", title: "text-slate-900", mark: "" },
   stated: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "" },
   sandbox: { box: "border-violet-500 bg-violet-50", title: "text-violet-950", mark: "" },
@@ -50,8 +52,8 @@ export default async function CertificatePage({ params }: Props) {
   const Facts = claimUi(row.claimType)?.Facts;
   const urls = recordUrls(row.id);
   const base = getEnv().publicBaseUrl;
-  const speaker = speakerName(account.name);
-  const headline = levelHeadline({ level: row.evidenceLevel, accountName: account.name, environment: row.environment, verified });
+  const speaker = speakerName(account);
+  const headline = levelHeadline({ level: row.evidenceLevel, account, environment: row.environment, verified });
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
   const logEntry = row.environment === "live" ? await latestProvenEntry(db, row.id) : null;
@@ -91,26 +93,13 @@ export default async function CertificatePage({ params }: Props) {
 
           <div className="mt-4 flex flex-wrap items-center gap-3">
             <StatusBadge status={status} unchecked={!verified} />
-            <span className={`text-sm font-semibold ${verified ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
-              {verified ? "Verified" : "Not verified"}
+            <span className={`text-sm font-semibold ${headline.tone === "verified" ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
+              {headline.tone === "verified" ? "Verified" : verified ? "Checked — by an account whose name is not verified" : "Not verified"}
             </span>
             {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {fmt(row.expiresAt)}</span>}
           </div>
 
-          <div className="mt-4 border-t border-slate-200 pt-4" data-testid="speaker">
-            <p className="text-sm text-slate-500">Statement made by</p>
-            <p className="text-lg font-semibold">{account.name ?? <span className="italic text-slate-600">an unnamed account</span>}</p>
-            <p className="text-xs text-slate-500">{account.name ? "The name is the account's own; it was not checked." : "The account set no name."}</p>
-            {account.verified_domains.length > 0 && (
-              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Domains this account proved">
-                {account.verified_domains.map((d) => (
-                  <li key={d} className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-medium text-emerald-900 ring-1 ring-emerald-600">
-                    ✓ verified domain {d}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <Speaker account={account} trust={view.trust} />
         </section>
 
         <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
@@ -119,6 +108,7 @@ export default async function CertificatePage({ params }: Props) {
           <p className="mt-2 text-xs text-slate-500">Kind of record: {row.claimType.replaceAll("_", " ")}</p>
         </section>
 
+        <Checks checks={view.checks} />
         <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} level={row.evidenceLevel} speaker={speaker} />
         {Facts && <Facts fields={view.fields} />}
 
@@ -192,6 +182,10 @@ export default async function CertificatePage({ params }: Props) {
         </section>
 
         <LogProof entry={logEntry} environment={row.environment} logUrl={`${base}/api/v1/records/${row.id}/log`} base={base} />
+
+        <p className="mt-4 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+          Asked to pay someone who showed you this? <a className="font-semibold underline" href="/check">Check the operator, website and payee</a> before you pay.
+        </p>
 
         <PublicAbout statusUrl={urls.status_url} jwksUrl={`${base}/.well-known/jwks.json`} />
         <ReportForm recordId={row.id} />
