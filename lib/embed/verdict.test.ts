@@ -4,16 +4,31 @@ import { coversHost, verdictFor, type StatusAnswer } from "./verdict";
 const status = (over: Partial<StatusAnswer> = {}): StatusAnswer => ({
   verification_id: "PRS-0000000000000000000A", status: "active", environment: "live", verified: true,
   evidence_level: "source_verified", subject: "Seaview Apartments", websites: [], as_of: new Date().toISOString(),
-  account: { name: "Seaview Ltd" }, ...over,
+  account: { name: "Seaview Ltd", name_verified: true }, covers_hosts: [], ...over,
 });
 const at = (host: string, onService = false) => ({ host, onService });
 const say = (s: StatusAnswer, host = "example.org", onService = false) => verdictFor({ kind: "answer", status: s }, at(host, onService));
 
 describe("what the badge says", () => {
-  it("is green only for a verified record", () => {
-    expect(say(status())).toMatchObject({ state: "verified", tone: "good", title: "Verified — checked against a source" });
-    expect(say(status({ evidence_level: "evidence_verified" })).title).toBe("Verified — confirmed by a Proof Records reviewer");
-    expect(say(status({ verified: false, evidence_level: "participant_attested" }))).toMatchObject({ state: "stated", tone: "neutral" });
+  it("is green only for a verified record on a host it covers", () => {
+    const covered = { covers_hosts: ["example.org", "www.example.org"] };
+    expect(say(status(covered))).toMatchObject({ state: "verified", tone: "good", title: "Verified — checked against a source" });
+    expect(say(status({ ...covered, evidence_level: "evidence_verified" })).title).toBe("Verified — confirmed by a Proof Records reviewer");
+    expect(say(status({ ...covered, verified: false, evidence_level: "participant_attested" }))).toMatchObject({ state: "stated", tone: "neutral" });
+  });
+
+  it("is neutral, never green, for a record naming no website — wherever it is shown (a wallet badge on a phishing page)", () => {
+    const wallet = status({ subject: "0xAbC", websites: [], covers_hosts: [] });
+    for (const host of ["phish.test", "example.org", "coinbase.com"]) {
+      const v = say(wallet, host);
+      expect(v).toMatchObject({ state: "about", tone: "neutral", title: "Record about 0xAbC, not about this site" });
+    }
+  });
+
+  it("names an unverified account as calling itself, never plainly", () => {
+    const v = say(status({ account: { name: "Coinbase, Inc.", name_verified: false }, covers_hosts: ["example.org"] }));
+    expect(v.detail).toContain("an account calling itself “Coinbase, Inc.” (name not verified)");
+    expect(v.detail).not.toMatch(/^Statement by Coinbase/);
   });
 
   it("says sandbox, and never green, for a sandbox record", () => {
@@ -28,10 +43,12 @@ describe("what the badge says", () => {
   });
 
   it("warns on a site the record does not cover, and only there", () => {
-    const listing = status({ websites: ["seaview.example"] });
+    const listing = status({ websites: ["seaview.example"], covers_hosts: ["seaview.example", "www.seaview.example"] });
     expect(say(listing, "seaview.example").state).toBe("verified");
-    expect(say(listing, "book.seaview.example").state).toBe("verified");
+    expect(say(listing, "www.seaview.example").state).toBe("verified");
     expect(say(listing, "SEAVIEW.EXAMPLE.").state).toBe("verified");
+    // Exact hosts only: another subdomain is not covered.
+    expect(say(listing, "book.seaview.example").state).toBe("wrong_site");
     const wrong = say(listing, "seaview.example.evil.test");
     expect(wrong).toMatchObject({ state: "wrong_site", tone: "bad", title: "Shown on a site this record does not cover" });
     expect(wrong.detail).toContain("seaview.example");
@@ -51,8 +68,9 @@ describe("what the badge says", () => {
 });
 
 describe("coversHost", () => {
-  it("matches the site and its subdomains, not look-alikes", () => {
-    expect(coversHost("shop.example.com", ["example.com"])).toBe(true);
+  it("matches exact hosts only, not subdomains or look-alikes", () => {
+    expect(coversHost("shop.example.com", ["example.com"])).toBe(false);
+    expect(coversHost("www.example.com", ["example.com", "www.example.com"])).toBe(true);
     expect(coversHost("example.com", ["shop.example.com"])).toBe(false);
     expect(coversHost("badexample.com", ["example.com"])).toBe(false);
     expect(coversHost("xn--bcher-kva.de", ["xn--bcher-kva.de"])).toBe(true);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { baseUrl, call, issue, newAccount, newLiveAccount, setDns, until } from "../helpers";
+import { admin, baseUrl, call, issue, newAccount, newLiveAccount, setDns, until } from "../helpers";
 import { verifyWithJwks } from "../signatures";
 
 /**
@@ -32,15 +32,16 @@ describe("the account that makes the statement", () => {
   it("an unnamed account reads as such; a name set with PATCH is signed into later records and shown at once on earlier ones", async () => {
     const { sandboxKey: key, accountId } = await newAccount("acct");
     expect((await call("GET", "/api/v1/account", { key })).body).toEqual({
-      object: "account", id: accountId, name: null, verified_domains: [], plan: "none", environment: "sandbox",
+      object: "account", id: accountId, name: null, name_verified: false, organisation: null, verified_domains: [], plan: "none", environment: "sandbox",
     });
     const before = await issue(key);
-    expect(before.account).toEqual({ name: null, verified_domains: [] });
-    expect((await verifiedStatus(before.verification_id)).account).toEqual({ name: null, verified_domains: [] });
+    const unnamed = { name: null, name_verified: false, organisation: null, verified_domains: [] };
+    expect(before.account).toEqual(unnamed);
+    expect((await verifiedStatus(before.verification_id)).account).toEqual(unnamed);
 
     const p = await call("PATCH", "/api/v1/account", { key, body: { name: "  Globex Corporation " } });
     expect(p.status, p.text).toBe(200);
-    expect(p.body).toMatchObject({ object: "account", name: "Globex Corporation" });
+    expect(p.body).toMatchObject({ object: "account", name: "Globex Corporation", name_verified: false, organisation: null });
 
     // The earlier record's public view names the account at once (its cached status is dropped) …
     expect((await verifiedStatus(before.verification_id)).account.name).toBe("Globex Corporation");
@@ -56,7 +57,8 @@ describe("the account that makes the statement", () => {
     expect(await verifyWithJwks(sig.signed_payload, sig.signature, sig.signing_key_id)).toBe(true);
 
     const page = await (await fetch(`${baseUrl()}/r/${after.verification_id}`)).text();
-    expect(page).toContain("Globex Corporation");
+    expect(page).toContain("An account calling itself “Globex Corporation”");
+    expect(page).toContain("Name not verified");
 
     expect((await call("PATCH", "/api/v1/account", { key, body: { name: null } })).body.name).toBeNull();
     expect((await verifiedStatus(after.verification_id)).account.name).toBeNull();
@@ -93,6 +95,28 @@ describe("the account that makes the statement", () => {
     const rv = await call("POST", `/api/v1/records/${domainRecord}/lifecycle`, { key, body: { operation: "revoke", reason: "Domain sold." } });
     expect(rv.status, rv.text).toBe(200);
     await until("the domain to go", async () => (await verifiedStatus(rec.verification_id)).account.verified_domains.length === 0, 5_000);
+  });
+
+  it("a verified organisation is named by its legal name, verified, and its name is locked until a new verification", async () => {
+    const { liveKey: key, accountId } = await newLiveAccount();
+    expect((await call("PATCH", "/api/v1/account", { key, body: { name: "Whatever I Like Ltd" } })).status).toBe(200);
+    const { domain } = await proveDomain(key);
+    const rec = await issue(key);
+    await admin("organisation", "verify", "--account", accountId, "--legal-name", "Initech Holdings Limited", "--jurisdiction", "GB", "--domains", `${domain},not-proved.example`);
+    const a = (await call("GET", "/api/v1/account", { key })).body;
+    expect(a).toMatchObject({ name: "Initech Holdings Limited", name_verified: true });
+    expect(a.organisation).toMatchObject({ legal_name: "Initech Holdings Limited", lei: null, basis: "documents", status: "verified", jurisdiction: "GB", domains: [domain] });
+    const status = await verifiedStatus(rec.verification_id);
+    expect(status.account).toMatchObject({ name: "Initech Holdings Limited", name_verified: true, organisation: { legal_name: "Initech Holdings Limited" } });
+    const locked = await call("PATCH", "/api/v1/account", { key, body: { name: "Something Else" } });
+    expect(locked.status, locked.text).toBe(409);
+    expect(locked.body.error).toMatchObject({ code: "name_locked", param: "name" });
+    const page = await (await fetch(`${baseUrl()}/r/${rec.verification_id}`)).text();
+    expect(page).toContain("✓ Verified organisation");
+    expect(page).not.toContain("An account calling itself");
+    await admin("organisation", "remove", "--account", accountId);
+    const after = await verifiedStatus(rec.verification_id);
+    expect(after.account).toMatchObject({ name_verified: false, organisation: null });
   });
 
   it("sandbox domain proofs never count as verified domains", async () => {

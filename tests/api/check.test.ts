@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { admin, call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { randomLei } from "../lei-register";
 import { verifyWithJwks } from "../signatures";
 
 /**
@@ -30,9 +31,17 @@ async function provedWallet(key: string) {
   return { address: acct.address, id: r.body.verification_id as string };
 }
 
+/** An account that only calls itself `name` (PATCH /api/v1/account): a self-declared name. */
 async function operatorNamed(name: string) {
   const live = await newLiveAccount();
   expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name } })).status).toBe(200);
+  return live;
+}
+
+/** An account a reviewer verified as the organisation `name` (staff record it with the operator CLI). */
+async function verifiedOperator(name: string, lei?: string) {
+  const live = await newLiveAccount();
+  await admin("organisation", "verify", "--account", live.accountId, "--legal-name", name, ...(lei ? ["--lei", lei] : []));
   return live;
 }
 
@@ -45,18 +54,24 @@ async function check(params: Record<string, string>) {
 }
 
 describe("the public check", () => {
-  it("says match, mismatch (naming the other operator) or not on record, per part", async () => {
+  it("says match, mismatch (naming the other operator) or not on record, per part, for a verified organisation", async () => {
     const name = `Seaview ${randomUUID().slice(0, 6)} Apartments`;
-    const op = await operatorNamed(name);
+    const op = await verifiedOperator(name);
     const d = await provedDomain(op.liveKey);
     const w = await provedWallet(op.liveKey);
     const ok = await check({ operator: name.toLowerCase(), website: `https://www.${d.domain.toUpperCase()}/booking`, payee: w.address.toLowerCase() });
-    expect(ok.parts.website).toMatchObject({ verdict: "match", on_record_for: name, evidence_level: "source_verified", verification_id: d.id });
-    expect(ok.parts.payee).toMatchObject({ verdict: "match", on_record_for: name, verification_id: w.id });
+    expect(ok.parts.website).toMatchObject({ verdict: "match", on_record_for: name, name_verified: true, evidence_level: "source_verified", verification_id: d.id });
+    expect(ok.parts.payee).toMatchObject({ verdict: "match", on_record_for: name, name_verified: true, verification_id: w.id });
+    expect(ok.parts.operator).toMatchObject({ verdict: "match", on_record_for: name, name_verified: true });
+    expect(ok.overall).toBe("match");
+    const page0 = await call("GET", `/check?${new URLSearchParams({ operator: name, website: d.domain })}`);
+    expect(page0.text).toContain("a verified organisation");
+    expect(page0.text).toMatch(/data-testid="check-overall" data-verdict="match"/);
 
     const scam = await check({ operator: "Totally Different Holidays", website: d.domain, payee: w.address });
     expect(scam.parts.website).toMatchObject({ verdict: "mismatch", on_record_for: name });
     expect(scam.parts.payee).toMatchObject({ verdict: "mismatch", on_record_for: name });
+    expect(scam.overall).toBe("mismatch");
     const page = await call("GET", `/check?${new URLSearchParams({ operator: "Totally Different Holidays", website: d.domain })}`);
     expect(page.text).toContain("on record for a DIFFERENT operator");
     expect(page.text).toContain(name);
@@ -64,6 +79,44 @@ describe("the public check", () => {
     const none = await check({ website: `nobody-${randomUUID().slice(0, 6)}.example.org`, payee: "DE89 3704 0044 0532 0130 00" });
     expect(none.parts.website).toMatchObject({ verdict: "not_on_record", verification_id: null });
     expect(none.parts.payee).toMatchObject({ verdict: "not_on_record", normalized: "DE89370400440532013000" });
+  });
+
+  it("a slightly misspelt operator gets close_match with the name on record; an operator given as its LEI matches", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const name = `Harbourview ${tag} Holidays Limited`;
+    const lei = randomLei();
+    const op = await verifiedOperator(name, lei);
+    const d = await provedDomain(op.liveKey);
+    const typo = await check({ operator: `Harbourveiw ${tag} Holidays Limited`, website: d.domain });
+    expect(typo.parts.website).toMatchObject({ verdict: "close_match", on_record_for: name, name_verified: true });
+    expect(typo.parts.operator).toMatchObject({ verdict: "close_match", on_record_for: name });
+    expect(typo.overall).toBe("close_match");
+    const page = await call("GET", `/check?${new URLSearchParams({ operator: `Harbourveiw ${tag} Holidays Limited`, website: d.domain })}`);
+    expect(page.text).toContain(`Did you mean ${name}?`);
+    const byLei = await check({ operator: lei.toLowerCase(), website: d.domain });
+    expect(byLei.parts.website).toMatchObject({ verdict: "match", on_record_for: name, lei });
+    expect(byLei.parts.operator).toMatchObject({ verdict: "match", on_record_for: name, lei });
+    // A clearly different name is no close match.
+    expect((await check({ operator: "Mountain Cabins Limited", website: d.domain })).parts.website.verdict).toBe("mismatch");
+  });
+
+  it("an account that only names itself is amber, never match — and a legitimate unnamed operator is not called a different one", async () => {
+    const name = `Selfnamed ${randomUUID().slice(0, 6)} Ltd`;
+    const op = await operatorNamed(name);
+    const d = await provedDomain(op.liveKey);
+    const w = await provedWallet(op.liveKey);
+    const r = await check({ operator: name, website: d.domain, payee: w.address });
+    expect(r.parts.website).toMatchObject({ verdict: "unverified_operator", on_record_for: name, name_verified: false });
+    expect(r.parts.payee).toMatchObject({ verdict: "unverified_operator", on_record_for: name, name_verified: false });
+    expect(r.parts.operator.verdict).toBe("not_on_record");
+    expect(r.overall).toBe("not_on_record");
+    const page = await call("GET", `/check?${new URLSearchParams({ website: d.domain })}`);
+    expect(page.text).toContain("that name was not verified by anyone");
+    expect(page.text).not.toContain("DIFFERENT operator");
+    const unnamed = await newLiveAccount();
+    const u = await provedDomain(unnamed.liveKey);
+    const other = await check({ operator: "Some Real Operator Ltd", website: u.domain });
+    expect(other.parts.website).toMatchObject({ verdict: "unverified_operator", on_record_for: null });
   });
 
   it("counts only live, public, active records", async () => {

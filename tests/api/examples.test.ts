@@ -324,7 +324,8 @@ describe("documented examples (docs/api.md)", () => {
     expect(r.body.signed_payload).toEqual({
       id: created.verification_id, environment: "sandbox", subject: created.subject, claim_type: "company_status",
       claim: created.claim, evidence_level: "participant_attested", evidence: {}, issued_at: created.lifecycle.issued_at,
-      valid_from: created.lifecycle.valid_from, expires_at: created.lifecycle.expires_at, account: { name: "Acme Trading Ltd" }, issuer: baseUrl(),
+      valid_from: created.lifecycle.valid_from, expires_at: created.lifecycle.expires_at, account: { name: "Acme Trading Ltd" },
+      checks: [{ fact: "statement", by: "account", at: created.lifecycle.issued_at }], issuer: baseUrl(),
     });
     expect(createHash("sha256").update(canonicalize(r.body.signed_payload)!).digest("hex")).toBe(created.integrity.payload_sha256);
   });
@@ -400,7 +401,9 @@ describe("documented examples (docs/api.md)", () => {
     const { sandboxKey: key, accountId } = await newAccount("doc-acct");
     const r = await exchange("update_account", "PATCH", "/api/v1/account", { key, body: { name: "Acme Trading Ltd" } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ object: "account", id: accountId, name: "Acme Trading Ltd", verified_domains: [], plan: "none", environment: "sandbox" });
+    expect(r.body).toEqual({
+      object: "account", id: accountId, name: "Acme Trading Ltd", name_verified: false, organisation: null, verified_domains: [], plan: "none", environment: "sandbox",
+    });
   });
 
   it("usage: this month's live usage against the plan", async () => {
@@ -1095,8 +1098,8 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
   beforeAll(async () => {
     live = await newLiveAccount("growth");
     secrets.add(live.sandboxKey).add(live.liveKey);
-    expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name: "Acme Trading Ltd" } })).status).toBe(200);
-    // A live, public domain record: what the lookup finds.
+    // A verified organisation (a reviewer's decision, recorded here by staff) and its live, public domain record: what the lookup finds.
+    await admin("organisation", "verify", "--account", live.accountId, "--legal-name", "Acme Trading Ltd", "--jurisdiction", "GB", "--domains", domain);
     const c = await call("POST", "/api/v1/domain-challenges", { key: live.liveKey, body: { domain } });
     setDns(c.body.txt_name, [c.body.txt_value]);
     const r = await call("POST", "/api/v1/records", {
@@ -1118,7 +1121,13 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
       matches: [{
         verification_id: proved.verification_id, claim_type: "domain_ownership", subject: domain, status: "active",
         evidence_level: "source_verified", matched_field: "subject", certificate_url: proved.certificate_url,
-        account: { name: "Acme Trading Ltd", verified_domains: [domain] },
+        account: {
+          name: "Acme Trading Ltd", name_verified: true, verified_domains: [domain],
+          organisation: {
+            legal_name: "Acme Trading Ltd", lei: null, jurisdiction: "GB", basis: "documents", status: "verified",
+            verified_at: expect.stringMatching(TIMESTAMP), domains: [domain],
+          },
+        },
       }],
       as_of: expect.stringMatching(TIMESTAMP), signing_key_id: proved.integrity.signing_key_id, signature: expect.any(String),
     });

@@ -5,7 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, call, newAccount, newLiveAccount, setDns, untilPast, withShortExpiry, type Res } from "../helpers";
+import { admin, baseUrl, call, newAccount, newLiveAccount, setDns, until, untilPast, withShortExpiry, type Res } from "../helpers";
 import { startServerOnFreePort, stopStartedServers, type StartedServer } from "../server";
 import { verifyWithJwks } from "../signatures";
 
@@ -63,7 +63,7 @@ const move = (key: string, id: string, operation: string, extra: Record<string, 
 describe("lookup: matches", () => {
   it("finds a live public domain record by its website in any spelling, signed, with who made the statement", async () => {
     const live = await newLiveAccount();
-    expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name: "Acme Holidays Ltd" } })).status).toBe(200);
+    await admin("organisation", "verify", "--account", live.accountId, "--legal-name", "Acme Holidays Ltd");
     const domain = `${uniq()}.example.com`;
     const rec = await proveDomain(live.liveKey, domain);
     expect(rec.status, rec.text).toBe(201);
@@ -77,7 +77,10 @@ describe("lookup: matches", () => {
       expect(r.body.matches).toEqual([{
         verification_id: id, claim_type: "domain_ownership", subject: domain, status: "active", evidence_level: "source_verified",
         matched_field: "subject", certificate_url: rec.body.certificate_url,
-        account: { name: "Acme Holidays Ltd", verified_domains: [domain] },
+        account: {
+          name: "Acme Holidays Ltd", name_verified: true, verified_domains: [domain],
+          organisation: expect.objectContaining({ legal_name: "Acme Holidays Ltd", status: "verified", basis: "documents", domains: [] }),
+        },
       }]);
       expect(Object.keys(r.body).sort()).toEqual(["as_of", "matches", "normalized", "query", "result", "signature", "signing_key_id", "type"]);
       await expectSigned(r.body);
@@ -96,12 +99,25 @@ describe("lookup: matches", () => {
     expect(rec.status, rec.text).toBe(201);
     for (const q of [address, address.toLowerCase(), `0x${address.slice(2).toUpperCase()}`]) {
       const r = await lookup(q);
-      expect(r.body, q).toMatchObject({ normalized: address.toLowerCase(), type: "wallet", result: "verified" });
+      expect(r.body, q).toMatchObject({ normalized: address.toLowerCase(), type: "wallet", result: "checked" });
       expect(r.body.matches.map((m: any) => [m.verification_id, m.claim_type, m.subject, m.matched_field]))
         .toEqual([[rec.body.verification_id, "wallet_ownership", address, "subject"]]);
       await expectSigned(r.body);
     }
-    expect((await lookup(address, { type: "wallet" })).body.result).toBe("verified");
+    expect((await lookup(address, { type: "wallet" })).body.result).toBe("checked");
+  });
+
+  it("says verified only when the account behind a checked match is a verified organisation; checked otherwise; attested for statements", async () => {
+    const live = await newLiveAccount();
+    expect((await call("PATCH", "/api/v1/account", { key: live.liveKey, body: { name: "Coinbase, Inc." } })).status).toBe(200);
+    const domain = `${uniq()}.example.com`;
+    expect((await proveDomain(live.liveKey, domain)).status).toBe(201);
+    const self = await lookup(domain);
+    expect(self.body).toMatchObject({ result: "checked" });
+    expect(self.body.matches[0].account).toMatchObject({ name: "Coinbase, Inc.", name_verified: false, organisation: null });
+    await expectSigned(self.body);
+    await admin("organisation", "verify", "--account", live.accountId, "--legal-name", "Coinbase, Inc.", "--domains", domain);
+    await until("the organisation to count", async () => (await lookup(domain)).body.result === "verified", 5_000);
   });
 
   it("lists every operator that has the value on record, strongest evidence then newest first", async () => {
@@ -110,7 +126,7 @@ describe("lookup: matches", () => {
     const first = await proveDomain(a.liveKey, domain);
     const second = await proveDomain(b.liveKey, domain);
     const r = await lookup(domain);
-    expect(r.body.result).toBe("verified");
+    expect(r.body.result).toBe("checked");
     expect(r.body.matches.map((m: any) => m.verification_id)).toEqual([second.body.verification_id, first.body.verification_id]);
   });
 
@@ -154,14 +170,14 @@ describe("lookup: never a record that is not live, public and active", () => {
     const moved: [string, string, Record<string, unknown>?][] = [["suspended", "suspend"], ["revoked", "revoke"], ["superseded", "supersede"]];
     for (const [label, op] of moved) {
       const rec = await proveDomain(live.liveKey, fresh(label));
-      expect((await lookup(domains[label]!)).body.result, label).toBe("verified");
+      expect((await lookup(domains[label]!)).body.result, label).toBe("checked");
       const extra = op === "supersede" ? { superseded_by: (await proveDomain(live.liveKey, `next-${uniq()}.example.com`)).body.verification_id } : {};
       expect((await move(live.liveKey, rec.body.verification_id, op, extra)).status, label).toBe(200);
     }
     // expired: found until its expires_at passes, then at once no more (before the sweep persists it)
     const { res: expiring, expiresAt } = await withShortExpiry((at) => proveDomain(live.liveKey, fresh("expired"), { expires_at: at }), 4000);
     expect(expiring.status, expiring.text).toBe(201);
-    expect((await lookup(domains.expired!)).body.result).toBe("verified");
+    expect((await lookup(domains.expired!)).body.result).toBe("checked");
     await untilPast(expiresAt);
 
     for (const [label, domain] of Object.entries(domains)) {
@@ -174,7 +190,7 @@ describe("lookup: never a record that is not live, public and active", () => {
     await move(live.liveKey, back.body.verification_id, "suspend");
     expect((await lookup(domains.reinstated!)).body.result).toBe("no_match");
     await move(live.liveKey, back.body.verification_id, "reinstate");
-    expect((await lookup(domains.reinstated!)).body.result).toBe("verified");
+    expect((await lookup(domains.reinstated!)).body.result).toBe("checked");
   });
 
   it("a wallet proved only in the sandbox, or pending review, is not found", async () => {
