@@ -23,7 +23,7 @@ async function liveAccount(name: string) {
   const live = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
   const sandbox = String(a.sandbox_key);
   expect((await api("PATCH", "/api/v1/account", live, { name })).status).toBe(200);
-  return { live, sandbox };
+  return { live, sandbox, accountId: String(a.account_id) };
 }
 
 async function record(key: string, body: Record<string, unknown>) {
@@ -47,7 +47,7 @@ const robots = async (page: Page) => {
   return (await meta.count()) === 0 ? null : meta.getAttribute("content");
 };
 
-test("each level and status names the speaking account; only a verified record is green", async ({ page }) => {
+test("each level and status names the speaking account; only a verified organisation's checked record is green", async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const errors = await collectBrowserErrors(page);
@@ -56,33 +56,47 @@ test("each level and status names the speaking account; only a verified record i
   // Stated by the account, not checked: no green, noindex.
   const attested = await record(acct.live, { subject: "Globex Corporation", claim_type: "company_status", claim: "Globex Corporation is an active company in good standing." });
   await page.goto(`/r/${attested}`);
-  await expect(page.getByTestId("level-headline")).toHaveText(/Stated by Globex Corporation — not checked/);
+  await expect(page.getByTestId("level-headline")).toHaveText(/Stated by an account calling itself “Globex Corporation” \(name not verified\) — not checked/);
   await expect(page.locator("main")).toHaveAttribute("data-tone", "stated");
   await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
-  await expect(page.getByTestId("speaker")).toContainText("Globex Corporation");
+  await expect(page.getByTestId("self-declared")).toContainText("An account calling itself “Globex Corporation”");
+  await expect(page.getByTestId("self-declared")).toContainText("Name not verified");
+  await expect(page.getByTestId("checks")).toContainText("only stated by the account");
   await expect(page.getByTestId("proof-scope")).toContainText("What this record does not prove");
   await expect(page.locator("header").first()).toContainText("Proof Records");
   expect(await robots(page)).toContain("noindex");
   await both(page, "certificate-attested");
 
-  // Checked against a source (DNS), live and public: green, indexable, and the account's verified domain shows.
+  // Checked against a source (DNS), live and public, by an account that only names itself: checked, never green.
   const domain = `cert-${randomUUID().slice(0, 8)}.example.com`;
   const c = (await api("POST", "/api/v1/domain-challenges", acct.live, { domain })).body;
   setDns(c.txt_name, [c.txt_value]);
   const checked = await record(acct.live, { subject: domain, claim_type: "domain_ownership", claim: `Globex Corporation controls ${domain}.`, evidence: { challenge_id: c.id } });
   await page.goto(`/r/${checked}`);
   await expect(page.getByTestId("level-headline")).toHaveText(/Checked against a source/);
-  await expect(page.locator("main")).toHaveAttribute("data-tone", "verified");
-  await expect(page.getByTestId("verified-mark")).toHaveText("Verified");
-  await expect(page.getByTestId("speaker")).toContainText(`verified domain ${domain}`);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "checked");
+  await expect(page.getByTestId("verified-mark")).toHaveText("Checked — by an account whose name is not verified");
+  await expect(page.getByTestId("speaker")).toContainText(`proved domain ${domain}`);
+  await expect(page.getByTestId("speaker")).toHaveAttribute("data-speaker", "self_declared");
+  await expect(page.getByTestId("checks")).toContainText(`checked by Proof Records against DNS TXT _prs-challenge.${domain}`);
   await expect(page.getByTestId("evidence-list")).toContainText("DNS record");
   await expect(page.getByTestId("evidence-list")).not.toContainText("txt_name");
   expect(await robots(page)).toBeNull();
-  await both(page, "certificate-source-verified");
+  await both(page, "certificate-unverified-account");
+
+  // A reviewer verifies the organisation: the same record is now green, by its legal name.
+  await admin("organisation", "verify", "--account", acct.accountId, "--legal-name", "Globex Corporation", "--jurisdiction", "US", "--domains", domain);
+  await page.goto(`/r/${checked}`);
+  await expect(page.locator("main")).toHaveAttribute("data-tone", "verified");
+  await expect(page.getByTestId("verified-mark")).toHaveText("Verified");
+  await expect(page.getByTestId("speaker")).toHaveAttribute("data-speaker", "verified_organisation");
+  await expect(page.getByTestId("speaker")).toContainText("✓ Verified organisation");
+  await expect(page.getByTestId("speaker")).toContainText("Globex Corporation");
+  await both(page, "certificate-verified-organisation");
 
   // The attested record now names the proved domain beside the account (its cached view was dropped).
   await page.goto(`/r/${attested}`);
-  await expect(page.getByTestId("speaker")).toContainText(`verified domain ${domain}`);
+  await expect(page.getByTestId("speaker")).toContainText(`proved domain ${domain}`);
   await expect(page.locator("main")).toHaveAttribute("data-tone", "stated");
 
   // Revoked: the alert leads, nothing is green.

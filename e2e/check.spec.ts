@@ -2,8 +2,12 @@ import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { admin, baseURL, setDns, shotBoth } from "./helpers";
 
-/** "Check before you pay" in Chromium without JavaScript, at 1280 and 390 px: a match, and the loud warning for another operator. */
-test("/check gives plain verdicts without JavaScript, loudest for a different operator", async ({ browser }) => {
+/**
+ * "Check before you pay" in Chromium without JavaScript, at 1280 and 390 px: one screenshot per
+ * verdict. Green only for a verified organisation; amber for an account that merely names
+ * itself and for a near name; red for another operator.
+ */
+async function liveAccount() {
   const a = await admin("account", "create", "--email", `e2e-check-${randomUUID().slice(0, 8)}@example.com`);
   await admin("account", "confirm-email", "--account", String(a.account_id));
   await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
@@ -15,27 +19,67 @@ test("/check gives plain verdicts without JavaScript, loudest for a different op
     });
     return r.json();
   };
-  await api("PATCH", "/api/v1/account", { name: "Seaview Apartments" });
-  const domain = `seaview-${randomUUID().slice(0, 6)}.example.com`;
-  const c = await api("POST", "/api/v1/domain-challenges", { domain });
-  setDns(c.txt_name, [c.txt_value]);
-  const rec = await api("POST", "/api/v1/records", { subject: domain, claim_type: "domain_ownership", claim: `Seaview controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } });
-  expect(rec.status).toBe("active");
+  const proveDomain = async (domain: string) => {
+    const c = await api("POST", "/api/v1/domain-challenges", { domain });
+    setDns(c.txt_name, [c.txt_value]);
+    const rec = await api("POST", "/api/v1/records", { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } });
+    expect(rec.status).toBe("active");
+  };
+  return { accountId: String(a.account_id), api, proveDomain };
+}
+
+test("/check gives one plain verdict per part and an overall sentence, without JavaScript", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const tag = randomUUID().slice(0, 6);
+  const real = await liveAccount();
+  const legal = `Seaview ${tag} Apartments Ltd`;
+  const domain = `seaview-${tag}.example.com`;
+  await real.proveDomain(domain);
+  await admin("organisation", "verify", "--account", real.accountId, "--legal-name", legal, "--domains", domain);
+  const imposter = await liveAccount();
+  await imposter.api("PATCH", "/api/v1/account", { name: legal });
+  const fake = `seaview-${tag}-bookings.example.net`;
+  await imposter.proveDomain(fake);
 
   const ctx = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": `10.9.${Math.floor(Math.random() * 250)}.7` } });
   const page = await ctx.newPage();
-  await page.goto("/check");
-  await page.getByLabel("Operator").fill("Seaview Apartments");
-  await page.getByLabel("Website").fill(`https://www.${domain}/book`);
-  await page.getByRole("button", { name: "Check" }).click();
+  const ask = async (operator: string, website: string) => {
+    await page.goto("/check");
+    await page.getByLabel("Operator").fill(operator);
+    await page.getByLabel("Website").fill(website);
+    await page.getByRole("button", { name: "Check" }).click();
+  };
+
+  await ask(legal, `https://www.${domain}/book`);
   await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "match");
-  await expect(page.getByTestId("verdict-website")).toContainText("On record for Seaview Apartments");
+  await expect(page.getByTestId("verdict-website")).toContainText(`On record for ${legal}, a verified organisation`);
+  await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "match");
   await shotBoth(page, "check-match");
 
-  await page.getByLabel("Operator").fill("Sunny Coast Rentals");
-  await page.getByRole("button", { name: "Check" }).click();
+  await ask(legal.replace("Apartments", "Apartmnets"), domain);
+  await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "close_match");
+  await expect(page.getByTestId("verdict-website")).toContainText(`Did you mean ${legal}?`);
+  await shotBoth(page, "check-close-match");
+
+  await ask("Sunny Coast Rentals", domain);
   await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "mismatch");
-  await expect(page.getByRole("alert")).toContainText("DIFFERENT operator: Seaview Apartments");
+  await expect(page.getByRole("alert")).toContainText(`DIFFERENT operator: ${legal}`);
   await shotBoth(page, "check-mismatch");
+
+  await ask(legal, fake);
+  await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "unverified_operator");
+  await expect(page.getByTestId("verdict-website")).toContainText(`Only an account calling itself "${legal}"`);
+  await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "unverified_operator");
+  await shotBoth(page, "check-unverified-operator");
+
+  await ask(legal, `nobody-${tag}.example.org`);
+  await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "not_on_record");
+  await shotBoth(page, "check-not-on-record");
+
+  // Findable: linked from the header of the public pages.
+  await page.goto("/");
+  await expect(page.getByTestId("home-check-link")).toBeVisible();
+  await page.getByRole("link", { name: /Check before you pay|^Check$/ }).first().click();
+  await expect(page).toHaveURL(/\/check$/);
   await ctx.close();
 });

@@ -164,7 +164,8 @@ describe("signatures, checked with independent libraries", () => {
     expect(payload).toEqual({
       id: rec.verification_id, environment: "sandbox", subject: rec.subject, claim_type: "company_status", claim: rec.claim,
       evidence_level: "participant_attested", evidence: {}, issued_at: rec.lifecycle.issued_at, valid_from: rec.lifecycle.valid_from,
-      expires_at: rec.lifecycle.expires_at, account: { name: null }, issuer: baseUrl(),
+      expires_at: rec.lifecycle.expires_at, account: { name: null },
+      checks: [{ fact: "statement", by: "account", at: rec.lifecycle.issued_at }], issuer: baseUrl(),
     });
     const canonical = canonicalize(payload)!;
     expect(createHash("sha256").update(canonical).digest("hex")).toBe(rec.integrity.payload_sha256);

@@ -28,6 +28,7 @@ const { createRecord } = await import("@/lib/records/create-record");
 const { createBatch } = await import("@/lib/records/create-batch");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { backfillRecordValues } = await import("@/lib/lookup/record-values");
+const { setVerifiedOrganisation, afterOrganisationChange } = await import("@/lib/organisations/set-organisation");
 const { answerLookup } = await import("@/lib/lookup/answer-lookup");
 const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
 const { pgRateLimiter } = await import("@/lib/http/shared-rate-limiter");
@@ -118,7 +119,7 @@ describe("record values", () => {
     expect(await valuesOf(priv.body.verification_id)).toEqual([]);
   });
 
-  it("participant_attested matches answer attested; a reviewed one, once approved, verified", async () => {
+  it("participant_attested matches answer attested; a reviewed one, once approved, checked — verified once the account is a verified organisation", async () => {
     const t = tag();
     const live = await customer("live");
     const attested = await create(live, { subject: `Acme_${t}`, evidence: evidenceFor(t) });
@@ -135,6 +136,12 @@ describe("record values", () => {
     const reviewer = { id: (await createAccount(db, { email: `r-${tag()}@example.test`, role: "reviewer" })).accountId, role: "reviewer" as const };
     const checklist = ["source_opened", "subject_matches", "claim_supported", "checked_at_plausible"];
     await decideSubmission(db, reviewer, sub.body.verification_id, { decision: "approve", checklist });
+    const c = await ask(`${t}-stays.example.com`);
+    expect(c.result).toBe("checked");
+    await db.transaction((tx) => setVerifiedOrganisation(tx, {
+      accountId: live.accountId, legalName: `Acme ${t} Ltd`, lei: null, jurisdiction: null, basis: "documents", domains: [], verificationId: null, at: new Date(),
+    }));
+    afterOrganisationChange(live.accountId);
     const v = await ask(`${t}-stays.example.com`);
     expect(v.result).toBe("verified");
     expect(v.matches.map((m: { verification_id: string }) => m.verification_id)).toEqual([sub.body.verification_id, attested.body.verification_id]);

@@ -34,7 +34,8 @@ function asObject(v, what = "the input") {
 /**
  * The signed payload as the record shows it (docs/api.md §12), for when neither --payload
  * nor the signature URL is at hand. Records issued before accounts had names signed no
- * `account`; the others signed the name at issue, which may since have changed.
+ * `account`; the others signed the name at issue, which may since have changed. Records
+ * issued since the trust model also sign their `checks` (what was checked, by whom).
  * @param {Record<string, any>} rec
  */
 function payloadsFromRecord(rec) {
@@ -45,7 +46,9 @@ function payloadsFromRecord(rec) {
     id: rec.verification_id, environment: rec.environment, subject: rec.subject, claim_type: rec.claim_type, claim: rec.claim,
     evidence_level: rec.evidence_level, evidence: rec.evidence, issued_at: lc.issued_at, valid_from: lc.valid_from, expires_at: lc.expires_at ?? null,
   };
-  return [{ ...base, account: { name: rec.account?.name ?? null }, issuer }, { ...base, issuer }];
+  const account = { name: rec.account?.name ?? null };
+  const withChecks = Array.isArray(rec.checks) && rec.checks.length > 0 ? [{ ...base, account, checks: rec.checks, issuer }] : [];
+  return [...withChecks, { ...base, account, issuer }, { ...base, issuer }];
 }
 
 /**
@@ -160,6 +163,16 @@ function checkStatusLog(report, answer, logKey) {
 }
 
 /**
+ * Who a signed answer says made the statement: a verified organisation by its legal name, any
+ * other name as self-declared (CONTRACT "The speaking account").
+ * @param {Record<string, any>} acct
+ */
+function speakerOf(acct) {
+  if (acct.name_verified === true && acct.organisation) return `${acct.organisation.legal_name} (verified organisation${acct.organisation.lei ? `, LEI ${acct.organisation.lei}` : ""})`;
+  return acct.name ? `an account calling itself "${acct.name}" (name not verified)` : "an unnamed account";
+}
+
+/**
  * @param {"status" | "lookup" | "check"} kind @param {Args} args
  */
 export async function answer(kind, args) {
@@ -170,10 +183,21 @@ export async function answer(kind, args) {
   const logKeyArg = str(args, "log-key");
   const logKey = kind === "status" && logKeyArg ? await loadLogKey(logKeyArg) : null;
   const signatureField = kind === "status" ? "status_signature" : "signature";
-  if (kind === "status") report.facts = { verification_id: a.verification_id, status: a.status, environment: a.environment, as_of: a.as_of, ...(a.at ? { at: a.at } : {}) };
+  if (kind === "status") {
+    report.facts = {
+      verification_id: a.verification_id, status: a.status, environment: a.environment, as_of: a.as_of, ...(a.at ? { at: a.at } : {}),
+      ...(a.account && typeof a.account === "object" ? { speaker: speakerOf(a.account) } : {}),
+    };
+  }
   if (kind === "lookup") report.facts = { query: a.query, normalized: a.normalized, type: a.type, result: a.result, matches: Array.isArray(a.matches) ? a.matches.length : null, as_of: a.as_of };
   if (kind === "check") {
-    report.facts = Object.fromEntries(["operator", "website", "payee"].filter((p) => a[p]).map((p) => [p, { given: a[p].given, verdict: a[p].verdict, on_record_for: a[p].on_record_for, as_of: a[p].as_of }]));
+    const parts = a.parts && typeof a.parts === "object" ? a.parts : a;
+    report.facts = {
+      ...(a.overall ? { overall: a.overall } : {}),
+      ...Object.fromEntries(["operator", "website", "payee"].filter((p) => parts[p]).map((p) => [p, {
+        given: parts[p].given, verdict: parts[p].verdict, on_record_for: parts[p].on_record_for, name_verified: parts[p].name_verified ?? false, as_of: parts[p].as_of,
+      }])),
+    };
   }
   checkSignedAnswer(report, kind, a, signatureField, jwks);
   const id = str(args, "id");
