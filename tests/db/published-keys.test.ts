@@ -22,7 +22,7 @@ type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
 const g = globalThis as unknown as G;
 let db: Awaited<ReturnType<typeof getDb>>;
 const suffix = Date.now().toString(36);
-const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}` };
+const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}`, d: `d-${suffix}`, e: `e-${suffix}` };
 
 async function newKey(kid: string) {
   const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
@@ -89,18 +89,18 @@ describe("one published key set for every instance", () => {
   });
 
   it("publishes each key's sandbox twin (HKDF of the live key) as a sandbox key, never in the JWKS or the live DID document", async () => {
-    const [a, b] = await Promise.all([newKey(kids.a), newKey(kids.b)]);
-    holdKeys([a, b]);
+    const [d, e] = await Promise.all([newKey(kids.d), newKey(kids.e)]);
+    holdKeys([d, e]);
     await publishLocalKeys(db);
-    const rows = await db.select().from(signingKeys).where(inArray(signingKeys.kid, [kids.a, kids.b, `sbx-${kids.a}`, `sbx-${kids.b}`]));
+    const rows = await db.select().from(signingKeys).where(inArray(signingKeys.kid, [kids.d, kids.e, `sbx-${kids.d}`, `sbx-${kids.e}`]));
     const env = Object.fromEntries(rows.map((r) => [r.kid, r.environment]));
-    expect(env).toEqual({ [kids.a]: "live", [kids.b]: "live", [`sbx-${kids.a}`]: "sandbox", [`sbx-${kids.b}`]: "sandbox" });
+    expect(env).toEqual({ [kids.d]: "live", [kids.e]: "live", [`sbx-${kids.d}`]: "sandbox", [`sbx-${kids.e}`]: "sandbox" });
 
     // The twin: deterministic (every instance holding the key derives the same one), distinct from the live key.
-    const live = keys.localKeys().find((k) => k.kid === kids.b)!;
+    const live = keys.localKeys().find((k) => k.kid === kids.e)!;
     const twin = keys.sandboxTwin(live);
     expect(keys.sandboxTwin(live).x).toBe(twin.x);
-    expect(twin).toMatchObject({ kid: `sbx-${kids.b}`, environment: "sandbox" });
+    expect(twin).toMatchObject({ kid: `sbx-${kids.e}`, environment: "sandbox" });
     expect(twin.x).not.toBe(live.x);
     const { hkdf } = await import("@noble/hashes/hkdf.js");
     const { sha256 } = await import("@noble/hashes/sha2.js");
@@ -109,15 +109,15 @@ describe("one published key set for every instance", () => {
 
     // The live set (JWKS, in-process JWKS, DID document) has no sandbox key; the sandbox set has only sandbox keys.
     await loadPublishedKeys(db);
-    expect(keys.sandboxSigningKey().kid).toBe(`sbx-${kids.b}`);
-    expect(keys.keyring().active.kid).toBe(kids.b);
+    expect(keys.sandboxSigningKey().kid).toBe(`sbx-${kids.e}`);
+    expect(keys.keyring().active.kid).toBe(kids.e);
     const liveKids = (await publishedJwks(db)).keys.map((k) => k.kid);
-    expect(liveKids).toEqual(expect.arrayContaining([kids.a, kids.b]));
+    expect(liveKids).toEqual(expect.arrayContaining([kids.d, kids.e]));
     expect(liveKids.filter((k) => k.startsWith("sbx-"))).toEqual([]);
     expect(keys.publicJwks().keys.filter((k) => k.kid.startsWith("sbx-"))).toEqual([]);
     expect((await didDocument(db)).verificationMethod.filter((m) => m.id.includes("#sbx-"))).toEqual([]);
     const sandboxKids = (await publishedKeySet(db, "sandbox")).keys.map((k) => k.kid);
-    expect(sandboxKids).toEqual(expect.arrayContaining([`sbx-${kids.a}`, `sbx-${kids.b}`]));
+    expect(sandboxKids).toEqual(expect.arrayContaining([`sbx-${kids.d}`, `sbx-${kids.e}`]));
     expect(sandboxKids.every((k) => k.startsWith("sbx-"))).toBe(true);
     const sandboxDoc = await didDocument(db, "sandbox");
     expect(sandboxDoc.id).toMatch(/^did:web:.+:sandbox$/);
