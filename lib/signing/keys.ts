@@ -2,6 +2,8 @@ import { createHash, createPrivateKey, randomBytes, sign as nodeSign, type KeyOb
 import fs from "node:fs";
 import path from "node:path";
 import * as ed from "@noble/ed25519";
+import { hkdf } from "@noble/hashes/hkdf.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
 import { verifyEd25519Strict } from "./ed25519-strict";
@@ -22,13 +24,24 @@ const privateJwk = z.object({
 });
 type PrivateJwk = z.infer<typeof privateJwk>;
 
+/**
+ * `live` keys sign everything live (the JWKS, did:web:<host>); `sandbox` keys sign only sandbox
+ * credentials (did:web:<host>:sandbox) and are never in the JWKS or the live DID document.
+ */
+export type KeyEnvironment = "live" | "sandbox";
+
 export type SigningKey = {
-  kid: string; secret: Uint8Array; publicKey: Uint8Array; x: string;
+  kid: string; secret: Uint8Array; publicKey: Uint8Array; x: string; environment: KeyEnvironment;
   /** The same key as an OpenSSL object: Ed25519 is deterministic, so signatures are identical to noble's at ~9× the speed. */
   privateObject: KeyObject;
 };
 type Keyring = { keys: SigningKey[]; active: SigningKey; byKid: Map<string, SigningKey>; mtimeMs: number };
-type Local = Omit<Keyring, "active"> & { newest: SigningKey; activeFor?: { version: number; key: SigningKey } };
+type ActiveFor = { version: number; key: SigningKey };
+type Local = Omit<Keyring, "active"> & {
+  newest: SigningKey; activeFor?: ActiveFor;
+  /** The sandbox twin of each key, in the same order (sandboxTwin). */
+  sandbox: SigningKey[]; sandboxActiveFor?: ActiveFor;
+};
 
 /**
  * The published key set (the `signing_keys` table, lib/signing/published-keys.ts), once the
@@ -36,7 +49,12 @@ type Local = Omit<Keyring, "active"> & { newest: SigningKey; activeFor?: { versi
  * local key signs. Once loaded, a process signs only with a key found here — so it never
  * signs with a key other instances do not publish — and asks for its newer keys to be published.
  */
-type Published = { byKid: Map<string, { x: string; publicKey: Uint8Array }>; version: number; publish: () => void };
+type Published = {
+  byKid: Map<string, { x: string; publicKey: Uint8Array }>;
+  /** The published sandbox keys (kid → x): never in the JWKS, never checked by verifyBytes. */
+  sandbox: Map<string, string>;
+  version: number; publish: () => void;
+};
 
 const g = globalThis as unknown as {
   __prsKeyring?: Local; __prsKeyringCheckedAt?: number; __prsPublished?: Published;
@@ -44,13 +62,33 @@ const g = globalThis as unknown as {
 
 const keysFile = () => path.join(getEnv().dataDir, "signing-keys.json");
 
-function toKey(j: PrivateJwk): SigningKey {
-  const secret = fromB64url(j.d);
+function keyOf(kid: string, secret: Uint8Array, environment: KeyEnvironment): SigningKey {
   const publicKey = ed.getPublicKey(secret);
   const x = b64url(publicKey);
-  if (j.x && j.x !== x) throw new Error(`signing key ${j.kid}: x does not match d`);
-  const privateObject = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", d: j.d, x }, format: "jwk" });
-  return { kid: j.kid, secret, publicKey, x, privateObject };
+  const privateObject = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", d: b64url(secret), x }, format: "jwk" });
+  return { kid, secret, publicKey, x, environment, privateObject };
+}
+
+function toKey(j: PrivateJwk): SigningKey {
+  const key = keyOf(j.kid, fromB64url(j.d), "live");
+  if (j.x && j.x !== key.x) throw new Error(`signing key ${j.kid}: x does not match d`);
+  return key;
+}
+
+/** The prefix of a sandbox key's kid: `sbx-` and the kid of the live key it is derived from. */
+export const SANDBOX_KID_PREFIX = "sbx-";
+export const SANDBOX_KEY_INFO = "prs sandbox credential key v1";
+
+/**
+ * A live key's sandbox twin: an Ed25519 key whose secret is HKDF-SHA256 (RFC 5869) of the live
+ * secret, no salt, info "prs sandbox credential key v1", 32 bytes; kid `sbx-<live kid>`. Every
+ * process holding a live key derives the same twin, so the sandbox key set follows the live one
+ * (rotation, rolling restarts) with no secret or setting of its own, and HKDF is one-way: the
+ * sandbox key reveals nothing of the live one.
+ */
+export function sandboxTwin(live: SigningKey): SigningKey {
+  const secret = hkdf(sha256, live.secret, undefined, new TextEncoder().encode(SANDBOX_KEY_INFO), 32);
+  return keyOf(`${SANDBOX_KID_PREFIX}${live.kid}`, secret, "sandbox");
 }
 
 function newJwk(): PrivateJwk {
@@ -83,8 +121,11 @@ function build(jwks: PrivateJwk[], mtimeMs: number): Local {
   const keys = jwks.map(toKey);
   const byKid = new Map(keys.map((k) => [k.kid, k]));
   if (byKid.size !== keys.length) throw new Error("signing keys: duplicate kid");
+  const sandbox = keys.map(sandboxTwin);
+  const clash = sandbox.find((k) => byKid.has(k.kid));
+  if (clash) throw new Error(`signing keys: kid ${clash.kid} is the sandbox key of another key; give it another kid`);
   // The last key is the newest; earlier ones stay published so old signatures verify.
-  return { keys, newest: keys[keys.length - 1]!, byKid, mtimeMs };
+  return { keys, newest: keys[keys.length - 1]!, byKid, mtimeMs, sandbox };
 }
 
 function load(): Local {
@@ -108,22 +149,48 @@ export function localKeys(): readonly SigningKey[] {
   return localKeyring().keys;
 }
 
+/** The sandbox twins of this process's keys (sandboxTwin), in the same order. */
+export function localSandboxKeys(): readonly SigningKey[] {
+  return localKeyring().sandbox;
+}
+
+/**
+ * The key that signs sandbox credentials: the twin of the newest local key whose twin is
+ * published (a key and its twin are published together), chosen like the live active key.
+ */
+export function sandboxSigningKey(): SigningKey {
+  const local = localKeyring();
+  return pickActive(local.sandbox, (pub) => pub.sandbox, local.sandboxActiveFor, (a) => { local.sandboxActiveFor = a; });
+}
+
 function activeOf(local: Local): SigningKey {
+  return pickActive(local.keys, (pub) => pub.byKid, local.activeFor, (a) => { local.activeFor = a; });
+}
+
+/** The newest of `keys` that is published (all of them before the published set is loaded). */
+function pickActive(
+  keys: readonly SigningKey[], published: (pub: Published) => Map<string, unknown>,
+  cached: ActiveFor | undefined, remember: (a: ActiveFor) => void,
+): SigningKey {
+  const newest = keys[keys.length - 1]!;
   const pub = g.__prsPublished;
-  if (!pub) return local.newest;
-  if (local.activeFor?.version === pub.version) return local.activeFor.key;
+  if (!pub) return newest;
+  if (cached?.version === pub.version) return cached.key;
+  const set = published(pub);
   let key: SigningKey | undefined;
-  for (let i = local.keys.length - 1; i >= 0 && !key; i--) if (pub.byKid.has(local.keys[i]!.kid)) key = local.keys[i];
-  if (key !== local.newest) pub.publish(); // a newer key (a rotation): publish it, then sign with it
-  if (!key) throw new Error("no signing key of this process is published yet");
-  local.activeFor = { version: pub.version, key };
+  for (let i = keys.length - 1; i >= 0 && !key; i--) if (set.has(keys[i]!.kid)) key = keys[i];
+  if (key !== newest) pub.publish(); // a newer key (a rotation): publish it, then sign with it
+  if (!key) throw new Error(`no ${newest.environment} signing key of this process is published yet`);
+  remember({ version: pub.version, key });
   return key;
 }
 
 /** Called with the published set whenever it is (re)loaded from the database. */
-export function setPublishedKeys(rows: readonly { kid: string; x: string }[], publish: () => void) {
-  const byKid = new Map(rows.map((r) => [r.kid, { x: r.x, publicKey: fromB64url(r.x) }]));
-  g.__prsPublished = { byKid, version: (g.__prsPublished?.version ?? 0) + 1, publish };
+export function setPublishedKeys(rows: readonly { kid: string; x: string; environment?: KeyEnvironment }[], publish: () => void) {
+  const live = rows.filter((r) => (r.environment ?? "live") === "live");
+  const byKid = new Map(live.map((r) => [r.kid, { x: r.x, publicKey: fromB64url(r.x) }]));
+  const sandbox = new Map(rows.filter((r) => r.environment === "sandbox").map((r) => [r.kid, r.x]));
+  g.__prsPublished = { byKid, sandbox, version: (g.__prsPublished?.version ?? 0) + 1, publish };
 }
 
 export const publishedKeysLoaded = () => g.__prsPublished !== undefined;
@@ -158,7 +225,7 @@ export function rotateSigningKey(): { kid: string } {
   return { kid: next.kid };
 }
 
-/** The JWKS: the published set once loaded (every instance's keys), else this process's keys. */
+/** The JWKS: the published live set once loaded (every instance's keys), else this process's keys. Never a sandbox key. */
 export function publicJwks() {
   const pub = g.__prsPublished;
   const keys = pub ? [...pub.byKid].map(([kid, { x }]) => ({ kid, x })) : localKeyring().keys;

@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import bs58 from "bs58";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import { keyring } from "@/lib/signing/keys";
+import { keyring, sandboxTwin } from "@/lib/signing/keys";
 import { encodeList, LIST_BITS } from "./bitstring";
 import { ed25519Multikey, issuerDid } from "./did";
 import { signEddsaJcs2022 } from "./eddsa-jcs-2022";
@@ -33,6 +33,18 @@ describe("eddsa-jcs-2022", () => {
     expect(verifyJcs(secured, key.publicKey)).toBe(true);
     expect(verifyJcs({ ...secured, issuer: "did:web:y" }, key.publicKey)).toBe(false);
     expect(verifyJcs({ ...secured, proof: { ...secured.proof, created: "2026-01-02T03:04:06Z" } }, key.publicKey)).toBe(false);
+  });
+
+  it("a sandbox key signs as did:web:<host>:sandbox, only for that issuer; a live key never does", () => {
+    const sandbox = sandboxTwin(key);
+    const secured = signEddsaJcs2022({ ...doc, issuer: issuerDid("sandbox") }, new Date("2026-01-02T03:04:05Z"), sandbox);
+    expect(issuerDid("sandbox")).toBe(`${issuerDid()}:sandbox`);
+    expect(secured.proof.verificationMethod).toBe(`${issuerDid()}:sandbox#sbx-${key.kid}`);
+    expect(verifyJcs(secured, sandbox.publicKey)).toBe(true);
+    expect(verifyJcs(secured, key.publicKey)).toBe(false);
+    expect(() => signEddsaJcs2022({ ...doc, issuer: issuerDid() }, new Date(), sandbox)).toThrow();
+    expect(() => signEddsaJcs2022(doc, new Date(), sandbox)).toThrow();
+    expect(() => signEddsaJcs2022({ ...doc, issuer: issuerDid("sandbox") }, new Date(), key)).toThrow();
   });
 
   it("Multikey: z + base58btc(0xed01 ‖ key)", () => {

@@ -2,7 +2,7 @@ import { createHash, sign as nodeSign } from "node:crypto";
 import bs58 from "bs58";
 import { canonicalJson } from "@/lib/signing/canonical";
 import { keyring, type SigningKey } from "@/lib/signing/keys";
-import { verificationMethodId } from "./did";
+import { issuerDid, verificationMethodId } from "./did";
 
 /**
  * W3C Data Integrity EdDSA Cryptosuites v1.0, `eddsa-jcs-2022` (§3.3): the proof
@@ -37,14 +37,23 @@ export function hashData(document: Unsecured, proofConfig: Record<string, unknow
   return Buffer.concat([sha256(canonicalJson(proofConfig)), sha256(canonicalJson(unsecured))]);
 }
 
-/** `document` with a DataIntegrityProof (eddsa-jcs-2022) made with `key` (the active signing key by default). */
+/**
+ * `document` with a DataIntegrityProof (eddsa-jcs-2022) made with `key` (the active signing key
+ * by default), named as a verification method of the key's DID: a sandbox key's of
+ * did:web:<host>:sandbox. A sandbox key signs only documents whose `issuer` is the sandbox DID,
+ * and a live key never signs one: neither issuer's credentials can carry the other's keys.
+ */
 export function signEddsaJcs2022<T extends Unsecured>(document: T, created: Date, key: SigningKey = keyring().active): T & { proof: DataIntegrityProof } {
+  const live = key.environment === "live";
+  if (live ? document.issuer === issuerDid("sandbox") : document.issuer !== issuerDid("sandbox")) {
+    throw new Error(`a ${key.environment} key does not sign for issuer ${String(document.issuer)}`);
+  }
   const proofConfig = {
     "@context": document["@context"],
     type: "DataIntegrityProof" as const,
     cryptosuite: "eddsa-jcs-2022" as const,
     created: xsdDateTime(created),
-    verificationMethod: verificationMethodId(key.kid),
+    verificationMethod: verificationMethodId(key.kid, key.environment),
     proofPurpose: "assertionMethod" as const,
   };
   const signature = nodeSign(null, hashData(document, proofConfig), key.privateObject);

@@ -7,7 +7,9 @@ import type { recordCredential } from "./record-credential";
 /** The answers of lib/vc: a record's credential, a status list credential, the DID document. */
 
 const url = z.string().describe("An absolute URL.");
-const did = z.string().regex(/^did:web:/).describe("The service's DID: `did:web:<public host>` (a port as `%3A<port>`).");
+const did = z.string().regex(/^did:web:/).describe(
+  "The service's DID: `did:web:<public host>` (a port as `%3A<port>`); for sandbox records `did:web:<public host>:sandbox`.",
+);
 
 export const dataIntegrityProofSchema = z
   .strictObject({
@@ -15,7 +17,9 @@ export const dataIntegrityProofSchema = z
     type: z.literal("DataIntegrityProof"),
     cryptosuite: z.literal("eddsa-jcs-2022"),
     created: z.string().describe("When the proof was made (XML Schema dateTime, UTC)."),
-    verificationMethod: z.string().describe("`<DID>#<kid>`: the key in /.well-known/did.json (and, by `kid`, in the JWKS)."),
+    verificationMethod: z.string().describe(
+      "`<DID>#<kid>`: the key in /.well-known/did.json (and, by `kid`, in the JWKS); for sandbox records a `sbx-…` key of /sandbox/did.json, in no JWKS.",
+    ),
     proofPurpose: z.literal("assertionMethod"),
     proofValue: z.string().regex(/^z[1-9A-HJ-NP-Za-km-z]+$/).describe("Ed25519 signature, multibase base58btc."),
   })
@@ -27,7 +31,7 @@ export const statusEntrySchema = z
     type: z.literal("BitstringStatusListEntry"),
     statusPurpose: z.enum(["revocation", "suspension"]),
     statusListIndex: z.string().regex(/^[0-9]+$/),
-    statusListCredential: url.describe("GET /api/v1/status-lists/{purpose}/{list}."),
+    statusListCredential: url.describe("GET /api/v1/status-lists/{purpose}/{list}; for sandbox records /sandbox/status-lists/{purpose}/{list}."),
   })
   .meta({ id: "BitstringStatusListEntry" });
 

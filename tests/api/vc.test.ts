@@ -6,17 +6,36 @@ import { baseUrl, call, issue, newAccount, newLiveAccount } from "../helpers";
 import { staticLoader, statusBits, verifyWithLibraries, type Documents } from "./vc-libraries";
 
 const didOfServer = () => `did:web:${new URL(baseUrl()).host.replace(":", "%3A")}`;
+const sandboxDid = () => `${didOfServer()}:sandbox`;
 
-/** What a verifier holds: the PRS context, the DID document and the status lists, fetched from the server now. */
-async function documentsFor(credential: any): Promise<Documents> {
+/** did:web resolution: `did:web:<host>` → /.well-known/did.json, `did:web:<host>:<path…>` → /<path…>/did.json. */
+const didPath = (did: string) => {
+  const [, ...rest] = did.slice("did:web:".length).split(":");
+  return rest.length ? `/${rest.map(decodeURIComponent).join("/")}/did.json` : "/.well-known/did.json";
+};
+
+/** A DID document, fetched from where its DID resolves. */
+async function resolveDid(did: string) {
+  const r = await call("GET", didPath(did));
+  expect(r.status, did).toBe(200);
+  expect(r.headers.get("content-type")).toBe("application/did+json");
+  expect(r.body.id).toBe(did);
+  return r.body;
+}
+
+/**
+ * What a verifier holds: the PRS context, the DID document and the status lists, fetched from
+ * the server now. The DID document is the credential's issuer's, unless the verifier trusts
+ * only `trusted` (then it holds that DID's document and nothing of any other issuer).
+ */
+async function documentsFor(credential: any, trusted: string = credential.issuer): Promise<Documents> {
   const docs: Documents = {};
   const ctx = await fetch(credential["@context"][1]);
   expect(ctx.status).toBe(200);
   expect(ctx.headers.get("content-type")).toMatch(/^application\/ld\+json/);
   docs[credential["@context"][1]] = await ctx.json();
-  const did = await call("GET", "/.well-known/did.json");
-  expect(did.status).toBe(200);
-  docs[did.body.id] = did.body;
+  const did = await resolveDid(trusted);
+  docs[did.id] = did;
   for (const s of credential.credentialStatus) {
     const list = await fetch(s.statusListCredential);
     expect(list.status, s.statusListCredential).toBe(200);
@@ -176,13 +195,122 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
     await expect(statusBits(vc, { ...docs, [url]: list })).rejects.toThrow(/not verified/);
   });
 
-  it("serves sandbox records marked as test data", async () => {
+  it("serves sandbox records marked as test data, issued by the sandbox DID with a sandbox key, which a live verifier refuses", async () => {
     const a = await newAccount();
-    const rec = await issue(a.sandboxKey);
+    const rec = await issue(a.sandboxKey, { subject: "Sandbox Claims Anything Ltd" });
     const vc = (await credentialOf(rec.verification_id)).body;
     expect(vc.name).toMatch(/^Sandbox record .*not verified/);
     expect(vc.credentialSubject.environment).toBe("sandbox");
-    expect((await verifyWithLibraries(vc, await documentsFor(vc))).verified).toBe(true);
+    expect(vc.issuer).toBe(sandboxDid());
+    const kid = vc.proof.verificationMethod.split("#")[1];
+    expect(vc.proof.verificationMethod).toBe(`${sandboxDid()}#${kid}`);
+    expect(kid).toMatch(/^sbx-/);
+    for (const s of vc.credentialStatus) {
+      expect(s.statusListCredential).toBe(`${baseUrl()}/sandbox/status-lists/${s.statusPurpose}/0`);
+    }
+
+    // Verifies against the sandbox DID document, with its own sandbox-signed status lists.
+    const docs = await documentsFor(vc);
+    const ok = await verifyWithLibraries(vc, docs);
+    expect(ok.verified, JSON.stringify(ok.error ?? ok, null, 1)).toBe(true);
+    expect(await statusBits(vc, docs)).toEqual({ revocation: false, suspension: false });
+    for (const s of vc.credentialStatus) {
+      const list = docs[s.statusListCredential] as any;
+      expect(list.issuer).toBe(sandboxDid());
+      expect(list.proof.verificationMethod).toMatch(new RegExp(`^${sandboxDid()}#sbx-`));
+    }
+    const sandboxDoc = docs[sandboxDid()] as any;
+    expect(sandboxDoc.verificationMethod.map((m: any) => m.id)).toContain(vc.proof.verificationMethod);
+
+    // A verifier that trusts only the live issuer refuses it: it does not resolve the sandbox DID …
+    const liveOnly = await documentsFor(vc, didOfServer());
+    expect(liveOnly[sandboxDid()]).toBeUndefined();
+    expect((await verifyWithLibraries(vc, liveOnly)).verified).toBe(false);
+    // … and the credential passed off as the live issuer's fails: no live key made its signature.
+    const asLive = structuredClone(vc);
+    asLive.issuer = didOfServer();
+    asLive.proof.verificationMethod = `${didOfServer()}#${kid}`;
+    expect((await verifyWithLibraries(asLive, liveOnly)).verified).toBe(false);
+    const liveDoc = liveOnly[didOfServer()] as any;
+    for (const m of liveDoc.verificationMethod) {
+      const withLiveKid = structuredClone(asLive);
+      withLiveKid.proof.verificationMethod = m.id;
+      expect((await verifyWithLibraries(withLiveKid, liveOnly)).verified).toBe(false);
+    }
+
+    // A live credential does not verify against the sandbox DID either.
+    const live = await newLiveAccount();
+    const liveVc = (await credentialOf((await issue(live.liveKey)).verification_id)).body;
+    expect((await verifyWithLibraries(liveVc, await documentsFor(liveVc, sandboxDid()))).verified).toBe(false);
+  });
+
+  it("a sandbox record's status is in the sandbox lists; the live lists mark it revoked and never carry its other statuses", async () => {
+    const a = await newAccount();
+    const rec = await issue(a.sandboxKey);
+    const vc = (await credentialOf(rec.verification_id)).body;
+    const bitsNow = async (c: any) => statusBits(c, await documentsFor(c));
+    await lifecycle(a.sandboxKey, rec.verification_id, "suspend");
+    expect(await bitsNow(vc)).toEqual({ revocation: false, suspension: true });
+    await lifecycle(a.sandboxKey, rec.verification_id, "reinstate");
+    expect(await bitsNow(vc)).toEqual({ revocation: false, suspension: false });
+    // The live lists at the same index: revoked (a sandbox credential signed by the live issuer
+    // before sandbox credentials had their own is revoked), never suspended.
+    const i = Number(vc.credentialStatus[0].statusListIndex);
+    const bitOf = async (path: string) => {
+      const list = await call("GET", path);
+      expect(list.status).toBe(200);
+      expect(list.body.issuer).toBe(didOfServer());
+      const bits = gunzipSync(Buffer.from(list.body.credentialSubject.encodedList.slice(1), "base64url"));
+      return (bits[i >> 3]! & (0x80 >> (i & 7))) !== 0;
+    };
+    expect(await bitOf("/api/v1/status-lists/revocation/0")).toBe(true);
+    await lifecycle(a.sandboxKey, rec.verification_id, "suspend");
+    expect(await bitOf("/api/v1/status-lists/suspension/0")).toBe(false);
+    await lifecycle(a.sandboxKey, rec.verification_id, "revoke");
+    expect(await bitsNow(vc)).toEqual({ revocation: true, suspension: false });
+
+    // A live record's status is never in the sandbox lists.
+    const live = await newLiveAccount();
+    const liveRec = await issue(live.liveKey);
+    const liveVc = (await credentialOf(liveRec.verification_id)).body;
+    await lifecycle(live.liveKey, liveRec.verification_id, "revoke");
+    expect(await bitsNow(liveVc)).toEqual({ revocation: true, suspension: false });
+    const j = Number(liveVc.credentialStatus[0].statusListIndex);
+    const sandboxList = await call("GET", "/sandbox/status-lists/revocation/0");
+    const bits = gunzipSync(Buffer.from(sandboxList.body.credentialSubject.encodedList.slice(1), "base64url"));
+    expect(bits[j >> 3]! & (0x80 >> (j & 7))).toBe(0);
+  });
+
+  it("the sandbox DID document holds only sandbox keys; the live JWKS and DID document hold none", async () => {
+    const sandbox = await call("GET", "/sandbox/did.json");
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.headers.get("content-type")).toBe("application/did+json");
+    expect(sandbox.headers.get("access-control-allow-origin")).toBe("*");
+    const id = sandboxDid();
+    expect(sandbox.body).toMatchObject({ "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"], id });
+    expect(sandbox.body.verificationMethod.length).toBeGreaterThan(0);
+    for (const m of sandbox.body.verificationMethod) {
+      expect(m).toMatchObject({ type: "Multikey", controller: id });
+      expect(m.id).toMatch(new RegExp(`^${id}#sbx-`));
+    }
+    expect(sandbox.body.assertionMethod).toEqual(sandbox.body.verificationMethod.map((m: any) => m.id));
+
+    const jwks = (await call("GET", "/.well-known/jwks.json")).body.keys as { kid: string; x: string }[];
+    const live = (await call("GET", "/.well-known/did.json")).body;
+    const sandboxKeys = new Set(sandbox.body.verificationMethod.map((m: any) => m.publicKeyMultibase));
+    const multikey = (x: string) => `z${bs58.encode(Buffer.concat([Buffer.from([0xed, 0x01]), Buffer.from(x, "base64url")]))}`;
+    expect(jwks.length).toBeGreaterThan(0);
+    for (const k of jwks) {
+      expect(k.kid).not.toMatch(/^sbx-/);
+      expect(sandboxKeys.has(multikey(k.x))).toBe(false);
+    }
+    for (const m of live.verificationMethod) {
+      expect(m.id.split("#")[1]).not.toMatch(/^sbx-/);
+      expect(sandboxKeys.has(m.publicKeyMultibase)).toBe(false);
+    }
+    const webhookKeys = (await call("GET", "/api/v1/webhooks/public-keys")).body;
+    expect(webhookKeys.keys.length).toBeGreaterThan(0);
+    for (const k of webhookKeys.keys) expect(k.kid).not.toMatch(/^sbx-/);
   });
 
   it("answers bad input with a stable 4xx", async () => {
@@ -191,7 +319,7 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
       expect(r.status, id).toBe(404);
       expect(r.body.error.code).toBe("record_not_found");
     }
-    for (const p of ["/api/v1/records/%ff/vc", "/api/v1/status-lists/%ff/0", "/api/v1/status-lists/revocation/%ff"]) {
+    for (const p of ["/api/v1/records/%ff/vc", "/api/v1/status-lists/%ff/0", "/api/v1/status-lists/revocation/%ff", "/sandbox/status-lists/%ff/0"]) {
       const r = await call("GET", p);
       expect([r.status, r.body?.error?.code], p).toEqual([400, "invalid_path"]);
     }
@@ -204,10 +332,13 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
     expect(pending.status, pending.text).toBe(202);
     expect((await call("GET", `/api/v1/records/${pending.body.verification_id}/vc`)).status).toBe(404);
     for (const p of ["freeze/0", "revocation/abc", "revocation/-1", "revocation/99999", "revocation/01", "suspension/1.5", "REVOCATION/0"]) {
-      const r = await call("GET", `/api/v1/status-lists/${p}`);
-      expect(r.status, p).toBe(404);
-      expect(r.body.error).toMatchObject({ type: "not_found", code: "not_found" });
+      for (const prefix of ["/api/v1/status-lists", "/sandbox/status-lists"]) {
+        const r = await call("GET", `${prefix}/${p}`);
+        expect(r.status, `${prefix}/${p}`).toBe(404);
+        expect(r.body.error).toMatchObject({ type: "not_found", code: "not_found" });
+      }
     }
+    expect((await call("POST", "/sandbox/status-lists/revocation/0", { body: {} })).status).toBe(405);
     const post = await call("POST", "/api/v1/status-lists/revocation/0", { body: {} });
     expect(post.status).toBe(405);
     expect((await call("DELETE", "/api/v1/records/PRS-0000000000000000000Z/vc")).status).toBe(405);

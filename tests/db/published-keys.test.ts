@@ -13,7 +13,8 @@ process.env.DATA_DIR = dir;
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { signingKeys } = await import("@/drizzle/schema");
 const keys = await import("@/lib/signing/keys");
-const { publishLocalKeys, loadPublishedKeys, publishedJwks, KeyConflict } = await import("@/lib/signing/published-keys");
+const { publishLocalKeys, loadPublishedKeys, publishedJwks, publishedKeySet, KeyConflict } = await import("@/lib/signing/published-keys");
+const { didDocument } = await import("@/lib/vc/did");
 const { signJson } = await import("@/lib/signing/canonical");
 const { inArray } = await import("drizzle-orm");
 
@@ -21,7 +22,7 @@ type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
 const g = globalThis as unknown as G;
 let db: Awaited<ReturnType<typeof getDb>>;
 const suffix = Date.now().toString(36);
-const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}` };
+const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}`, d: `d-${suffix}`, e: `e-${suffix}` };
 
 async function newKey(kid: string) {
   const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
@@ -49,7 +50,8 @@ beforeAll(async () => {
 afterAll(async () => {
   g.__prsKeyring = undefined;
   g.__prsPublished = undefined;
-  await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids)));
+  const all = Object.values(kids);
+  await db.delete(signingKeys).where(inArray(signingKeys.kid, [...all, ...all.map((k) => `sbx-${k}`)]));
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -84,6 +86,44 @@ describe("one published key set for every instance", () => {
     for (let i = 0; i < 50 && keys.keyring().active.kid !== kids.c; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await publishedJwks(db)).keys.map((k) => k.kid)).toContain(kids.c);
     expect(await verifiesWithPublished({ n: 3 })).toEqual({ kid: kids.c, ok: true });
+  });
+
+  it("publishes each key's sandbox twin (HKDF of the live key) as a sandbox key, never in the JWKS or the live DID document", async () => {
+    const [d, e] = await Promise.all([newKey(kids.d), newKey(kids.e)]);
+    holdKeys([d, e]);
+    await publishLocalKeys(db);
+    const rows = await db.select().from(signingKeys).where(inArray(signingKeys.kid, [kids.d, kids.e, `sbx-${kids.d}`, `sbx-${kids.e}`]));
+    const env = Object.fromEntries(rows.map((r) => [r.kid, r.environment]));
+    expect(env).toEqual({ [kids.d]: "live", [kids.e]: "live", [`sbx-${kids.d}`]: "sandbox", [`sbx-${kids.e}`]: "sandbox" });
+
+    // The twin: deterministic (every instance holding the key derives the same one), distinct from the live key.
+    const live = keys.localKeys().find((k) => k.kid === kids.e)!;
+    const twin = keys.sandboxTwin(live);
+    expect(keys.sandboxTwin(live).x).toBe(twin.x);
+    expect(twin).toMatchObject({ kid: `sbx-${kids.e}`, environment: "sandbox" });
+    expect(twin.x).not.toBe(live.x);
+    const { hkdf } = await import("@noble/hashes/hkdf.js");
+    const { sha256 } = await import("@noble/hashes/sha2.js");
+    expect(Buffer.from(twin.secret)).toEqual(Buffer.from(hkdf(sha256, live.secret, undefined, new TextEncoder().encode("prs sandbox credential key v1"), 32)));
+    expect(rows.find((r) => r.kid === twin.kid)!.x).toBe(twin.x);
+
+    // The live set (JWKS, in-process JWKS, DID document) has no sandbox key; the sandbox set has only sandbox keys.
+    await loadPublishedKeys(db);
+    expect(keys.sandboxSigningKey().kid).toBe(`sbx-${kids.e}`);
+    expect(keys.keyring().active.kid).toBe(kids.e);
+    const liveKids = (await publishedJwks(db)).keys.map((k) => k.kid);
+    expect(liveKids).toEqual(expect.arrayContaining([kids.d, kids.e]));
+    expect(liveKids.filter((k) => k.startsWith("sbx-"))).toEqual([]);
+    expect(keys.publicJwks().keys.filter((k) => k.kid.startsWith("sbx-"))).toEqual([]);
+    expect((await didDocument(db)).verificationMethod.filter((m) => m.id.includes("#sbx-"))).toEqual([]);
+    const sandboxKids = (await publishedKeySet(db, "sandbox")).keys.map((k) => k.kid);
+    expect(sandboxKids).toEqual(expect.arrayContaining([`sbx-${kids.d}`, `sbx-${kids.e}`]));
+    expect(sandboxKids.every((k) => k.startsWith("sbx-"))).toBe(true);
+    const sandboxDoc = await didDocument(db, "sandbox");
+    expect(sandboxDoc.id).toMatch(/^did:web:.+:sandbox$/);
+    expect(sandboxDoc.verificationMethod.every((m) => m.id.startsWith(`${sandboxDoc.id}#sbx-`))).toBe(true);
+    // A sandbox key does not verify a live signature.
+    expect(keys.verifyBytes(twin.kid, new Uint8Array([1]), keys.signBytes(new Uint8Array([1]), twin).signature)).toBe(false);
   });
 
   it("refuses a kid that is already published with another key", async () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
   await rx.close();
   g.__prsKeyring = undefined;
   g.__prsPublished = undefined;
-  await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids)));
+  await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids).flatMap((k) => [k, `sbx-${k}`])));
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
 });

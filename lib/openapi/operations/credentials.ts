@@ -21,7 +21,10 @@ export function credentialPaths(): Paths {
           "DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` " +
           "`did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: " +
           "`credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served " +
-          "too, marked `environment: sandbox` and named as test data. Records not issued are 404 `record_not_found`.",
+          "too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` " +
+          "(resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists " +
+          "(/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. " +
+          "Records not issued are 404 `record_not_found`.",
         security: publicAccess,
         parameters: [recordIdParam],
         responses: {
@@ -39,7 +42,9 @@ export function credentialPaths(): Paths {
           "Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built " +
           "from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). " +
           "`revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones " +
-          "(cleared on reinstate). 131,072 entries per list. An unknown purpose or list: 404 `not_found`.",
+          "(cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit " +
+          "is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. " +
+          "An unknown purpose or list: 404 `not_found`.",
         security: publicAccess,
         parameters: [
           { name: "purpose", in: "path", required: true, schema: { type: "string", enum: ["revocation", "suspension"] } },
@@ -58,7 +63,8 @@ export function credentialPaths(): Paths {
         summary: "The issuer's did:web document",
         description:
           "Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method " +
-          "(`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`.",
+          "(`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those " +
+          "are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`).",
         security: publicAccess,
         responses: {
           "200": jsonResponse("The DID document.", ref("DidDocument"), {
