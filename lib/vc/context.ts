@@ -7,7 +7,8 @@ export const prsContextUrl = (base = getEnv().publicBaseUrl) => `${base}/ns/cred
 
 /** The record fields a ProofRecordCredential's subject carries (record-credential.ts), in the order shown. */
 export const SUBJECT_TERMS = [
-  "verification_id", "environment", "subject", "claim_type", "claim", "evidence_level", "account_name", "certificate_url",
+  "verification_id", "environment", "subject", "claim_type", "claim", "evidence_level", "account_name", "account_name_verified",
+  "checks", "certificate_url",
 ] as const;
 
 /**
@@ -19,6 +20,8 @@ export function prsContext(base = getEnv().publicBaseUrl) {
   const vocab = `${prsContextUrl(base)}#`;
   const terms: Record<string, unknown> = Object.fromEntries(SUBJECT_TERMS.map((t) => [t, `${vocab}${t}`]));
   terms.certificate_url = { "@id": `${vocab}certificate_url`, "@type": "@id" };
+  // Added after v1 was first published, additively (no earlier term changed): a JSON literal, kept exactly as the API has it.
+  terms.checks = { "@id": `${vocab}checks`, "@type": "@json" };
   return {
     "@context": {
       "@protected": true,

@@ -41,7 +41,8 @@ export function recordCredential(view: PublicView, statusIndex: number) {
       claim_type: row.claimType,
       claim: row.claim,
       evidence_level: row.evidenceLevel,
-      ...(view.account.name !== null && { account_name: view.account.name }),
+      ...(view.account.name !== null && { account_name: view.account.name, account_name_verified: view.account.name_verified }),
+      checks: view.checks,
       certificate_url: recordUrls(row.id).certificate_url,
     },
     credentialStatus: STATUS_PURPOSES.map((purpose) => ({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checksSchema } from "@/lib/trust/check-schema";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import type { didDocument } from "./did";
 import type { DataIntegrityProof } from "./eddsa-jcs-2022";
@@ -53,6 +54,8 @@ export const recordCredentialSchema = z
       claim: z.string(),
       evidence_level: z.string(),
       account_name: z.string().optional().describe("The issuing account's name, when it set one."),
+      account_name_verified: z.boolean().optional().describe("Beside account_name: true only when the account is a verified organisation and the name its legal name; false: self-declared."),
+      checks: checksSchema.describe("What was checked, by whom, on what (as on the record)."),
       certificate_url: url,
     }),
     credentialStatus: z.array(statusEntrySchema).length(2),

@@ -75,6 +75,7 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
       credentialSubject: {
         type: "ProofRecord", verification_id: rec.verification_id, environment: "live", subject: "VC Widgets Ltd",
         claim_type: "company_status", claim: rec.claim, evidence_level: rec.evidence_level, account_name: "Credential Holder Ltd",
+        account_name_verified: false, checks: [{ fact: "statement", by: "account", at: rec.lifecycle.issued_at }],
         certificate_url: rec.certificate_url,
       },
       proof: { type: "DataIntegrityProof", cryptosuite: "eddsa-jcs-2022", proofPurpose: "assertionMethod" },
@@ -91,7 +92,7 @@ describe("a record as a W3C Verifiable Credential (eddsa-jcs-2022), checked with
     // Nothing private or internal.
     expect(r.text).not.toContain(rec.integrity.signature);
     expect(Object.keys(vc.credentialSubject).sort()).toEqual(
-      ["account_name", "certificate_url", "claim", "claim_type", "environment", "evidence_level", "subject", "type", "verification_id"],
+      ["account_name", "account_name_verified", "certificate_url", "checks", "claim", "claim_type", "environment", "evidence_level", "subject", "type", "verification_id"],
     );
 
     const docs = await documentsFor(vc);
