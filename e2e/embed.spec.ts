@@ -116,10 +116,12 @@ test("the badge verifies the signed status in the browser and is green only wher
   const c = (await api("POST", "/api/v1/domain-challenges", key, { domain })).body;
   setDns(c.txt_name, [c.txt_value]);
   const domainRecord = await record(key, { subject: domain, claim_type: "domain_ownership", claim: `Seaview controls ${domain}.`, evidence: { challenge_id: c.id } });
+  // A reviewer verified the organisation and confirmed the domain is its own.
+  await admin("organisation", "verify", "--account", String(a.account_id), "--legal-name", "Seaview Apartments Ltd", "--domains", domain);
   const listing = await record(key, {
     subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471.",
     evidence: {
-      operator: "Seaview Apartments", listing_url: "https://rentals.example/listing/4471", domain,
+      operator: "Seaview Apartments Ltd", listing_url: `https://${domain}/listing/4471`, domain,
       payee: { type: "wallet", value: active.address, network: "ethereum" }, domain_record: domainRecord, payee_record: active.id,
     },
   });
@@ -146,11 +148,11 @@ test("the badge verifies the signed status in the browser and is green only wher
   ];
   const site = customerSite({
     "/shop.html": page("Seaview shop", `${proxyOrigin}/embed.js`, badges),
-    "/listing.html": page("Seaview Apartments — book direct", `${proxyOrigin}/embed.js`, [["b-listing", "This listing", listing]]),
+    "/listing.html": page("Seaview Apartments — book direct", `${proxyOrigin}/embed.js`, [["b-listing", "This listing", listing], ["b-wallet-home", "Our payout wallet", active.id]]),
   }, proxyOrigin);
   const sitePort = await listen(site);
   const expected = {
-    "b-active": "verified", "b-revoked": "inactive", "b-sandbox": "sandbox", "b-listing": "wrong_site",
+    "b-active": "about", "b-revoked": "inactive", "b-sandbox": "sandbox", "b-listing": "wrong_site",
     "b-tampered": "unverified", "b-unknown-key": "unverified", "b-network": "unverified", "b-missing": "not_found",
   };
 
@@ -162,8 +164,9 @@ test("the badge verifies the signed status in the browser and is green only wher
     const errors = await collectBrowserErrors(p);
     await p.goto(`http://127.0.0.1:${sitePort}/shop.html`);
     await expectBadges(p, expected);
-    await expect(state(p, "b-active")).toContainText("Verified — checked against a source");
-    await expect(state(p, "b-active")).toContainText("Statement by Seaview Apartments Ltd");
+    // A wallet record names no website: on a page that is not its organisation's, it is neutral, never green.
+    await expect(state(p, "b-active")).toContainText(`Record about ${active.address}, not about this site`);
+    await expect(state(p, "b-active")).toContainText("statement by Seaview Apartments Ltd");
     await expect(state(p, "b-active")).toContainText(/as of /);
     await expect(state(p, "b-active")).toHaveAttribute("href", `${baseURL}/r/${active.id}`);
     await expect(state(p, "b-revoked")).toContainText("Revoked — do not rely on this");
@@ -174,7 +177,7 @@ test("the badge verifies the signed status in the browser and is green only wher
     await expect(state(p, "b-tampered")).toContainText("signature does not check out");
     await expect(state(p, "b-unknown-key")).toContainText("key Proof Records does not publish");
 
-    // Only the verified badge is green; the page's stylesheet reached neither the element nor the badge.
+    // No badge is green on a page none of the records covers; the page's stylesheet reached neither the element nor the badge.
     const look = (id: string) => p.evaluate((sel) => {
       const host = document.querySelector(sel)!;
       const badge = host.shadowRoot!.querySelector(".badge")!;
@@ -182,8 +185,8 @@ test("the badge verifies the signed status in the browser and is green only wher
       return { display: h.display, opacity: h.opacity, filter: h.filter, border: getComputedStyle(badge).borderLeftColor, title: getComputedStyle(badge.querySelector(".title")!).color };
     }, `#${id}`);
     const green = "rgb(21, 128, 61)";
-    expect(await look("b-active")).toEqual({ display: "inline-block", opacity: "1", filter: "none", border: green, title: "rgb(22, 101, 52)" });
-    for (const id of Object.keys(expected).filter((k) => k !== "b-active")) expect((await look(id)).border, id).not.toBe(green);
+    expect(await look("b-active")).toMatchObject({ display: "inline-block", opacity: "1", filter: "none" });
+    for (const id of Object.keys(expected)) expect((await look(id)).border, id).not.toBe(green);
 
     // A badge added later is filled too; the script wrote nothing outside its elements.
     await p.evaluate((id) => {
@@ -192,7 +195,7 @@ test("the badge verifies the signed status in the browser and is green only wher
       d.setAttribute("data-prs-record", id);
       document.getElementById("later")!.append(d);
     }, active.id);
-    await expect(state(p, "b-later")).toHaveAttribute("data-state", "verified");
+    await expect(state(p, "b-later")).toHaveAttribute("data-state", "about");
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     const bare = await noScript.newPage();
     await bare.goto(`http://127.0.0.1:${sitePort}/shop.html`);
@@ -234,6 +237,11 @@ test("the badge verifies the signed status in the browser and is green only wher
       await q.goto(`${own}/listing.html`);
       await expect(state(q, "b-listing")).toHaveAttribute("data-state", "verified");
       await expect(state(q, "b-listing")).toContainText("Seaview Apartments");
+      // The organisation's wallet record is green on the organisation's own proved domain, and only there.
+      await expect(state(q, "b-wallet-home")).toHaveAttribute("data-state", "verified");
+      await expect(state(q, "b-wallet-home")).toContainText("Statement by Seaview Apartments Ltd");
+      const border = await q.evaluate(() => getComputedStyle(document.querySelector("#b-listing")!.shadowRoot!.querySelector(".badge")!).borderLeftColor);
+      expect(border).toBe("rgb(21, 128, 61)");
       expect(errs.filter((e) => !e.includes("favicon.ico"))).toEqual([]);
       await shotBoth(q, "embed-listing-own-site");
     } finally {
