@@ -39,8 +39,11 @@ const HEADLINE: Record<Verdict, string> = {
 };
 
 /** What one part's verdict means, in a sentence a stranger can act on. */
-function partSentence(a: PartAnswer, operator: string | null): string {
+function partSentence(a: PartAnswer, operator: string | null, label: string): string {
   const who = a.on_record_for ?? "an unnamed account";
+  if (label === "Operator" && a.verdict === "match") {
+    return `${who} is a verified organisation${a.lei ? ` (LEI ${a.lei})` : ""}. That says who they are — not that a website or payee is theirs.`;
+  }
   switch (a.verdict) {
     case "match":
       return `On record for ${who}, a verified organisation${a.lei ? ` (LEI ${a.lei})` : ""}.`;
@@ -63,7 +66,7 @@ function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator
       <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{a.given}</span></p>
       <p className="mt-1 text-base font-bold">{HEADLINE[a.verdict]}</p>
       <p className={`mt-1 text-lg font-semibold ${a.verdict === "mismatch" ? "text-red-800" : ""}`} role={a.verdict === "mismatch" ? "alert" : undefined}>
-        {partSentence(a, operator)}
+        {partSentence(a, operator, label)}
       </p>
       {a.evidence_level && <p className="mt-1 text-sm text-slate-700">The record was {LEVEL[a.evidence_level] ?? a.evidence_level}.</p>}
       <p className="mt-1 text-xs text-slate-500">
