@@ -1,3 +1,5 @@
+import { DOCUMENT_CSP } from "@/lib/http/security-headers";
+
 /**
  * A stored document as the browser of its owner or a reviewer is sent it: shown inline in
  * the type its content was sniffed as (never re-sniffed by the browser), in a sandbox (no
@@ -11,13 +13,10 @@ export function fileResponse(f: { filename: string; contentType: string; data: U
       "Content-Type": f.contentType,
       "Content-Disposition": `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(f.filename)}`,
       "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": FILE_CSP,
+      "Content-Security-Policy": DOCUMENT_CSP, // the same the proxy sets for these paths
       "Cache-Control": "private, no-store",
       "Cross-Origin-Resource-Policy": "same-origin",
       ETag: `"${f.sha256}"`,
     },
   });
 }
-
-/** What a document may do once shown: nothing (sandbox), load nothing; only our pages may frame it. */
-export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'";
