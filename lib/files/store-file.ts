@@ -1,3 +1,4 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { files } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
@@ -51,4 +52,10 @@ export function serializeFile(f: Pick<FileRow, "id" | "filename" | "contentType"
     object: "file" as const, id: f.id, filename: f.filename, content_type: f.contentType, size_bytes: f.sizeBytes,
     sha256: f.sha256, created_at: f.createdAt.toISOString(),
   };
+}
+
+/** Remove files of `accountId` that were stored for a submission that was then refused (never used). */
+export async function discardUnusedFiles(db: DbOrTx, accountId: string, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  await db.delete(files).where(and(eq(files.accountId, accountId), inArray(files.id, [...ids]), isNull(files.usedBy)));
 }
