@@ -1,5 +1,6 @@
 import { healthSchema, livenessSchema, readinessSchema } from "@/lib/http/health-schema";
-import { accountProfileSchema, accountSchema } from "@/lib/accounts/account-schema";
+import { accountProfileSchema, accountSchema, organisationSchema } from "@/lib/accounts/account-schema";
+import { checkSchema } from "@/lib/trust/check-schema";
 import { usageSchema } from "@/lib/accounts/usage-schema";
 import { fileSchema } from "@/lib/files/file-schema";
 import { organisationVerificationSchema, organisationVerificationStateSchema, registerAnswerSchema } from "@/lib/organisations/verification-schema";
@@ -36,7 +37,9 @@ export const RESPONSE_SCHEMAS = [
   recordStatusSchema,
   evidenceLevelSchema,
   environmentSchema,
+  organisationSchema,
   accountProfileSchema,
+  checkSchema,
   historyEntrySchema,
   recordLifecycleSchema,
   recordIntegritySchema,
