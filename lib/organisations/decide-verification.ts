@@ -79,9 +79,10 @@ export async function decideVerification(db: Db, reviewer: Reviewer, id: string,
   if (peek.accountId === reviewer.id) throw new ApiError("own_submission", "Reviewers cannot decide their own account's application; another reviewer must.");
   let register: RegisterAnswer | null = registerAnswerOf(peek.register);
   if (input.decision === "approve") {
-    const needed = verificationChecklist(peek.lei !== null).map((i) => i.key);
-    const missing = needed.filter((k) => !input.checklist.includes(k));
-    if (missing.length > 0) throw new ApiError("checklist_incomplete", `Tick every checklist item you confirmed; missing: ${missing.join(", ")}.`, "checklist");
+    const missing = verificationChecklist(peek.lei !== null).filter((i) => !input.checklist.includes(i.key));
+    if (missing.length > 0) {
+      throw new ApiError("checklist_incomplete", `Approval needs every checklist item; not ticked: ${missing.map((i) => `“${i.label.replace(/\.$/, "")}”`).join("; ")}.`, "checklist");
+    }
     if (!peek.lei && !input.legal_name) throw new ApiError("missing_field", "Without an LEI, type the legal or registered trading name the documents give.", "legal_name");
     const proved = (await loadAccountProfiles(db, [peek.accountId])).get(peek.accountId)?.verified_domains ?? [];
     const stray = input.domains.find((d) => !proved.includes(d));

@@ -32,11 +32,11 @@ describe("the account that makes the statement", () => {
   it("an unnamed account reads as such; a name set with PATCH is signed into later records and shown at once on earlier ones", async () => {
     const { sandboxKey: key, accountId } = await newAccount("acct");
     expect((await call("GET", "/api/v1/account", { key })).body).toEqual({
-      object: "account", id: accountId, name: null, verified_domains: [], plan: "none", environment: "sandbox",
+      object: "account", id: accountId, name: null, name_verified: false, organisation: null, verified_domains: [], plan: "none", environment: "sandbox",
     });
     const before = await issue(key);
-    expect(before.account).toEqual({ name: null, verified_domains: [] });
-    expect((await verifiedStatus(before.verification_id)).account).toEqual({ name: null, verified_domains: [] });
+    expect(before.account).toEqual({ name: null, name_verified: false, organisation: null, verified_domains: [] });
+    expect((await verifiedStatus(before.verification_id)).account).toEqual({ name: null, name_verified: false, organisation: null, verified_domains: [] });
 
     const p = await call("PATCH", "/api/v1/account", { key, body: { name: "  Globex Corporation " } });
     expect(p.status, p.text).toBe(200);

@@ -118,7 +118,8 @@ describe("the reviewer's decision", () => {
     expect(Buffer.from(await doc.arrayBuffer()).equals(PDF)).toBe(true);
 
     const incomplete = await decide(rev, app.id, { decision: "approve", checklist: LEI_CHECKS.slice(0, 2) });
-    expect(incomplete.text).toContain("independent_channel");
+    expect(incomplete.text).toContain("not ticked");
+    expect(incomplete.text).toContain("a channel the applicant did not supply");
     const ok = await decide(rev, app.id, { decision: "approve", checklist: LEI_CHECKS });
     expect(ok.text).toContain('"done":"approved"');
 
