@@ -78,7 +78,6 @@ export default async function OrganisationReviewPage({ params }: Props) {
                   <p className="text-sm [overflow-wrap:anywhere]"><a className="underline" href={src} target="_blank" rel="noopener">{d.filename}</a> <span className="text-slate-500">— {d.contentType}, {Math.ceil(d.sizeBytes / 1024)} KiB, SHA-256 <code className="text-xs">{d.sha256}</code></span></p>
                   {d.contentType === "application/pdf"
                     ? <iframe src={src} title={`Document ${d.filename}`} className="mt-2 h-[32rem] w-full rounded border border-slate-300 bg-white" data-testid="document-frame" />
-                    // eslint-disable-next-line @next/next/no-img-element
                     : <img src={src} alt={`Document ${d.filename}`} className="mt-2 max-h-[32rem] max-w-full rounded border border-slate-300" data-testid="document-image" />}
                 </li>
               );
