@@ -42,3 +42,7 @@ export const WALLET_CHALLENGE_ID_RE = /^wch_[A-Za-z0-9]{20}$/;
  * letter or digit; compared exactly (case-sensitive).
  */
 export const MANDATE_KEY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{2,99}$/;
+export const newFileId = () => `file_${crockford(24).toLowerCase()}`;
+export const FILE_ID_RE = /^file_[0-9a-hjkmnp-tv-z]{24}$/;
+export const newOrganisationVerificationId = () => `orv_${crockford(20).toLowerCase()}`;
+export const ORGANISATION_VERIFICATION_ID_RE = /^orv_[0-9a-hjkmnp-tv-z]{20}$/;

@@ -28,7 +28,7 @@ const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.spli
  * under the `_1_` prefix (React's encodeReply). Answers the RSC payload's text.
  */
 export async function serverAction(
-  c: Client, page: string, action: [file: string, exportedName: string], args: unknown[] | { form: Record<string, string> },
+  c: Client, page: string, action: [file: string, exportedName: string], args: unknown[] | { form: Record<string, string | string[]> },
 ): Promise<{ status: number; redirect: string | null; text: string }> {
   const headers: Record<string, string> = {
     "Next-Action": actionId(...action), Accept: "text/x-component", "x-forwarded-for": c.ip, Origin: c.base,
@@ -40,7 +40,7 @@ export async function serverAction(
     body = JSON.stringify(args);
   } else {
     body = new FormData();
-    for (const [k, v] of Object.entries(args.form)) body.append(`_1_${k}`, v);
+    for (const [k, v] of Object.entries(args.form)) for (const one of [v].flat()) body.append(`_1_${k}`, one); // a list: a field sent several times (checkboxes)
     body.append("0", JSON.stringify([{}, "$K1"])); // the root last, as React sends it
   }
   const res = await fetch(`${c.base}${page}`, { method: "POST", headers, body, redirect: "manual" });

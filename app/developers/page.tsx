@@ -3,6 +3,7 @@ import { ConfirmActionForm } from "@/components/confirm-action";
 import { CopyButton } from "@/components/copy-button";
 import { Alert, PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import Link from "next/link";
+import { loadAccountProfiles } from "@/lib/accounts/account-profile";
 import { getUsage } from "@/lib/accounts/get-usage";
 import { liveBlockedReason as liveBlockedReasonOf } from "@/lib/accounts/live-access";
 import { listApiKeys } from "@/lib/accounts/manage-account";
@@ -30,14 +31,16 @@ const plural = (n: number, what: string) => (n === 0 ? "" : `${n} ${what}${n ===
 export default async function DevelopersPage() {
   const account = await requireAccount("/developers");
   const db = await getDb();
-  const [keys, usage, mandateLists, webhookLists, revoked] = await Promise.all([
+  const [keys, usage, mandateLists, webhookLists, revoked, profiles] = await Promise.all([
     listApiKeys(db, account.id),
     getUsage(db, { accountId: account.id, plan: account.plan }),
     // Both environments are shown; each list is the API's own query under the session's account.
     Promise.all(ENVIRONMENTS.map((env) => listMandateKeys(db, portalAuth(account, env)))),
     Promise.all(ENVIRONMENTS.map((env) => listWebhooks(db, portalAuth(account, env)))),
     revokedAtConfirmation(db, account),
+    loadAccountProfiles(db, [account.id]),
   ]);
+  const organisation = profiles.get(account.id)?.organisation ?? null;
   const mandateKeys = mandateLists.flatMap((l) => l.data);
   const webhooks = webhookLists.flatMap((l) => l.data);
   const liveBlockedReason = liveBlockedReasonOf(account);
@@ -90,7 +93,7 @@ export default async function DevelopersPage() {
           <p className="mt-1 max-w-3xl text-sm text-slate-600">
             Every certificate and signed status names the account that made the statement: this name (your own word; it is not checked) and the domains you proved with live domain records. Records issued from now on sign it in.
           </p>
-          <NameForm current={account.name} />
+          <NameForm current={account.name} locked={organisation && { legalName: organisation.legal_name, status: organisation.status }} />
         </section>
 
         <section>

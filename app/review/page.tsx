@@ -46,6 +46,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             You cannot decide submissions of your own account.
           </p>
           <p className="mt-1 text-sm"><Link className="underline" href="/review/reports">Problems reported from certificates →</Link></p>
+          <p className="mt-1 text-sm"><Link className="underline" href="/review/organisations" data-testid="org-queue-link">Organisation verifications →</Link></p>
         </section>
 
         <section>

@@ -18,3 +18,15 @@ describe("contentSecurityPolicy", () => {
     }
   });
 });
+
+describe("uploaded documents", () => {
+  it("are sandboxed, load nothing and are framable only by our own pages", () => {
+    for (const p of ["/review/organisations/orv_x/files/file_y", "/organisation/files/file_y"]) {
+      const csp = policy(p);
+      expect(csp.split("; ")[0], p).toBe("sandbox");
+      expect(directive(csp, "default-src"), p).toBe("default-src 'none'");
+      expect(directive(csp, "frame-ancestors"), p).toBe("frame-ancestors 'self'");
+    }
+    expect(directive(policy("/review/organisations/orv_x"), "frame-ancestors")).toBe("frame-ancestors 'none'");
+  });
+});

@@ -36,6 +36,14 @@ export const newNonce = () => randomBytes(16).toString("base64");
 type Options = { nonce: string; pathname: string; https: boolean; dev: boolean };
 
 /**
+ * Uploaded documents (PDF, PNG, JPEG) served to their owner and to reviewers
+ * (lib/files/file-response.ts): shown in a sandbox (no script, no origin, no forms), loading
+ * nothing, framable only by our own pages — the reviewer console shows them inline.
+ */
+export const DOCUMENT_PAGES: readonly RegExp[] = [/^\/review\/organisations\/[^/]+\/files\/[^/]+$/, /^\/organisation\/files\/[^/]+$/];
+export const DOCUMENT_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/**
  * Scripts run only with this request's nonce (Next puts it on its own scripts) or when a
  * nonced script loads them ('strict-dynamic'); never inline without it. Styles: the
  * Tailwind stylesheet is a file ('self'), and Next's inline style tags carry the nonce
@@ -43,6 +51,7 @@ type Options = { nonce: string; pathname: string; https: boolean; dev: boolean }
  * production never gets eval.
  */
 export function contentSecurityPolicy({ nonce, pathname, https, dev }: Options): string {
+  if (DOCUMENT_PAGES.some((p) => p.test(pathname))) return DOCUMENT_CSP;
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,

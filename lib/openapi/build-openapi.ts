@@ -7,6 +7,7 @@ import { lifecyclePaths } from "./operations/lifecycle";
 import { lookupPaths } from "./operations/lookup";
 import { mandateKeyPaths } from "./operations/mandate-keys";
 import { metaPaths } from "./operations/meta";
+import { organisationVerificationPaths } from "./operations/organisation-verification";
 import { recordPaths } from "./operations/records";
 import { statusPaths } from "./operations/status";
 import { webhookPaths } from "./operations/webhooks";
@@ -51,6 +52,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...mandateKeyPaths(),
     ...challengePaths(),
     ...accountPaths(),
+    ...organisationVerificationPaths(),
     ...metaPaths(),
   };
 

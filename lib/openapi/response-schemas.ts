@@ -2,6 +2,8 @@ import { healthSchema, livenessSchema, readinessSchema } from "@/lib/http/health
 import { accountProfileSchema, accountSchema, organisationSchema } from "@/lib/accounts/account-schema";
 import { checkSchema } from "@/lib/trust/check-schema";
 import { usageSchema } from "@/lib/accounts/usage-schema";
+import { fileSchema } from "@/lib/files/file-schema";
+import { organisationVerificationSchema, organisationVerificationStateSchema, registerAnswerSchema } from "@/lib/organisations/verification-schema";
 import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
 import { errorCodeSchema, errorSchema, fieldErrorSchema } from "@/lib/http/error-schema";
 import { environmentSchema, evidenceLevelSchema, recordStatusSchema, timestampSchema } from "@/lib/http/response-primitives";
@@ -64,6 +66,10 @@ export const RESPONSE_SCHEMAS = [
   didDocumentSchema,
   usageSchema,
   accountSchema,
+  fileSchema,
+  registerAnswerSchema,
+  organisationVerificationSchema,
+  organisationVerificationStateSchema,
   domainChallengeSchema,
   walletChallengeSchema,
   errorCodeSchema,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { domainChallengeRequest, walletChallengeRequest } from "@/lib/challenges/challenges";
 import { batchCreateSchema, lifecycleSchema, listRecordsQuerySchema, recordCreateSchema, recordIdSchema } from "@/lib/records/schemas";
 import { accountUpdateSchema } from "@/lib/accounts/account-profile";
+import { organisationVerificationRequest } from "@/lib/organisations/apply-for-verification";
 import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { evidenceRefreshSchema } from "@/lib/records/refresh-evidence";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
@@ -64,7 +65,7 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,

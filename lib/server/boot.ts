@@ -8,6 +8,8 @@ import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
 import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-records";
 import { recheckRecords } from "@/lib/records/recheck-records";
+import { purgeExpiredFiles } from "@/lib/files/purge-files";
+import { recheckOrganisations } from "@/lib/organisations/recheck-organisations";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
@@ -97,7 +99,7 @@ function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, inter
   void tick();
 }
 
-/** Expiry, stale submissions, re-checks and purges: one round. */
+/** Expiry, stale submissions, re-checks (records, then verified organisations' LEIs) and purges (documents included): one round. */
 async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   const n = await expireDueRecords(handle.db);
   if (n > 0) log().info({ records: n }, "sweep: records expired");
@@ -105,6 +107,10 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   if (closed > 0) log().info({ submissions: closed }, "sweep: stale submissions closed");
   const r = await recheckRecords(handle.db);
   if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
+  const o = await recheckOrganisations(handle.db);
+  if (o.lapsed + o.restored > 0) log().info({ lapsed: o.lapsed, restored: o.restored }, "sweep: LEI re-checks changed verified organisations");
+  const purged = await purgeExpiredFiles(handle.db);
+  if (purged > 0) log().info({ files: purged }, "sweep: documents past their retention deleted");
   await purgeIdempotencyKeys(handle.db);
   await purgeRevokedSessions(handle.db); // signed-out sessions whose cookies have expired anyway
   if (handle.mode === "postgres") await purgeRateLimits(handle.db);

@@ -1,0 +1,50 @@
+import { and, eq, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { organisations } from "@/drizzle/schema";
+import type { Db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { askRegister, notActiveReason, standsInRegister } from "./register-answer";
+import { afterOrganisationChange, setOrganisationStanding } from "./set-organisation";
+
+/**
+ * The LEI re-check of verified organisations, in the sweep beside the records' re-checks:
+ * every RECHECK_INTERVAL_MS (from `checkedAt`) the register is asked again. No record, or a
+ * registration not ISSUED or an entity not ACTIVE → `lapsed` with the register's answer as
+ * the reason; ISSUED/ACTIVE again → `verified`. An unreachable register changes nothing but
+ * the next time. Organisations verified from documents (no LEI) are never re-checked.
+ */
+export async function recheckOrganisations(db: Db, limit = 20): Promise<{ checked: number; lapsed: number; restored: number }> {
+  const now = new Date();
+  const dueBefore = new Date(now.getTime() - getEnv().RECHECK_INTERVAL_MS);
+  const due = await db
+    .select({ accountId: organisations.accountId, lei: organisations.lei, status: organisations.status, checkedAt: organisations.checkedAt })
+    .from(organisations)
+    .where(and(isNotNull(organisations.lei), or(isNull(organisations.checkedAt), lte(organisations.checkedAt, dueBefore))))
+    .orderBy(organisations.checkedAt)
+    .limit(limit);
+  let lapsed = 0;
+  let restored = 0;
+  for (const d of due) {
+    const lei = d.lei!;
+    const answer = await askRegister(lei, now);
+    const verdict = answer.result === "unreachable" ? null
+      : answer.result === "not_found" ? { ok: false, reason: `The LEI register no longer has a record for ${lei}.` }
+      : standsInRegister(answer) ? { ok: true, reason: null } : { ok: false, reason: notActiveReason(lei, answer) };
+    const changed = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(organisations).where(eq(organisations.accountId, d.accountId)).for("update");
+      // Re-verified, removed or checked by someone else meanwhile.
+      if (!row || row.lei !== lei || row.checkedAt?.getTime() !== d.checkedAt?.getTime()) return null;
+      const at = new Date();
+      const next = verdict === null ? row.status : verdict.ok ? "verified" : "lapsed";
+      if (next === row.status && (verdict === null || verdict.ok || row.statusReason === verdict.reason)) {
+        await tx.update(organisations).set({ checkedAt: at }).where(eq(organisations.accountId, row.accountId));
+        return null;
+      }
+      await setOrganisationStanding(tx, row.accountId, next, verdict?.ok ? null : verdict!.reason, at);
+      return next === row.status ? null : next;
+    });
+    if (changed) afterOrganisationChange(d.accountId);
+    if (changed === "lapsed") lapsed++;
+    if (changed === "verified") restored++;
+  }
+  return { checked: due.length, lapsed, restored };
+}

@@ -1,0 +1,68 @@
+import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { accounts, organisationVerifications } from "@/drizzle/schema";
+import { loadAccountProfiles, NO_PROFILE } from "@/lib/accounts/account-profile";
+import type { Db } from "@/lib/db/client";
+import { filesOfAccount } from "@/lib/files/get-file";
+import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
+import { slaState } from "@/lib/reviews/review-queue";
+import { registerAnswerOf } from "./register-answer";
+import { leiHolder } from "./set-organisation";
+import { verificationChecklist } from "./verification-checklist";
+
+/** Pending organisation verifications, oldest first. */
+export async function listPendingVerifications(db: Db, now = new Date(), limit = 200) {
+  const rows = await db
+    .select({
+      id: organisationVerifications.id, lei: organisationVerifications.lei, applicant: organisationVerifications.applicant,
+      register: organisationVerifications.register, createdAt: organisationVerifications.createdAt,
+      accountId: organisationVerifications.accountId, accountEmail: accounts.email,
+    })
+    .from(organisationVerifications)
+    .innerJoin(accounts, eq(accounts.id, organisationVerifications.accountId))
+    .where(eq(organisationVerifications.status, "pending"))
+    .orderBy(asc(organisationVerifications.createdAt), asc(organisationVerifications.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, register: registerAnswerOf(r.register), sla: slaState(r.createdAt, now) }));
+}
+
+/**
+ * Everything the reviewer's page of one application shows: the application, the register's
+ * answer, its documents, the account (its profile and proved domains), the account that
+ * already holds the LEI (if another does), the checklist and the account's earlier applications.
+ */
+export async function getVerificationForReview(db: Db, id: string, now = new Date()) {
+  if (!ORGANISATION_VERIFICATION_ID_RE.test(id)) return null;
+  const [row] = await db.select().from(organisationVerifications).where(eq(organisationVerifications.id, id));
+  if (!row) return null;
+  const decider = alias(accounts, "decider");
+  const [account] = await db
+    .select({ id: accounts.id, email: accounts.email, name: accounts.name, plan: accounts.plan, createdAt: accounts.createdAt, emailConfirmedAt: accounts.emailConfirmedAt })
+    .from(accounts).where(eq(accounts.id, row.accountId));
+  const [documents, profiles, holder, earlier, decidedBy] = await Promise.all([
+    filesOfAccount(db, row.accountId, row.documents),
+    loadAccountProfiles(db, [row.accountId]),
+    row.lei ? leiHolder(db, row.lei, row.accountId) : Promise.resolve(null),
+    db.select({ id: organisationVerifications.id, status: organisationVerifications.status, lei: organisationVerifications.lei, createdAt: organisationVerifications.createdAt, reason: organisationVerifications.reason })
+      .from(organisationVerifications)
+      .where(and(eq(organisationVerifications.accountId, row.accountId), ne(organisationVerifications.id, row.id)))
+      .orderBy(desc(organisationVerifications.createdAt)).limit(20),
+    row.decidedBy ? db.select({ email: decider.email }).from(decider).where(eq(decider.id, row.decidedBy)) : Promise.resolve([]),
+  ]);
+  const holderAccount = holder ? (await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, holder.accountId)))[0] : undefined;
+  return {
+    row, account: account!, documents, register: registerAnswerOf(row.register),
+    profile: profiles.get(row.accountId) ?? NO_PROFILE,
+    holder: holder && { ...holder, email: holderAccount?.email ?? null },
+    checklist: verificationChecklist(row.lei !== null), earlier, decidedBy: decidedBy[0]?.email ?? null,
+    sla: slaState(row.createdAt, now),
+  };
+}
+
+/** The account of application `id` when `fileId` is one of its documents, else null. */
+export async function applicationDocument(db: Db, id: string, fileId: string): Promise<string | null> {
+  if (!ORGANISATION_VERIFICATION_ID_RE.test(id)) return null;
+  const [row] = await db.select({ accountId: organisationVerifications.accountId, documents: organisationVerifications.documents })
+    .from(organisationVerifications).where(eq(organisationVerifications.id, id));
+  return row && row.documents.includes(fileId) ? row.accountId : null;
+}
