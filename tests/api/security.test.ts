@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { admin, call, companyStatus, issue, newAccount, newLiveAccount } from "../helpers";
+import { PDF, upload } from "../uploads";
 
 type Operation = {
   method: string;
@@ -35,11 +36,11 @@ async function keyedOperations(): Promise<{ keyed: Operation[]; open: Operation[
 }
 
 /** A resource of account A for each kind of path parameter, by the collection it names. */
-type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string };
+type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string };
 
 function pathFor(op: Operation, f: Fixtures): string {
   return op.template.replace(/\/([a-z-]+)\/\{(\w+)\}/g, (_, collection: string, name: string) => {
-    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, "status-lists": "revocation" } as Record<string, string>)[collection];
+    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, "status-lists": "revocation" } as Record<string, string>)[collection];
     if (!id) throw new Error(`security battery: no fixture for {${name}} in ${op.template}; add one for '${collection}'`);
     return `/${collection}/${id}`;
   }).replace("/{list}", "/0"); // a status list: /status-lists/{purpose}/{list}
@@ -57,6 +58,9 @@ const BODIES: Record<string, unknown> = {
   updateAccount: { name: "Security Battery Ltd" },
   changeRecordPrincipal: { principal_record_id: null },
   refreshRecordEvidence: { evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x00" } },
+  // Multipart in real use (tests/api/files.test.ts); the key is refused before the body is read.
+  uploadFile: {},
+  applyForOrganisationVerification: { applicant: { name: "Battery Person", role: "Director", email: "battery@example.com" }, documents: [] },
 };
 
 function edPublicKey() {
@@ -78,7 +82,9 @@ async function accountWithResources() {
   expect(hook.status, hook.text).toBe(201);
   const mk = await call("POST", "/api/v1/mandate-keys", { key: a.sandboxKey, body: { key_id: `battery-${randomUUID().slice(0, 8)}`, public_key: edPublicKey() } });
   expect(mk.status, mk.text).toBe(201);
-  const fixtures: Fixtures = { recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id };
+  const file = await upload(a.sandboxKey, PDF, "authority.pdf");
+  expect(file.status, file.text).toBe(201);
+  const fixtures: Fixtures = { recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id };
   return { ...a, fixtures };
 }
 
@@ -95,6 +101,8 @@ async function snapshot(key: string, f: Fixtures) {
     webhooks: await get("/api/v1/webhooks"),
     deliveries: await get(`/api/v1/webhooks/${f.webhookId}/deliveries`),
     mandateKeys: await get("/api/v1/mandate-keys"),
+    file: await get(`/api/v1/files/${f.fileId}`),
+    organisation: await get("/api/v1/account/organisation-verification"),
     account: await get("/api/v1/account"),
   };
 }
@@ -147,8 +155,10 @@ describe("authentication battery over every keyed operation of the OpenAPI docum
       // The owner's own live key is another environment: as foreign as another account.
       for (const [who, key] of [["another account", stranger.sandboxKey], ["the other environment", owner.liveKey]] as const) {
         if (p === op.template && op.method !== "GET") continue; // a create acts on the caller's own account
-        // The account itself is one across environments: the owner's live key reads its own account.
-        if (op.template === "/api/v1/account" && who === "the other environment") continue;
+        // The account itself is one across environments: the owner's live key reads its own account, its documents and
+        // its organisation verification (documents and the organisation belong to the account, not to an environment).
+        const accountWide = op.template === "/api/v1/account" || op.template.startsWith("/api/v1/files") || op.template === "/api/v1/account/organisation-verification";
+        if (accountWide && who === "the other environment") continue;
         const r = await call(op.method, p, { key, body: bodyFor(op) });
         const label = `${op.method} ${p} by ${who}: ${r.text.slice(0, 300)}`;
         if (p !== op.template) {
