@@ -209,6 +209,10 @@ export const agentAuthorization: ClaimModule = {
     const publicEvidence = Object.fromEntries(Object.entries(signedFields).filter(([, v]) => v !== undefined));
     return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
   },
+  /** A signed mandate: the principal's signature, verified with its mandate key. An unsigned one is the account's statement. */
+  facts: (_subject, evidence) => (typeof evidence.mandate_signature === "string"
+    ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]
+    : []),
   async viewExtras(db, recs) {
     const [standings, ledgers] = await Promise.all([
       mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
