@@ -82,11 +82,12 @@ describe("verified_listing part rules", () => {
     expect(hostIsProved("https://example.com/x", "www.example.com")).toBe(false);
   });
 
-  it("a licence record's licence is compared by authority (as names) and number (without case, spaces or dashes)", () => {
+  it("a licence record's licence is compared by authority (as names) and number (without case or white space)", () => {
     expect(licenceOf({ licence: { authority: "MTA", number: "HPI 1234" } })).toEqual({ authority: "MTA", number: "HPI 1234" });
     expect(licenceOf({ licence_authority: "MTA", licence_number: "1" })).toEqual({ authority: "MTA", number: "1" });
     expect(licenceOf({ source_name: "MTA" })).toBeNull();
-    expect(sameLicence({ authority: "Malta  Tourism Authority", number: "hpi-1234" }, { authority: "malta tourism authority", number: "HPI 1234" })).toBe(true);
+    expect(sameLicence({ authority: "Malta  Tourism Authority", number: "hpi 1234" }, { authority: "malta tourism authority", number: "HPI1234" })).toBe(true);
+    expect(sameLicence({ authority: "MTA", number: "HPI-1234" }, { authority: "MTA", number: "HPI/1234" })).toBe(false);
     expect(sameLicence({ authority: "MTA", number: "1234" }, { authority: "MTA", number: "12345" })).toBe(false);
     expect(sameLicence({ authority: "MTA", number: "1234" }, { authority: "Another", number: "1234" })).toBe(false);
   });

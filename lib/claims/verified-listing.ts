@@ -87,8 +87,8 @@ export function licenceOf(evidence: Record<string, unknown>): Licence | null {
   return authority && number ? { authority, number } : null;
 }
 
-/** Same authority (as names are compared) and the same number, ignoring case, spaces and dashes. */
-const numberKey = (n: string) => n.normalize("NFKC").toUpperCase().replace(/[\s\-‐-―]/gu, "");
+/** Same authority (as legal names are compared) and the same number, ignoring case and white space. */
+const numberKey = (n: string) => n.normalize("NFKC").toUpperCase().replace(/\s+/gu, "");
 export const sameLicence = (a: Licence, b: Licence) => sameLegalName(a.authority, b.authority) && numberKey(a.number) === numberKey(b.number);
 
 /** The parts of a listing (CONTRACT "What a public yes requires" → verified_listing). */
