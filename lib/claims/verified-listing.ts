@@ -174,12 +174,12 @@ export const verifiedListing: ClaimModule = {
     evidenceSchema: listingEvidence,
     errors: ["invalid_iban", "invalid_address", "invalid_domain", "linked_record_invalid", "field_not_allowed", "evidence_level_not_allowed"],
     example: {
-      summary: "A listing whose domain and wallet payee are on record (201)",
+      summary: "A listing of the account's own verified organisation, on its proved domain, paid to its proved wallet (201)",
       value: {
         subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471 and is paid to its own wallet.",
         visibility: "public",
         evidence: {
-          operator: "Seaview Apartments", listing_url: "https://rentals.example.com/listing/4471", domain: "seaview-apartments.com",
+          operator: "Seaview Apartments", listing_url: "https://www.seaview-apartments.com/listing/4471", domain: "seaview-apartments.com",
           payee: { type: "wallet", value: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
           domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", payee_record: "PRS-1A2B3C4D5E6F7G8H9J0K",
         },
