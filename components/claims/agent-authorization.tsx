@@ -29,6 +29,7 @@ const PRINCIPAL_ROLE = "principal_record";
 const TONE = {
   verified: "bg-emerald-100 text-emerald-900 ring-emerald-600",
   lapsed: "bg-amber-100 text-amber-900 ring-amber-600",
+  unverified: "bg-amber-100 text-amber-900 ring-amber-600",
   active: "bg-emerald-100 text-emerald-900 ring-emerald-600",
   revoked: "bg-red-100 text-red-900 ring-red-600",
   unlinked: "bg-slate-200 text-slate-800 ring-slate-500",
@@ -88,7 +89,8 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
         <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
           <Pill word={standing} testId="principal-standing" />
           <span className="text-slate-700">
-            {standing === "verified" && "The agent rests on a checked company record that is active now."}
+            {standing === "verified" && "The agent rests on your verified organisation's company record, active now, and names it as principal."}
+            {standing === "unverified" && "The company record is active, but it is not your verified organisation's (same LEI), or the principal is not its legal name: verifiers are not told the principal is verified."}
             {standing === "lapsed" && <>The company record it rests on is {link?.status ?? "no longer active"}: verifiers see the link as lapsed.</>}
             {standing === "unlinked" && "The agent rests on no company record: only the principal's name as stated."}
           </span>

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { loadPaymentLedgers, type PaymentLedger } from "@/lib/agents/payment-ledger";
+import { sameLegalName } from "@/lib/connectors/legal-name";
 import { getEnv } from "@/lib/env";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
 import { MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { mandateKeyDependency, mandateKeyStandings, verifyMandate } from "@/lib/mandates/verify-mandate";
 import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkTarget } from "@/lib/records/public-view";
+import type { LinkedStanding, LinkTarget } from "@/lib/records/public-view";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { refuseSourceFields } from "./field-rules";
@@ -84,6 +86,29 @@ export function principalProblem(target: LinkTarget | undefined, agentEnvironmen
   return null;
 }
 
+/**
+ * What the agent's link to its principal is worth now (CONTRACT "What a public yes requires" →
+ * Agents): `unlinked` — no company record; `lapsed` — the linked record is no longer active;
+ * `verified` — it is active, it is the company_identity of this account's own verified
+ * organisation (same LEI, organisation status verified) and `principal` is that
+ * organisation's legal name; `unverified` — active, but any of those fails (another
+ * company's LEI, an account that is no verified organisation, another principal name).
+ */
+export const PRINCIPAL_STANDINGS = ["verified", "unverified", "lapsed", "unlinked"] as const;
+export type PrincipalStanding = (typeof PRINCIPAL_STANDINGS)[number];
+
+export function principalStanding(
+  principal: string | null, link: LinkedStanding | undefined, target: Pick<LinkTarget, "evidencePublic"> | undefined, account: AccountProfile | undefined,
+): PrincipalStanding {
+  if (!link) return "unlinked";
+  if (link.standing !== "active") return "lapsed";
+  const org = account?.organisation;
+  if (!org || org.status !== "verified" || !org.lei || !target) return "unverified";
+  const lei = typeof target.evidencePublic.lei === "string" ? target.evidencePublic.lei.trim().toUpperCase() : null;
+  if (lei !== org.lei.toUpperCase()) return "unverified";
+  return principal !== null && sameLegalName(principal, org.legal_name) ? "verified" : "unverified";
+}
+
 type Extras = { keyStatus: "active" | "revoked" | null; payments: PaymentLedger | null };
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : null);
@@ -108,7 +133,8 @@ export const agentAuthorization: ClaimModule = {
       "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +
       "participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with " +
       "an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity " +
-      "record whose standing (verified, lapsed, unlinked) the signed status shows under `agent`. Secret material is refused.",
+      "record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified " +
+      "organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused.",
     fieldsSchema: agentFieldsSchema,
     errors: [
       "unknown_field", "field_not_allowed", "evidence_level_not_allowed", "mandate_signature_required", "mandate_signature_invalid",
@@ -209,6 +235,10 @@ export const agentAuthorization: ClaimModule = {
     const publicEvidence = Object.fromEntries(Object.entries(signedFields).filter(([, v]) => v !== undefined));
     return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
   },
+  /** A signed mandate: the principal's signature, verified with its mandate key. An unsigned one is the account's statement. */
+  facts: (_subject, evidence) => (typeof evidence.mandate_signature === "string"
+    ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]
+    : []),
   async viewExtras(db, recs) {
     const [standings, ledgers] = await Promise.all([
       mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
@@ -224,8 +254,9 @@ export const agentAuthorization: ClaimModule = {
       };
     });
   },
-  publicFields({ evidence, links, extras }) {
+  publicFields({ evidence, links, extras, account, linked }) {
     const link = links.find((l) => l.role === PRINCIPAL_ROLE);
+    const target = linked?.find((l) => l.role === PRINCIPAL_ROLE)?.target;
     const keyId = str(evidence.principal_key_id);
     return {
       agent: {
@@ -233,7 +264,7 @@ export const agentAuthorization: ClaimModule = {
         scope: obj(evidence.scope), session_id: str(evidence.session_id),
         valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
         key: keyId ? { key_id: keyId, status: keyStatusOf(extras) } : null,
-        principal_standing: link ? (link.standing === "active" ? "verified" : "lapsed") : "unlinked",
+        principal_standing: principalStanding(str(evidence.principal), link, target, account),
         principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
         payments: paymentsOf(extras),
       },

@@ -14,6 +14,8 @@ export const companyIdentityEvidence = z
   .strictObject({ lei: z.string().min(1).max(40).describe("The entity's Legal Entity Identifier (ISO 17442): 20 characters.") })
   .meta({ id: "CompanyIdentityEvidence" });
 
+/** The source company_identity's facts are asked of. */
+const LEI_REGISTER = "GLEIF LEI register";
 const registerUrl = (lei: string) => `https://search.gleif.org/#/record/${lei}`;
 const leiOf = (evidence: Record<string, unknown>) => String(evidence.lei ?? "").trim().toUpperCase();
 
@@ -76,6 +78,11 @@ export const companyIdentity: ClaimModule = {
       { key: "name_matches", label: "The register's legal name is the record's subject." },
     ],
   },
+  /** The register says the LEI is issued and the entity active, under the subject's legal name. */
+  facts: () => [
+    { fact: "lei_active", by: "source", source: LEI_REGISTER },
+    { fact: "legal_name", by: "source", source: LEI_REGISTER },
+  ],
   validate(input) {
     const rules = evidenceRules(input, "company_identity", companyIdentityEvidence, LEVELS);
     if (rules) return rules;
@@ -89,7 +96,7 @@ export const companyIdentity: ClaimModule = {
     const lei = leiOf(evidence);
     const found = await lookupLei(lei);
     if (found.kind === "unreachable") {
-      return { kind: "review", evidenceLevel: "source_verified", reason: `${found.reason} A reviewer, or a re-run once it answers, confirms it instead.`, publicEvidence: { lei } };
+      return { kind: "review", evidenceLevel: "evidence_verified", reason: `${found.reason} A reviewer, or a re-run once it answers, confirms it instead.`, publicEvidence: { lei } };
     }
     if (found.kind === "not_found") return { kind: "fail", error: { code: "lei_not_found", param: "evidence.lei", message: `The LEI register has no record for ${lei}.` } };
     const judged = judge(found.value, input.subject, now);

@@ -261,6 +261,12 @@ export const dexControl: ClaimModule = {
     ];
   },
   supersedesOnIssue: "renews",
+  /** The wallet by its signature, the domain by its record, the social account (always a reviewer's: dex_control is reviewed). */
+  facts: (_subject, e) => [
+    { fact: "wallet_control", by: "signature" },
+    ...(typeof e.domain === "string" ? [{ fact: "domain_control", by: "source" as const, ...(typeof e.domain_record === "string" ? { source: `domain_ownership record ${e.domain_record}` } : {}) }] : []),
+    { fact: "social_account", by: "source", ...(typeof e.social_handle === "string" ? { source: `social account ${e.social_handle}` } : {}) },
+  ],
   /** Found by its wallet, its social account and its website (a builder's front end: the embed badge is green only there). */
   lookupValues: (subject, e) => [
     { kind: "wallet", value: subject, field: "subject" },

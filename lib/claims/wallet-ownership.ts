@@ -78,6 +78,8 @@ export const walletOwnership: ClaimModule = {
   },
   levels: LEVELS,
   lookupValues: (subject) => [{ kind: "wallet", value: subject, field: "subject" }],
+  /** Control of the key behind the address, by its signature over the challenge message. */
+  facts: () => [{ fact: "wallet_control", by: "signature" }],
   form: {
     label: "Wallet ownership",
     summary: "Control of the key behind a wallet address, shown by signing a challenge. The Proofs page does it with a browser wallet.",
@@ -92,7 +94,7 @@ export const walletOwnership: ClaimModule = {
     const commit = (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId);
     return result.kind === "valid"
       ? { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, signature_scheme: result.scheme }, commit }
-      : { kind: "review", evidenceLevel: "source_verified", reason: result.reason, publicEvidence: evidence, commit };
+      : { kind: "review", evidenceLevel: "evidence_verified", reason: result.reason, publicEvidence: evidence, commit };
   }),
   async recheck(evidence, now) {
     const network = String(evidence.network) as WalletNetwork;

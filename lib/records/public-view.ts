@@ -17,7 +17,7 @@ type HistoryRow = typeof recordHistory.$inferSelect;
 /** What a view needs to know about a record another one rests on. */
 export type LinkTarget = Pick<
   RecordRow,
-  "id" | "accountId" | "environment" | "claimType" | "subject" | "status" | "evidenceLevel" | "visibility" | "expiresAt" | "statusChangedAt"
+  "id" | "accountId" | "environment" | "claimType" | "subject" | "status" | "evidenceLevel" | "visibility" | "expiresAt" | "statusChangedAt" | "evidencePublic"
 >;
 export type LinkedTarget = { role: string; target: LinkTarget };
 
@@ -108,7 +108,7 @@ export function buildPublicView(
   if (status === "expired" && row.status !== "expired" && row.expiresAt && hist.at(-1)?.status !== "expired") {
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
-  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data }) ?? {};
+  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
   const trust = decideTrust({
     environment: row.environment, status, evidenceLevel: isIssued(row.status) ? row.evidenceLevel : null,
     partsStand: links.every((l) => l.standing === "active"), account,
@@ -138,7 +138,7 @@ const claimModuleForView = claimModuleOrNull;
 const TARGET_COLUMNS = {
   id: records.id, accountId: records.accountId, environment: records.environment, claimType: records.claimType,
   subject: records.subject, status: records.status, evidenceLevel: records.evidenceLevel, visibility: records.visibility,
-  expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt,
+  expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt, evidencePublic: records.evidencePublic,
 };
 
 /** The records of this account a request names, by role: what a claim check gets as `ctx.linked`. */

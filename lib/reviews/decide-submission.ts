@@ -10,12 +10,16 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { loadPublicView } from "@/lib/records/public-view";
+import type { EvidenceLevel } from "@/lib/records/schemas";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
 import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./checklists";
 import { issuePending } from "./issue-pending";
 
 export type Reviewer = { id: string; role: Role };
+
+/** The level a reviewer's approval issues at: the reviewer confirmed it, the service did not check it itself. */
+export const REVIEWED_LEVEL: EvidenceLevel = "evidence_verified";
 
 export const decisionSchema = z.strictObject({
   decision: z.enum(["approve", "reject"]),
@@ -60,8 +64,9 @@ async function alreadyDecided(db: DbOrTx, row: RecordRow) {
 
 /**
  * A reviewer's approve or reject. Exactly one decision wins: the row is locked and must
- * still be pending. Approve issues the record at the level set at submission (e.g.
- * evidence_verified for a reviewed claim); reject is terminal. Either way the audit log
+ * still be pending. Approve issues the record at `evidence_verified` whatever its type — also
+ * a connector type whose source could not be reached (CONTRACT "What was checked"): only a
+ * check the service ran itself (rerunAutomaticCheck) gives `source_verified`. Reject is terminal. Either way the audit log
  * gets a row and a live submission counts as one reviewed verification.
  */
 export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: string, raw: unknown) {
@@ -91,7 +96,9 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     }
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
-      ? await issuePending(tx, row, { at, by, reason: approval?.note ?? "Confirmed by a reviewer.", ...(approval && { publicEvidence: approval.evidence }) })
+      ? await issuePending(tx, row, {
+        at, by, reason: approval?.note ?? "Confirmed by a reviewer.", evidenceLevel: REVIEWED_LEVEL, ...(approval && { publicEvidence: approval.evidence }),
+      })
       : await reject(tx, row, { at, by, reason: input.reason! });
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,

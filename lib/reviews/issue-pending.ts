@@ -16,18 +16,19 @@ import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record"
 import { signIssue } from "@/lib/records/signed-payload";
 
 /**
- * The end of a pending submission's wait: sign it and make it active, with a history entry,
+ * The end of a pending submission's wait: sign it and make it active at `evidenceLevel`, with a history entry,
  * the `record.issued` outbox event and the cross-process cache notification. `row` must be
  * locked (SELECT … FOR UPDATE) and still pending; the caller checks both.
  */
 export async function issuePending(
   tx: Tx,
   row: RecordRow,
-  o: { at: Date; by: string; reason: string; evidenceLevel?: EvidenceLevel; publicEvidence?: Record<string, unknown> },
+  o: { at: Date; by: string; reason: string; evidenceLevel: EvidenceLevel; publicEvidence?: Record<string, unknown> },
 ) {
   const at = o.at;
   const expiresAt = validityEnd(row, at);
-  const evidenceLevel = o.evidenceLevel ?? row.evidenceLevel;
+  // Always the caller's: a reviewer's approval is evidence_verified, only the service's own re-run is source_verified.
+  const evidenceLevel = o.evidenceLevel;
   const evidence = o.publicEvidence ?? row.evidencePublic;
   const [issued] = await tx
     .update(records)

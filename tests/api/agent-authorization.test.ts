@@ -3,8 +3,8 @@ import path from "node:path";
 import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
 import { describe, expect, inject, it } from "vitest";
-import { call, newAccount, newLiveAccount } from "../helpers";
-import { LEI } from "../lei-register";
+import { admin, call, newAccount, newLiveAccount } from "../helpers";
+import { LEI, randomLei, setLeiRecord } from "../lei-register";
 import { withServerDb } from "../server-db";
 import { verifyWithJwks } from "../signatures";
 
@@ -59,13 +59,25 @@ async function verifiedStatus(id: string) {
   return signed;
 }
 
-async function liveCompany(liveKey: string) {
+async function liveCompany(liveKey: string, legalName = "Proof Records Test Company Ltd", lei: string = LEI.active) {
   const r = await call("POST", "/api/v1/records", {
     key: liveKey,
-    body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Holds an active LEI.", visibility: "public", evidence: { lei: LEI.active } },
+    body: { subject: legalName, claim_type: "company_identity", claim: "Holds an active LEI.", visibility: "public", evidence: { lei } },
   });
   expect(r.status, r.text).toBe(201);
   return r.body.verification_id as string;
+}
+
+const { recordsFile } = inject("leiRegister");
+
+/** A live account that is the verified organisation of a fresh LEI (in the register stand-in), with its company_identity record. */
+async function principalOrganisation() {
+  const legalName = `Principal ${randomUUID().slice(0, 8)} Holdings Ltd`;
+  const lei = randomLei();
+  setLeiRecord(recordsFile, lei, { legalName, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+  const live = await newLiveAccount();
+  await admin("organisation", "verify", "--account", live.accountId, "--legal-name", legalName, "--lei", lei);
+  return { live, legalName, lei, company: await liveCompany(live.liveKey, legalName, lei) };
 }
 
 describe("agent_authorization", () => {
@@ -187,15 +199,15 @@ describe("agent_authorization", () => {
   });
 
   it("links a checked company record as its principal; the standing follows that record at once, and can be unlinked", async () => {
-    const live = await newLiveAccount();
-    const company = await liveCompany(live.liveKey);
+    const { live, legalName, company } = await principalOrganisation();
     const k = await registered(live.liveKey);
-    const { r } = await signedAgent(live.liveKey, k, { principal_record_id: company });
+    const { r } = await signedAgent(live.liveKey, k, { principal: legalName, principal_record_id: company });
     expect(r.status, r.text).toBe(201);
     const id = r.body.verification_id as string;
     expect(r.body.links).toEqual([{ role: "principal_record", verification_id: company, status: "active", standing: "active" }]);
+    expect(r.body.agent.principal_standing).toBe("verified");
     const st = await verifiedStatus(id);
-    expect(st.agent).toMatchObject({ principal_standing: "verified", principal_record: { verification_id: company, subject: "Proof Records Test Company Ltd" } });
+    expect(st.agent).toMatchObject({ principal_standing: "verified", principal_record: { verification_id: company, subject: legalName } });
 
     const move = (op: string) => call("POST", `/api/v1/records/${company}/lifecycle`, { key: live.liveKey, body: { operation: op, reason: "Testing the standing." } });
     expect((await move("suspend")).status).toBe(200);
@@ -237,5 +249,33 @@ describe("agent_authorization", () => {
     const notAgent = await call("PATCH", `/api/v1/records/${attested}/principal`, { key: live.liveKey, body: { principal_record_id: null } });
     expect(notAgent.body.error).toMatchObject({ code: "field_not_allowed" });
     expect((await call("PATCH", `/api/v1/records/${agent}/principal`, { key: other.liveKey, body: { principal_record_id: null } })).status).toBe(404);
+  });
+
+  it("principal_standing is verified only for the account's own verified organisation (same LEI) named as principal", async () => {
+    const real = await principalOrganisation();
+    // Another account links a company_identity record of the real organisation's LEI: checked, active, but not its own organisation.
+    const other = await newLiveAccount();
+    const borrowed = await liveCompany(other.liveKey, real.legalName, real.lei);
+    const otherAgent = await call("POST", "/api/v1/records", { key: other.liveKey, body: agentBody(mandate({ principal: real.legalName }), { principal_record_id: borrowed }) });
+    expect(otherAgent.status, otherAgent.text).toBe(201);
+    expect(otherAgent.body.agent.principal_standing).toBe("unverified");
+    expect((await verifiedStatus(otherAgent.body.verification_id)).agent).toMatchObject({ principal_standing: "unverified", principal_record: { verification_id: borrowed } });
+    // Calling itself by the organisation's name changes nothing.
+    expect((await call("PATCH", "/api/v1/account", { key: other.liveKey, body: { name: real.legalName } })).status).toBe(200);
+    expect((await verifiedStatus(otherAgent.body.verification_id)).agent.principal_standing).toBe("unverified");
+
+    // The real organisation: verified — but not when the agent names another principal.
+    const own = await call("POST", "/api/v1/records", { key: real.live.liveKey, body: agentBody(mandate({ principal: real.legalName }), { principal_record_id: real.company }) });
+    expect(own.status, own.text).toBe(201);
+    const ownId = own.body.verification_id as string;
+    expect((await verifiedStatus(ownId)).agent.principal_standing).toBe("verified");
+    const renamed = await call("POST", "/api/v1/records", { key: real.live.liveKey, body: agentBody(mandate({ principal: "Someone Else Ltd" }), { principal_record_id: real.company }) });
+    expect((await verifiedStatus(renamed.body.verification_id)).agent.principal_standing).toBe("unverified");
+
+    // The standing depends on the account: removing the organisation shows at once in the (cached) signed status.
+    expect((await admin("organisation", "remove", "--account", real.live.accountId)).organisation).toBeNull();
+    expect((await verifiedStatus(ownId)).agent.principal_standing).toBe("unverified");
+    await admin("organisation", "verify", "--account", real.live.accountId, "--legal-name", real.legalName, "--lei", real.lei);
+    expect((await verifiedStatus(ownId)).agent.principal_standing).toBe("verified");
   });
 });

@@ -71,7 +71,7 @@ describe("company_identity records", () => {
     const { sandboxKey } = await newAccount("lei");
     const r = await create(sandboxKey, "Whoever Ltd", lei);
     expect(r.status, r.text).toBe(202);
-    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "source_verified" } });
+    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "evidence_verified" } });
     expect(r.body.review.reason).toMatch(reason);
   });
 

@@ -100,7 +100,7 @@ describe("evm_transaction records", () => {
   it("accepts the submission for review (202) when the network's RPC does not answer", async () => {
     const r = await record({ network: "bsc", tx_hash: `0x${"cd".repeat(32)}` });
     expect(r.status, r.text).toBe(202);
-    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "source_verified" } });
+    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "evidence_verified" } });
     expect(r.body.review.reason).toMatch(/bsc RPC did not answer/);
   });
 });

@@ -1,15 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { admin, call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { LEI } from "../lei-register";
 import { verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 /**
- * verified_listing (CONTRACT "verified_listing"): parts resting on this account's domain and
- * wallet records issue at once; an IBAN payee or a licence number waits for a reviewer; a
- * part that stops being active shows as lapsed in the listing's signed status at once, and
- * the listing's own record.status_changed is sent.
+ * verified_listing (CONTRACT "verified_listing", "What a public yes requires"): a listing
+ * issues at once only when every part is checked — the operator is the account's verified
+ * organisation, the link is on the proved domain, the domain and wallet rest on this
+ * account's records; anything else (an IBAN payee, a licence number, another operator's name
+ * or link) waits for a reviewer; a part that stops being active shows as lapsed in the
+ * listing's signed status at once, and the listing's own record.status_changed is sent.
  */
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -41,6 +44,13 @@ async function walletRecord(key: string) {
   return { address: acct.address, id: r.body.verification_id as string };
 }
 
+/** A live account that is the verified organisation `legalName` (recorded by staff). */
+async function verifiedOrganisation(legalName: string) {
+  const live = await newLiveAccount();
+  await admin("organisation", "verify", "--account", live.accountId, "--legal-name", legalName);
+  return live;
+}
+
 const listing = (evidence: Record<string, unknown>) => ({
   subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471.", visibility: "public",
   evidence: { operator: "Seaview Apartments", listing_url: "https://rentals.example/listing/4471", ...evidence },
@@ -53,8 +63,8 @@ async function verifiedStatus(id: string) {
 }
 
 describe("verified_listing", () => {
-  it("all parts on record → 201 source_verified; a lapsed part shows at once and the listing announces it", async () => {
-    const live = await newLiveAccount();
+  it("every part checked → 201 source_verified; a lapsed part shows at once and the listing announces it", async () => {
+    const live = await verifiedOrganisation("Seaview Apartments");
     const ep = rx.endpoint(`listing-${randomUUID().slice(0, 6)}`);
     const hook = await call("POST", "/api/v1/webhooks", { key: live.liveKey, body: { url: ep.url, events: ["record.status_changed"] } });
     expect(hook.status, hook.text).toBe(201);
@@ -63,11 +73,15 @@ describe("verified_listing", () => {
     const w = await walletRecord(live.liveKey);
     const r = await call("POST", "/api/v1/records", {
       key: live.liveKey,
-      body: listing({ domain: d.domain.toUpperCase(), payee: { type: "wallet", value: w.address.toLowerCase(), network: "ethereum" }, domain_record: d.id, payee_record: w.id }),
+      body: listing({
+        listing_url: `https://${d.domain}/listing/4471`, domain: d.domain.toUpperCase(),
+        payee: { type: "wallet", value: w.address.toLowerCase(), network: "ethereum" }, domain_record: d.id, payee_record: w.id,
+      }),
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ evidence_level: "source_verified", verified: true });
     expect(r.body.evidence.domain).toBe(d.domain);
+    expect(r.body.checks.map((c: { fact: string; by: string }) => `${c.fact}:${c.by}`)).toEqual(["operator:source", "listing_link:source", "domain:source", "payee:source"]);
     const id = r.body.verification_id as string;
     let st = await verifiedStatus(id);
     expect(st.parts).toEqual(expect.arrayContaining([
@@ -86,14 +100,21 @@ describe("verified_listing", () => {
   });
 
   it("an IBAN payee or a licence number waits for a reviewer (202); a bad IBAN is 422", async () => {
-    const live = await newLiveAccount();
+    const live = await verifiedOrganisation("Seaview Apartments");
     const d = await domainRecord(live.liveKey);
     const iban = await call("POST", "/api/v1/records", {
-      key: live.liveKey, body: listing({ domain: d.domain, domain_record: d.id, payee: { type: "iban", value: "de89 3704 0044 0532 0130 00", account_name: "Seaview Apartments" } }),
+      key: live.liveKey, body: listing({ listing_url: `https://${d.domain}/4471`, domain: d.domain, domain_record: d.id, payee: { type: "iban", value: "de89 3704 0044 0532 0130 00", account_name: "Seaview Apartments" } }),
     });
     expect(iban.status, iban.text).toBe(202);
     expect(iban.body).toMatchObject({ status: "pending_review", evidence_level: null, review: { evidence_level: "evidence_verified" } });
+    expect(iban.body.review.reason).toMatch(/^Not checked: payee\./);
     expect(iban.body.review.reason).toContain("IBAN");
+    const licence = await call("POST", "/api/v1/records", {
+      key: live.liveKey,
+      body: listing({ listing_url: `https://${d.domain}/4471`, domain: d.domain, domain_record: d.id, payee: { type: "iban", value: "DE89370400440532013000" }, licence: { authority: "Malta Tourism Authority", number: "HPI/1234" } }),
+    });
+    expect(licence.status, licence.text).toBe(202);
+    expect(licence.body.review.reason).toMatch(/^Not checked: payee, licence\./);
     const bad = await call("POST", "/api/v1/records", {
       key: live.liveKey, body: listing({ domain: d.domain, domain_record: d.id, payee: { type: "iban", value: "DE89 3704 0044 0532 0130 01" } }),
     });
@@ -127,5 +148,80 @@ describe("verified_listing", () => {
     expect((await call("POST", `/api/v1/records/${w.id}/lifecycle`, { key: live.liveKey, body: { operation: "revoke", reason: "Key lost." } })).status).toBe(200);
     const revoked = await call("POST", "/api/v1/records", { key: live.liveKey, body: listing(base) });
     expect(revoked.body.error).toMatchObject({ code: "linked_record_invalid", param: "evidence.payee_record" });
+  });
+
+  it("an account that is not that operator, with another operator's link and a made-up licence, is never 201: 202 naming each unchecked part", async () => {
+    // The real operator: a verified organisation with its own proved domain.
+    const owner = await verifiedOrganisation("Seaview Apartments");
+    const theirs = await domainRecord(owner.liveKey);
+    // The impostor: its own domain and wallet on record, nothing else.
+    const impostor = await newLiveAccount();
+    const d = await domainRecord(impostor.liveKey);
+    const w = await walletRecord(impostor.liveKey);
+    const r = await call("POST", "/api/v1/records", {
+      key: impostor.liveKey,
+      body: listing({
+        operator: "Seaview Apartments", listing_url: `https://${theirs.domain}/listing/4471`, domain: d.domain, domain_record: d.id,
+        payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id,
+        licence: { authority: "Malta Tourism Authority", number: "HPI/0000" },
+      }),
+    });
+    expect(r.status, r.text).toBe(202);
+    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, verified: false, review: { evidence_level: "evidence_verified" } });
+    expect(r.body.review.reason).toMatch(/^Not checked: operator, listing_link, licence\./);
+    expect(r.body.review.reason).toContain("this account is not a verified organisation");
+    expect(r.body.review.reason).toContain(`its host is not the proved domain ${d.domain}`);
+    expect((await call("GET", `/api/v1/records/${r.body.verification_id}/status`)).status).toBe(404);
+
+    // Its company_identity record is not a licence; and calling the real operator's name its own changes nothing.
+    const company = await call("POST", "/api/v1/records", {
+      key: impostor.liveKey,
+      body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Holds an active LEI.", visibility: "public", evidence: { lei: LEI.active } },
+    });
+    expect(company.status, company.text).toBe(201);
+    const asLicence = await call("POST", "/api/v1/records", {
+      key: impostor.liveKey,
+      body: {
+        ...listing({
+          operator: "Proof Records Test Company Ltd", listing_url: `https://${d.domain}/x`, domain: d.domain, domain_record: d.id,
+          payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id,
+          licence: { authority: "GLEIF", number: LEI.active }, licence_record: company.body.verification_id,
+        }),
+        subject: "Proof Records Test Company Ltd",
+      },
+    });
+    expect(asLicence.status, asLicence.text).toBe(422);
+    expect(asLicence.body.error).toMatchObject({ code: "linked_record_invalid", param: "evidence.licence_record" });
+    expect((await call("PATCH", "/api/v1/account", { key: impostor.liveKey, body: { name: "Seaview Apartments" } })).status).toBe(200);
+    const named = await call("POST", "/api/v1/records", {
+      key: impostor.liveKey,
+      body: listing({ listing_url: `https://${d.domain}/x`, domain: d.domain, domain_record: d.id, payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id }),
+    });
+    expect(named.status, named.text).toBe(202);
+    expect(named.body.review.reason).toMatch(/^Not checked: operator\./);
+  });
+
+  it("the listing link counts only on the proved domain or www. + it; a verified organisation under another name is not the operator", async () => {
+    const live = await verifiedOrganisation("Seaview Apartments");
+    const d = await domainRecord(live.liveKey);
+    const w = await walletRecord(live.liveKey);
+    const send = (over: Record<string, unknown>) => call("POST", "/api/v1/records", {
+      key: live.liveKey,
+      body: listing({ domain: d.domain, domain_record: d.id, payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id, ...over }),
+    });
+    const www = await send({ listing_url: `https://www.${d.domain}/listing/1` });
+    expect(www.status, www.text).toBe(201);
+    for (const url of [`https://book.${d.domain}/1`, `https://${d.domain}.rentals.example/1`, "https://rentals.example/listing/4471"]) {
+      const r = await send({ listing_url: url });
+      expect(r.status, `${url}: ${r.text}`).toBe(202);
+      expect(r.body.review.reason).toMatch(/^Not checked: listing_link\./);
+    }
+    const other = await send({ listing_url: `https://${d.domain}/1`, operator: "Seaview Holidays" });
+    expect(other.status, other.text).toBe(202);
+    expect(other.body.review.reason).toMatch(/^Not checked: operator\./);
+    expect(other.body.review.reason).toContain('this account is the verified organisation "Seaview Apartments"');
+    const noDomainRecord = await send({ listing_url: `https://${d.domain}/1`, domain_record: undefined });
+    expect(noDomainRecord.status, noDomainRecord.text).toBe(202);
+    expect(noDomainRecord.body.review.reason).toMatch(/^Not checked: listing_link, domain\./);
   });
 });

@@ -290,7 +290,7 @@ describe("re-run automatic check", () => {
     setDns(ch.txt_name, null);
   });
 
-  it("a domain submission a reviewer approves keeps being re-checked like an automatic one; a generic one is not", async () => {
+  it("a domain submission a reviewer approves is evidence_verified, the reviewer's check, and keeps being re-checked like an automatic one; a generic one is not", async () => {
     const c = await customer();
     const domain = `approve-${randomBytes(3).toString("hex")}.example.com`;
     const ch = await createDomainChallenge(db, c.auth, { domain });
@@ -300,7 +300,9 @@ describe("re-run automatic check", () => {
     const id = JSON.parse(res.bodyJson).verification_id;
     const before = Date.now();
     const rec = await decideSubmission(db, reviewer, id, { decision: "approve", checklist: fullChecklist("domain_ownership") });
-    expect(rec).toMatchObject({ status: "active", evidence_level: "source_verified" });
+    // The reviewer confirmed it; the service never heard DNS say so (CONTRACT "What was checked").
+    expect(rec).toMatchObject({ status: "active", evidence_level: "evidence_verified" });
+    expect(rec.checks).toEqual([{ fact: "domain_control", by: "reviewer", source: `DNS TXT ${ch.txt_name}`, at: rec.lifecycle.issued_at }]);
     const recheckAt = Date.parse(rec.lifecycle.recheck_at!);
     expect(recheckAt).toBeGreaterThanOrEqual(before + 86_400_000 - 1000); // RECHECK_INTERVAL_MS default: one day
     expect(recheckAt).toBeLessThanOrEqual(Date.now() + 86_400_000);

@@ -57,7 +57,8 @@ export function lifecyclePaths(): Paths {
           "Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this " +
           "account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. " +
           "A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows " +
-          "`agent.principal_standing` (verified, lapsed, unlinked) at once.",
+          "`agent.principal_standing` (verified, unverified, lapsed, unlinked) at once: verified only while the record is active, its LEI " +
+          "is this account's own verified organisation's and the agent's `principal` is that organisation's legal name.",
         security: bearer,
         parameters: [recordIdParam],
         requestBody: { required: true, content: { "application/json": { schema: ref("PrincipalChange") } } },
