@@ -1,7 +1,8 @@
 import { generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import canonicalize from "canonicalize";
-import { LEI } from "../tests/lei-register";
+import path from "node:path";
+import { randomLei, setLeiRecord } from "../tests/lei-register";
 import { admin, baseURL, collectBrowserErrors, hydrated, ownClientAddress, shotBoth, signIn, signUp, submitAction } from "./helpers";
 
 /**
@@ -52,7 +53,12 @@ test("an agent's mandate: issued from the browser, shown to its owner, linked to
   await admin("account", "confirm-email", "--account", accountId);
   await admin("plan", "set", "--account", accountId, "--plan", "growth");
   const liveKey = String((await admin("key", "create", "--account", accountId, "--env", "live")).key);
-  const company = await record(liveKey, { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Holds an active LEI.", evidence: { lei: LEI.active } });
+  // An LEI of this test's own (the register stand-in answers for it), and the account verified as that organisation by staff:
+  // only then does its agent's principal standing read "verified".
+  const lei = randomLei();
+  setLeiRecord(path.join(process.env.PRS_E2E_DATA_DIR!, "lei-records.json"), lei, { legalName: "Proof Records Test Company Ltd", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+  const company = await record(liveKey, { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Holds an active LEI.", evidence: { lei } });
+  await admin("organisation", "verify", "--account", accountId, "--legal-name", "Proof Records Test Company Ltd", "--lei", lei);
   const notCompany = await record(liveKey, { subject: "Proof Records Test Company Ltd", claim_type: "company_status", claim: "An active company." });
 
   // Issue the agent's mandate from "New record".
