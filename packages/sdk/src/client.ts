@@ -14,9 +14,14 @@ import { verifyCheck, verifyLookup, verifyStatus, type Jwks, type VerifyResult }
 type Op<Id extends OperationId> = operations[Id];
 type Row<Id extends OperationId> = (typeof operationTable)[Id];
 
-/** The JSON body an operation takes (never when it takes none). */
+/** The body an operation takes (never when it takes none): its JSON, or a FormData for a multipart upload (files.upload). */
 export type RequestBody<Id extends OperationId> =
-  Op<Id> extends { requestBody?: infer RB } ? ([NonNullable<RB>] extends [never] ? never : NonNullable<RB> extends { content: { "application/json": infer B } } ? B : never) : never;
+  Op<Id> extends { requestBody?: infer RB }
+    ? ([NonNullable<RB>] extends [never] ? never
+      : NonNullable<RB> extends { content: { "application/json": infer B } } ? B
+      : NonNullable<RB> extends { content: { "multipart/form-data": unknown } } ? FormData
+      : never)
+    : never;
 
 /** The query parameters an operation takes (never when it takes none). */
 export type QueryParams<Id extends OperationId> = Op<Id> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -157,8 +162,10 @@ export class PrsClient {
     headers.set("Accept", row.response === "json" ? "application/json" : "text/plain");
     const key = options.apiKey ?? (row.auth === "bearerAuth" ? this.#apiKey : undefined);
     if (row.auth && key) headers.set("Authorization", `Bearer ${key}`);
-    let body: string | undefined;
-    if (input.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (typeof FormData !== "undefined" && input.body instanceof FormData) {
+      body = input.body; // fetch sets the multipart Content-Type with its boundary
+    } else if (input.body !== undefined) {
       body = JSON.stringify(input.body);
       headers.set("Content-Type", "application/json");
     }
@@ -211,7 +218,7 @@ export class PrsClient {
   }
 
   /** One attempt; no answer at all is a PrsConnectionError (unless the caller aborted). */
-  async #fetchOnce(url: string, init: { method: string; headers: Headers; body: string | undefined }, options: RequestOptions, attempt: number): Promise<Response> {
+  async #fetchOnce(url: string, init: { method: string; headers: Headers; body: string | FormData | undefined }, options: RequestOptions, attempt: number): Promise<Response> {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

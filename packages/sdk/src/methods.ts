@@ -40,6 +40,13 @@ export const methodTable = {
   account: {
     get: "getAccount",
     update: "updateAccount",
+    applyForOrganisationVerification: "applyForOrganisationVerification",
+    organisationVerification: "getOrganisationVerification",
+  },
+  files: {
+    /** Multipart: pass a FormData with one `file` part. */
+    upload: "uploadFile",
+    get: "getFile",
   },
   meta: {
     openapi: "getOpenApi",

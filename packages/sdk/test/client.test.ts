@@ -94,6 +94,23 @@ describe("@proof-records/sdk against the server", () => {
     expect(fetches).toBe(2);
   });
 
+  it("uploads a document (multipart) and applies to be a verified organisation with it", async () => {
+    const prs = await sandboxClient();
+    const form = new FormData();
+    const pdf = "%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
+    form.append("file", new Blob([pdf], { type: "application/pdf" }), "authority.pdf");
+    const file = await prs.files.upload(form);
+    expect(file).toMatchObject({ object: "file", filename: "authority.pdf", content_type: "application/pdf", size_bytes: pdf.length });
+    expect((await prs.files.get(file.id)).sha256).toBe(file.sha256);
+    const applied = await prs.account.applyForOrganisationVerification({
+      applicant: { name: "Ada Lovelace", role: "Director", email: "ada@example.com" }, documents: [file.id],
+    });
+    expect(applied).toMatchObject({ object: "organisation_verification", status: "pending", documents: [{ id: file.id }] });
+    const state = await prs.account.organisationVerification();
+    expect(state.application?.id).toBe(applied.id);
+    expect(state.organisation).toBeNull();
+  });
+
   it("registers and lists webhooks", async () => {
     const prs = await sandboxClient();
     const created = await prs.webhooks.create({ url: "http://127.0.0.1:9/sdk-hook", events: ["record.issued"], description: "SDK test" });

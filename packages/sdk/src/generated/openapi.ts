@@ -18,7 +18,7 @@ export interface paths {
          * Create a record
          * @description Issues a record (201), or accepts it for human review (202, status pending_review, URLs and integrity null until issued). Requires an Idempotency-Key: the same key with the same body returns the original answer with HTTP 200 and `Idempotent-Replayed: true`; with a different body it is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`. Unknown fields are rejected. Body at most 256 KiB, evidence at most 32 KiB.
          *
-         *     The `evidence` object depends on `claim_type`. `company_status`: no evidence; issued at once at participant_attested (the participant's own statement). `company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register spells it (compared after NFKC, case folding and white-space collapsing); issued at source_verified when the registration is ISSUED and the entity ACTIVE, and re-checked periodically. A register that does not answer gives 202 pending_review. `domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) whose TXT record is published; the subject is the domain; issued at source_verified and re-checked periodically. A DNS resolver that does not answer gives 202 pending_review. `wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge (POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or BIP-322 simple; solana base58 or base64); the subject is the address; issued at source_verified. An EVM RPC that does not answer (smart accounts) gives 202 pending_review. `evm_transaction`: `{network, tx_hash, expected_from?, expected_to?, agent_record?, act?}` (schema EvmTransactionEvidence); issued at source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match}`, the agent's status at the block's time; amounts are not checked. `agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity record whose standing (verified, lapsed, unlinked) the signed status shows under `agent`. Secret material is refused. `verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain and address (422 linked_record_invalid); all parts on record → 201 source_verified; an IBAN payee (checked: 422 invalid_iban), a licence given only by number or a domain without its record → 202 pending_review, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing. `dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, social_handle, user_address?, vault_address?, mode?, social_post_url?}` (schema DexControlEvidence). The wallet challenge (claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified on approval, valid 90 days. `exchange_verified_trade_test`: `{environment: "testnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Sandbox keys only: the test pilot against the exchange's testnet. `exchange_verified_trade`: `{environment: "mainnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Live keys of accounts an admin enabled. Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it.
+         *     The `evidence` object depends on `claim_type`. `company_status`: no evidence; issued at once at participant_attested (the participant's own statement). `company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register spells it (compared after NFKC, case folding and white-space collapsing); issued at source_verified when the registration is ISSUED and the entity ACTIVE, and re-checked periodically. A register that does not answer gives 202 pending_review. `domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) whose TXT record is published; the subject is the domain; issued at source_verified and re-checked periodically. A DNS resolver that does not answer gives 202 pending_review. `wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge (POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or BIP-322 simple; solana base58 or base64); the subject is the address; issued at source_verified. An EVM RPC that does not answer (smart accounts) gives 202 pending_review. `evm_transaction`: `{network, tx_hash, expected_from?, expected_to?, agent_record?, act?}` (schema EvmTransactionEvidence); issued at source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match}`, the agent's status at the block's time; amounts are not checked. `agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused. `verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain, address and licence (422 linked_record_invalid). 201 source_verified only when every part is checked: the operator is this account's verified organisation's legal name, the listing link's host is the proved domain (or www. + it), the domain and a wallet payee rest on their records, a licence on a reviewer-confirmed licence record with the same authority and number (company_identity is not a licence). Any unchecked part (an IBAN payee — checked: 422 invalid_iban —, a licence given only by number, …) → 202 pending_review naming each, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing. `dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, social_handle, user_address?, vault_address?, mode?, social_post_url?}` (schema DexControlEvidence). The wallet challenge (claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified on approval, valid 90 days. `exchange_verified_trade_test`: `{environment: "testnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Sandbox keys only: the test pilot against the exchange's testnet. `exchange_verified_trade`: `{environment: "mainnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Live keys of accounts an admin enabled. Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it.
          */
         post: operations["createRecord"];
         delete?: never;
@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * The record as a W3C Verifiable Credential
-         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data. Records not issued are 404 `record_not_found`.
+         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` (resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists (/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. Records not issued are 404 `record_not_found`.
          */
         get: operations["getRecordCredential"];
         put?: never;
@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * A Bitstring Status List credential
-         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. An unknown purpose or list: 404 `not_found`.
+         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. An unknown purpose or list: 404 `not_found`.
          */
         get: operations["getStatusList"];
         put?: never;
@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * The issuer's did:web document
-         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`.
+         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`).
          */
         get: operations["getDidDocument"];
         put?: never;
@@ -286,7 +286,7 @@ export interface paths {
         head?: never;
         /**
          * Link an agent authorization to its principal's company record, or unlink it
-         * @description Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows `agent.principal_standing` (verified, lapsed, unlinked) at once.
+         * @description Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows `agent.principal_standing` (verified, unverified, lapsed, unlinked) at once: verified only while the record is active, its LEI is this account's own verified organisation's and the agent's `principal` is that organisation's legal name.
          */
         patch: operations["changeRecordPrincipal"];
         trace?: never;
@@ -532,7 +532,7 @@ export interface paths {
         head?: never;
         /**
          * Set the organisation name
-         * @description Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word: certificates say so, beside the domains it proved. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.
+         * @description Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word (`name_verified: false`): every public answer shows it as self-declared, beside the domains it proved. A verified organisation's name is its legal name and is locked (409 `name_locked`) until a new organisation verification. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -551,6 +551,70 @@ export interface paths {
         get: operations["getUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a document for a reviewer
+         * @description multipart/form-data with one part named `file`. Accepted are PDF, PNG and JPEG, recognised by their content (`%PDF-`, the PNG signature, `FF D8 FF`) — never by the file name or the declared type — of at most 10 MiB. The file is readable only by this account and by Proof Records reviewers: never public, never in a signed payload (only its SHA-256 may be). It is deleted 90 days after the decision that used it, or 90 days after upload when nothing used it. Sandbox and live keys alike.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's metadata
+         * @description The file's name, type, size and SHA-256 — never its bytes. Another account's file is 404 `file_not_found`.
+         */
+        get: operations["getFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/organisation-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest application and the verified organisation
+         * @description The account's latest application (pending, approved or rejected with the reason) and its verified organisation now (`status: lapsed` once the LEI re-check finds the entity or its registration no longer active).
+         */
+        get: operations["getOrganisationVerification"];
+        put?: never;
+        /**
+         * Apply to be a verified organisation
+         * @description A Proof Records reviewer confirms, with a checklist, that the LEI is ISSUED/ACTIVE in the LEI register (asked now; its answer is in `register`), that a document names the applicant as able to act for the entity, that the entity confirmed the application through a channel the applicant did not supply, and which of the account's proved domains belong to the entity. Approval makes the account a verified organisation: `account.name` becomes the legal name (from the register; from the documents when `lei` is omitted), locked until a new verification, and every public answer names the organisation. `documents` are ids of this account's files (POST /api/v1/files); one application may be pending at a time (409 `verification_pending`). An LEI already verified for another account is shown to the reviewer, and its approval is refused until that verification is removed. Sandbox and live keys alike: the organisation is the account's.
+         */
+        post: operations["applyForOrganisationVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -823,7 +887,7 @@ export interface components {
                  */
                 network?: "ethereum" | "base" | "polygon" | "arbitrum" | "optimism" | "bsc" | "bitcoin" | "solana";
             };
-            /** @description An active company_identity (or reviewer-confirmed) record of this account whose subject is the operator. */
+            /** @description An active, reviewer-confirmed (evidence_verified) licence record of this account whose subject is the operator and whose public evidence names the same licence (authority and number). A company_identity record is not a licence. */
             licence_record?: components["schemas"]["RecordId"];
             /** @description An active domain_ownership record of this account for `domain`. */
             domain_record?: components["schemas"]["RecordId"];
@@ -911,6 +975,23 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        OrganisationVerificationRequest: {
+            /** @description The entity's LEI (ISO 17442). Omit it for entities without one and sole traders: a reviewer then confirms the legal name from the documents. */
+            lei?: string;
+            applicant: {
+                /** @description The person applying for the entity. */
+                name: string & (unknown & unknown & unknown);
+                /** @description Their role at the entity (e.g. director). */
+                role: string & (unknown & unknown & unknown);
+                /**
+                 * Format: email
+                 * @description Where the reviewer may write to the applicant. The reviewer also reaches the entity through a channel the applicant did not supply.
+                 */
+                email: string;
+            };
+            /** @description Ids of files this account uploaded (POST /api/v1/files): a registry extract, a letter of authority, an identity document naming the applicant as able to act for the entity. */
+            documents: string[];
+        };
         /**
          * Format: date-time
          * @description RFC 3339 timestamp, UTC with milliseconds.
@@ -932,12 +1013,52 @@ export interface components {
          * @enum {string}
          */
         Environment: "sandbox" | "live";
+        /** @description A verified organisation. */
+        Organisation: {
+            /** @description The entity's legal name: from the LEI register, or from documents a reviewer checked. */
+            legal_name: string;
+            /** @description The entity's LEI; null when it was verified from documents. */
+            lei: string | null;
+            jurisdiction: string | null;
+            /**
+             * @description What the legal name rests on.
+             * @enum {string}
+             */
+            basis: "lei_register" | "documents";
+            /**
+             * @description `lapsed`: the LEI register no longer lists the entity or its registration as active.
+             * @enum {string}
+             */
+            status: "verified" | "lapsed";
+            /** @description When a reviewer verified the organisation (RFC 3339). */
+            verified_at: string;
+            /** @description The account's proved domains a reviewer confirmed belong to the entity (still proved now). */
+            domains: string[];
+        };
         /** @description The account that made the statement. */
         AccountProfile: {
-            /** @description The organisation name the account set (its own word, not checked); null: an unnamed account. */
+            /** @description The name the account goes by: a verified organisation's legal name, else the account's own word (not checked); null: an unnamed account. */
             name: string | null;
+            /** @description True only while the account is a verified organisation and `name` is its legal name. A name with false is self-declared and must be shown as such. */
+            name_verified: boolean;
+            /** @description The legal entity a Proof Records reviewer confirmed the account acts for; null: not a verified organisation. */
+            organisation: components["schemas"]["Organisation"] | null;
             /** @description Domains the account proved: its active live domain_ownership records. */
             verified_domains: string[];
+        };
+        /** @description A fact the record rests on, and who checked it. */
+        Check: {
+            /** @description What was established, e.g. `domain_control`, `lei_active`, `transaction`, `statement`. */
+            fact: string;
+            /**
+             * @description `source`: the service asked the named source itself; `signature`: the service verified a signature; `reviewer`: a Proof Records reviewer confirmed it; `account`: only the account said so.
+             * @enum {string}
+             */
+            by: "source" | "signature" | "reviewer" | "account";
+            /** @description The source asked, e.g. `DNS TXT _prs-challenge.example.com`, `GLEIF LEI register`. */
+            source?: string;
+            /** @description When it was checked (RFC 3339): the record's issue. */
+            at: string;
         };
         LifecycleHistoryEntry: {
             status: components["schemas"]["RecordStatus"];
@@ -993,7 +1114,7 @@ export interface components {
             verified: boolean;
             claim_type: string;
             subject: string;
-            /** @description The websites (host names) this record speaks for: the embed badge is green only on them and their subdomains. */
+            /** @description The websites (host names) this record speaks for. */
             websites: string[];
             claim: string;
             /** @description Null until the record is issued (pending_review, rejected); the level it would issue at is review.evidence_level. */
@@ -1004,6 +1125,8 @@ export interface components {
             evidence: {
                 [key: string]: unknown;
             };
+            /** @description What was checked, by whom, on what. Empty for a submission not yet issued. */
+            checks: components["schemas"]["Check"][];
             /** @description Public certificate page; null until the record is issued. */
             certificate_url: string | null;
             /** @description QR code (SVG; ?format=png for PNG); null until the record is issued. */
@@ -1059,13 +1182,17 @@ export interface components {
             status: components["schemas"]["RecordStatus"];
             environment: components["schemas"]["Environment"];
             verified: boolean;
-            /** @description Who made the statement: the issuing account's name (its own word) and the domains it proved. */
+            /** @description Who made the statement: the issuing account's name (self-declared unless `name_verified`), its verified organisation and the domains it proved. */
             account: components["schemas"]["AccountProfile"];
             claim_type: string;
             subject: string;
-            /** @description The websites (host names) this record speaks for; the embed badge is green only on them and their subdomains. Empty when it names none. */
+            /** @description The websites (host names) this record speaks for. Empty when it names none. */
             websites: string[];
+            /** @description The exact hosts a page may show this record's embed badge green on: its websites and, while its account is a verified organisation, the organisation's proved domains (each also with `www.`). Empty when the record is not verified or names no website: its badge is then neutral. */
+            covers_hosts: string[];
             evidence_level: components["schemas"]["EvidenceLevel"];
+            /** @description What was checked, by whom, on what. Empty for a submission not yet issued. */
+            checks: components["schemas"]["Check"][];
             issued_at: components["schemas"]["Timestamp"];
             expires_at: components["schemas"]["Timestamp"] | null;
             status_changed_at: components["schemas"]["Timestamp"];
@@ -1099,7 +1226,7 @@ export interface components {
             matched_field: string;
             /** Format: uri */
             certificate_url: string;
-            /** @description Who made the statement: the issuing account's name (its own word) and the domains it proved. */
+            /** @description Who made the statement: the issuing account's name (self-declared unless `name_verified`), its verified organisation and the domains it proved. */
             account: components["schemas"]["AccountProfile"];
         };
         /** @description Signed lookup answer. To verify: drop signature, canonicalize the rest (RFC 8785) and check it with the JWKS key whose kid equals signing_key_id. */
@@ -1114,10 +1241,10 @@ export interface components {
              */
             type: "iban" | "wallet" | "website" | "listing_url" | "licence_number" | "social_handle";
             /**
-             * @description verified: at least one match at source_verified or evidence_verified; attested: matches, all participant_attested; no_match: none.
+             * @description verified: at least one match that was checked (source_verified or evidence_verified), still stands (every record it rests on is active) and whose account is a verified organisation; checked: checked, standing matches, but no account behind them is a verified organisation (their names are self-declared); attested: matches, all only stated by their accounts (participant_attested); no_match: none.
              * @enum {string}
              */
-            result: "verified" | "attested" | "no_match";
+            result: "verified" | "checked" | "attested" | "no_match";
             /** @description The strongest evidence first, then the newest; at most 20. */
             matches: components["schemas"]["LookupMatch"][];
             /** @description When this answer was signed. */
@@ -1134,12 +1261,16 @@ export interface components {
             /** @description Its normal form; null when it is not a valid value of its kind. */
             normalized: string | null;
             /**
-             * @description match: on record for this operator (or, with no operator given, on record); mismatch: on record for ANOTHER operator, named in on_record_for; not_on_record.
+             * @description match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for; unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.
              * @enum {string}
              */
-            verdict: "match" | "mismatch" | "not_on_record";
-            /** @description Whom the record says it belongs to: a listing's operator, else the issuing account's name. */
+            verdict: "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
+            /** @description The verified organisation's legal name the part is on record for; with unverified_operator, the self-declared name of the account (name_verified false). */
             on_record_for: string | null;
+            /** @description Whether on_record_for is a verified organisation's legal name; false: the account's own word. */
+            name_verified: boolean;
+            /** @description The verified organisation's LEI, when it has one. */
+            lei: string | null;
             evidence_level: components["schemas"]["EvidenceLevel"] | null;
             verification_id: components["schemas"]["RecordId"] | null;
             certificate_url: string | null;
@@ -1149,6 +1280,11 @@ export interface components {
         CheckAnswer: {
             /** @description The operator asked about, or null. */
             operator: string | null;
+            /**
+             * @description The worst verdict of the parts: what the answer as a whole says (mismatch, then not_on_record, unverified_operator, close_match, match).
+             * @enum {string}
+             */
+            overall: "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
             /** @description One verdict per part given. */
             parts: {
                 operator?: components["schemas"]["CheckPart"];
@@ -1181,6 +1317,8 @@ export interface components {
                 /** @description The issuing account's organisation name at issue; null when it had set none. */
                 name: string | null;
             };
+            /** @description What was checked, by whom. Absent from records issued before checks were signed. */
+            checks?: components["schemas"]["Check"][];
             /**
              * Format: uri
              * @description Base URL of the issuing service.
@@ -1256,7 +1394,7 @@ export interface components {
             cryptosuite: "eddsa-jcs-2022";
             /** @description When the proof was made (XML Schema dateTime, UTC). */
             created: string;
-            /** @description `<DID>#<kid>`: the key in /.well-known/did.json (and, by `kid`, in the JWKS). */
+            /** @description `<DID>#<kid>`: the key in /.well-known/did.json (and, by `kid`, in the JWKS); for sandbox records a `sbx-…` key of /sandbox/did.json, in no JWKS. */
             verificationMethod: string;
             /** @constant */
             proofPurpose: "assertionMethod";
@@ -1271,7 +1409,7 @@ export interface components {
             /** @enum {string} */
             statusPurpose: "revocation" | "suspension";
             statusListIndex: string;
-            /** @description GET /api/v1/status-lists/{purpose}/{list}. */
+            /** @description GET /api/v1/status-lists/{purpose}/{list}; for sandbox records /sandbox/status-lists/{purpose}/{list}. */
             statusListCredential: string;
         };
         /** @description A record as a W3C Verifiable Credential (Data Model 2.0), secured with eddsa-jcs-2022. */
@@ -1286,7 +1424,7 @@ export interface components {
             ];
             /** @description `Proof record PRS-…`; for a sandbox record `Sandbox record PRS-… (test data, not verified)`. */
             name: string;
-            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`); for sandbox records `did:web:<public host>:sandbox`. */
             issuer: string;
             /** @description The record's `issued_at`. */
             validFrom: string;
@@ -1304,6 +1442,10 @@ export interface components {
                 evidence_level: string;
                 /** @description The issuing account's name, when it set one. */
                 account_name?: string;
+                /** @description Beside account_name: true only when the account is a verified organisation and the name its legal name; false: self-declared. */
+                account_name_verified?: boolean;
+                /** @description What was checked, by whom, on what (as on the record). */
+                checks: components["schemas"]["Check"][];
                 /** @description An absolute URL. */
                 certificate_url: string;
             };
@@ -1321,7 +1463,7 @@ export interface components {
                 "VerifiableCredential",
                 "BitstringStatusListCredential"
             ];
-            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`); for sandbox records `did:web:<public host>:sandbox`. */
             issuer: string;
             /** @description When this list was built. */
             validFrom: string;
@@ -1343,7 +1485,7 @@ export interface components {
             id: string;
             /** @constant */
             type: "Multikey";
-            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`); for sandbox records `did:web:<public host>:sandbox`. */
             controller: string;
             /** @description base58btc of 0xed01 ‖ the 32-byte Ed25519 key. */
             publicKeyMultibase: string;
@@ -1351,7 +1493,7 @@ export interface components {
         /** @description The did:web document: every published signing key as a Multikey. */
         DidDocument: {
             "@context": string[];
-            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`). */
+            /** @description The service's DID: `did:web:<public host>` (a port as `%3A<port>`); for sandbox records `did:web:<public host>:sandbox`. */
             id: string;
             verificationMethod: components["schemas"]["Multikey"][];
             assertionMethod: string[];
@@ -1379,14 +1521,93 @@ export interface components {
             object: "account";
             /** @description The account's id: what a mandate signature names as account_id. */
             id: string;
-            /** @description The organisation name the account set (its own word, not checked); null: an unnamed account. */
+            /** @description The name the account goes by: a verified organisation's legal name, else the account's own word (not checked); null: an unnamed account. */
             name: string | null;
+            /** @description True only while the account is a verified organisation and `name` is its legal name. A name with false is self-declared and must be shown as such. */
+            name_verified: boolean;
+            /** @description The legal entity a Proof Records reviewer confirmed the account acts for; null: not a verified organisation. */
+            organisation: components["schemas"]["Organisation"] | null;
             /** @description Domains the account proved: its active live domain_ownership records. */
             verified_domains: string[];
             /** @enum {string} */
             plan: "none" | "starter" | "growth";
             /** @description The environment of the API key that asked. */
             environment: components["schemas"]["Environment"];
+        };
+        /** @description A document uploaded for a reviewer. Readable only by its account and by Proof Records reviewers; deleted 90 days after the decision that used it (or after upload when none did). */
+        File: {
+            /** @constant */
+            object: "file";
+            /** @description `file_…`: what a submission names in `documents`. */
+            id: string;
+            /** @description The name the file was uploaded under (path and hidden characters removed). */
+            filename: string;
+            /**
+             * @description What the bytes are, decided by their content (never by name).
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/png" | "image/jpeg";
+            size_bytes: number;
+            /** @description SHA-256 of the bytes, hex. */
+            sha256: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description What the LEI register answered about the application's LEI when it was made (or approved). */
+        LeiRegisterAnswer: {
+            /**
+             * @description `unreachable`: the register did not answer; a reviewer checks it instead.
+             * @enum {string}
+             */
+            result: "found" | "not_found" | "unreachable";
+            legal_name?: string;
+            jurisdiction?: string | null;
+            /** @description ISSUED, LAPSED, RETIRED, … as the register spells it. */
+            registration_status?: string;
+            /** @description ACTIVE or INACTIVE. */
+            entity_status?: string;
+            next_renewal_date?: string | null;
+            reason?: string;
+            checked_at: components["schemas"]["Timestamp"];
+        };
+        /** @description An application to be a verified organisation, and the reviewer's decision on it. */
+        OrganisationVerification: {
+            /** @constant */
+            object: "organisation_verification";
+            /** @description `orv_…` */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "withdrawn";
+            /** @description null: the entity (or sole trader) is verified from documents. */
+            lei: string | null;
+            applicant: {
+                name: string;
+                role: string;
+                email: string;
+            };
+            /** @description The files attached (metadata; a deleted file is left out). */
+            documents: {
+                id: string;
+                filename: string;
+                /** @enum {string} */
+                content_type: "application/pdf" | "image/png" | "image/jpeg";
+                sha256: string;
+            }[];
+            /** @description The LEI register's answer; null without an LEI. */
+            register: components["schemas"]["LeiRegisterAnswer"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            decided_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why it was rejected (shown to the applicant). */
+            reason: string | null;
+        };
+        /** @description The account's latest application and its verified organisation. */
+        OrganisationVerificationState: {
+            /** @constant */
+            object: "organisation_verification_state";
+            /** @description The account's latest application; null when it never applied. */
+            application: components["schemas"]["OrganisationVerification"] | null;
+            /** @description The account's verified organisation now (status `lapsed` after a failed LEI re-check). */
+            organisation: components["schemas"]["Organisation"] | null;
+            name_verified: boolean;
         };
         /** @description Publish txt_value as a TXT record at txt_name, then create a domain_ownership record with this id. Single use. */
         DomainChallenge: {
@@ -1431,7 +1652,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "claim_type_not_available" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "claim_type_not_available" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -2492,7 +2713,7 @@ export interface operations {
     check: {
         parameters: {
             query?: {
-                /** @description Who you are about to pay or deal with, by name. */
+                /** @description Who you are about to pay or deal with: their legal name, or their LEI. */
                 operator?: string & (unknown & unknown);
                 /** @description Their website (any form: https://www.example.com/page, example.com). */
                 website?: string & (unknown & unknown);
@@ -3959,6 +4180,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict. error.code: `name_locked`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large. error.code: `body_too_large`. */
             413: {
                 headers: {
@@ -4035,6 +4266,321 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document (PDF, PNG or JPEG, ≤ 10 MiB).
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `file_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `unsupported_file_type`, `missing_field`, `invalid_value`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id (`file_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `file_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganisationVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationVerificationState"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    applyForOrganisationVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: pending a reviewer. */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationVerification"];
+                };
+            };
+            /** @description Bad request. error.code: `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `verification_pending`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_type`, `nesting_too_deep`, `invalid_value`, `unknown_field`, `missing_field`, `invalid_format`, `too_long`, `too_short`, `too_large`, `invalid_lei`, `invalid_document`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
