@@ -40,7 +40,9 @@ type Options = { nonce: string; pathname: string; https: boolean; dev: boolean }
  * (lib/files/file-response.ts): shown in a sandbox (no script, no origin, no forms), loading
  * nothing, framable only by our own pages — the reviewer console shows them inline.
  */
-export const DOCUMENT_PAGES: readonly RegExp[] = [/^\/review\/organisations\/[^/]+\/files\/[^/]+$/, /^\/organisation\/files\/[^/]+$/];
+export const DOCUMENT_PAGES: readonly RegExp[] = [
+  /^\/review\/organisations\/[^/]+\/files\/[^/]+$/, /^\/organisation\/files\/[^/]+$/, /^\/review\/PRS-[^/]+\/files\/[^/]+$/,
+];
 export const DOCUMENT_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 /**

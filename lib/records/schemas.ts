@@ -1,4 +1,8 @@
+import { FILE_ID_RE } from "@/lib/ids";
 import { z } from "zod";
+
+/** At most this many documents go with one submission. */
+export const MAX_SUBMISSION_DOCUMENTS = 10;
 
 export const EVIDENCE_LEVELS = ["participant_attested", "source_verified", "evidence_verified"] as const;
 export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
@@ -45,6 +49,14 @@ export const recordCreateSchema = z
     source_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
     checked_at: timestamp.optional(),
     expires_at: timestamp.optional().describe("End of validity; default one year after issue, at most five years."),
+    documents: z
+      .array(z.string().regex(FILE_ID_RE, "must be a file id (file_…) from POST /api/v1/files."))
+      .min(1)
+      .max(MAX_SUBMISSION_DOCUMENTS)
+      .optional()
+      .describe(
+        "Documents for the reviewer (a bank letter for an IBAN payee, a licence, a registry extract): ids of this account's files from POST /api/v1/files. Kept with the submission privately — never public, never signed — and shown to the reviewer inline; deleted 90 days after the decision.",
+      ),
   })
   .meta({ id: "RecordCreate" });
 export type RecordCreateInput = z.infer<typeof recordCreateSchema>;

@@ -1,3 +1,5 @@
+import { keepFilesAfterDecision } from "@/lib/files/purge-files";
+import { submissionDocuments } from "@/lib/records/check-claim";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, recordHistory, records, reviewDecisions } from "@/drizzle/schema";
@@ -100,6 +102,8 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
         at, by, reason: approval?.note ?? "Confirmed by a reviewer.", evidenceLevel: REVIEWED_LEVEL, ...(approval && { publicEvidence: approval.evidence }),
       })
       : await reject(tx, row, { at, by, reason: input.reason! });
+    // The documents the submission came with are kept 90 days from the decision, then deleted.
+    await keepFilesAfterDecision(tx, row.accountId, submissionDocuments(row.evidencePrivate).map((d) => d.id), row.id, at);
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
       notes: input.notes || null, reason: input.decision === "reject" ? input.reason! : null, at,

@@ -8,6 +8,9 @@ import { getDb } from "@/lib/db/client";
 import { actorKind } from "@/lib/records/public-view";
 import { recordUrls } from "@/lib/records/urls";
 import { getSubmission } from "@/lib/reviews/review-queue";
+import { DocumentsInline } from "@/components/documents-inline";
+import { filesOfAccount } from "@/lib/files/get-file";
+import { submissionDocuments } from "@/lib/records/check-claim";
 import { SignOutButton } from "../../developers/forms";
 import { EvidenceView } from "../evidence";
 import { DecisionForms, RerunForm } from "../forms";
@@ -21,13 +24,17 @@ type Props = { params: Promise<{ id: string }> };
 export default async function ReviewPage({ params }: Props) {
   const { id } = await params;
   const account = await requireRole(["reviewer", "admin"], "/review");
-  const s = await getSubmission(await getDb(), id);
+  const db = await getDb();
+  const s = await getSubmission(db, id);
   if (!s) notFound();
   const { row } = s;
   const pending = row.status === "pending_review";
   const own = row.accountId === account.id;
   const { certificate_url: certificateUrl } = recordUrls(row.id);
   const submitted = (row.evidencePrivate as { submitted?: unknown } | null)?.submitted;
+  const attached = submissionDocuments(row.evidencePrivate);
+  const kept = await filesOfAccount(db, row.accountId, attached.map((d) => d.id));
+  const documents = kept.map((f) => ({ id: f.id, src: `/review/${row.id}/files/${f.id}`, filename: f.filename, contentType: f.contentType, sizeBytes: f.sizeBytes, sha256: f.sha256 }));
 
   return (
     <>
@@ -75,6 +82,8 @@ export default async function ReviewPage({ params }: Props) {
           <h2 className="text-lg font-semibold">Evidence</h2>
           <div className="mt-2"><EvidenceView claimType={row.claimType} evidence={row.evidencePublic} submitted={submitted} /></div>
         </section>
+
+        {attached.length > 0 && <DocumentsInline documents={documents} missing={attached.length - documents.length} />}
 
         {!pending && (
           <p className="rounded border border-slate-300 bg-slate-50 px-4 py-3 text-sm" data-testid="decided">

@@ -1,3 +1,4 @@
+import { DocumentsInline } from "@/components/documents-inline";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -67,23 +68,10 @@ export default async function OrganisationReviewPage({ params }: Props) {
           </dl>
         </section>
 
-        <section>
-          <h2 className="text-lg font-semibold">Documents ({v.documents.length})</h2>
-          {v.documents.length < row.documents.length && <p className="mt-1 text-sm text-amber-700">{row.documents.length - v.documents.length} document(s) were deleted (retention passed).</p>}
-          <ul className="mt-2 space-y-6" data-testid="documents">
-            {v.documents.map((d) => {
-              const src = `/review/organisations/${row.id}/files/${d.id}`;
-              return (
-                <li key={d.id} data-testid="document" data-file-id={d.id}>
-                  <p className="text-sm [overflow-wrap:anywhere]"><a className="underline" href={src} target="_blank" rel="noopener">{d.filename}</a> <span className="text-slate-500">— {d.contentType}, {Math.ceil(d.sizeBytes / 1024)} KiB, SHA-256 <code className="text-xs">{d.sha256}</code></span></p>
-                  {d.contentType === "application/pdf"
-                    ? <iframe src={src} title={`Document ${d.filename}`} className="mt-2 h-[32rem] w-full rounded border border-slate-300 bg-white" data-testid="document-frame" />
-                    : <img src={src} alt={`Document ${d.filename}`} className="mt-2 max-h-[32rem] max-w-full rounded border border-slate-300" data-testid="document-image" />}
-                </li>
-              );
-            })}
-          </ul>
-        </section>
+        <DocumentsInline
+          documents={v.documents.map((d) => ({ id: d.id, src: `/review/organisations/${row.id}/files/${d.id}`, filename: d.filename, contentType: d.contentType, sizeBytes: d.sizeBytes, sha256: d.sha256 }))}
+          missing={row.documents.length - v.documents.length}
+        />
 
         {pending && (
           <section>
