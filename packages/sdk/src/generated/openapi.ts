@@ -773,6 +773,8 @@ export interface components {
              * @description End of validity; default one year after issue, at most five years.
              */
             expires_at?: string;
+            /** @description Documents for the reviewer (a bank letter for an IBAN payee, a licence, a registry extract): ids of this account's files from POST /api/v1/files. Kept with the submission privately — never public, never signed — and shown to the reviewer inline; deleted 90 days after the decision. */
+            documents?: string[];
         };
         BatchCreate: {
             /** @description 1-250 records, each exactly what POST /api/v1/records takes. Every row is validated before anything is issued; more than 250 is 422 batch_too_large, any invalid row 422 invalid_batch with error.rows. */
