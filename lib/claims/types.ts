@@ -256,6 +256,13 @@ export interface ClaimModule {
    * and public evidence (lib/trust/checks.ts). Absent: one generic `claim` fact.
    */
   facts?(subject: string, evidence: Record<string, unknown>): readonly CheckedFact[];
+  /**
+   * A part of an issued record that rests on its account rather than on a linked record (e.g.
+   * a listing's operator, checked as the account's verified organisation): why it no longer
+   * stands now, or null while it does. A record with such a part is not verified, and no
+   * lookup or /check counts it (lib/trust/decide.ts).
+   */
+  accountPartLapsed?(evidence: Record<string, unknown>, account: AccountProfile): string | null;
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */

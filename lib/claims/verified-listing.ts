@@ -243,6 +243,16 @@ export const verifiedListing: ClaimModule = {
   },
   /** One fact per part: each resting on the record (or the organisation verification) that checked it. */
   facts: (_subject, evidence) => listingFacts(evidence),
+  /**
+   * An operator checked as the account's verified organisation stands only while it is one,
+   * under that legal name (a reviewer-confirmed operator does not rest on it).
+   */
+  accountPartLapsed(evidence, account) {
+    if (reviewedParts(evidence).includes("operator") || typeof evidence.operator !== "string") return null;
+    const org = account.organisation;
+    if (org && org.status === "verified" && account.name_verified && sameLegalName(org.legal_name, evidence.operator)) return null;
+    return `The operator "${evidence.operator}" is no longer this account's verified organisation.`;
+  },
   /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
   lookupValues: (_subject, evidence) => {
     const e = listingEvidence.safeParse(stripComputed(evidence)).data;

@@ -109,9 +109,10 @@ export function buildPublicView(
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
   const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
+  const accountPart = claimModuleForView(row.claimType)?.accountPartLapsed?.(row.evidencePublic ?? {}, account) ?? null;
   const trust = decideTrust({
     environment: row.environment, status, evidenceLevel: isIssued(row.status) ? row.evidenceLevel : null,
-    partsStand: links.every((l) => l.standing === "active"), account,
+    partsStand: links.every((l) => l.standing === "active") && accountPart === null, account,
   });
   const websites = websitesOf(row);
   return {

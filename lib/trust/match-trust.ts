@@ -1,12 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
 import { recordLinks, records } from "@/drizzle/schema";
 import { getAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
+import { claimModuleOrNull } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import { decideTrust, type Trust } from "./decide";
 
 /** A record a lookup or /check found: live, public and active now (lib/lookup/find-matches.ts). */
-export type FoundRecord = { id: string; accountId: string; evidenceLevel: string };
+export type FoundRecord = { id: string; accountId: string; evidenceLevel: string; claimType: string };
 export type JudgedRecord<T extends FoundRecord> = T & { account: AccountProfile; trust: Trust };
 
 /**
@@ -17,17 +18,24 @@ export type JudgedRecord<T extends FoundRecord> = T & { account: AccountProfile;
 export async function judgeFound<T extends FoundRecord>(db: DbOrTx, rows: readonly T[], now: Date): Promise<JudgedRecord<T>[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [profiles, parts] = await Promise.all([
+  // Types with a part resting on the account (a listing's operator) need their public evidence.
+  const needEvidence = rows.filter((r) => claimModuleOrNull(r.claimType)?.accountPartLapsed).map((r) => r.id);
+  const [profiles, parts, evidence] = await Promise.all([
     getAccountProfiles(db, rows.map((r) => r.accountId)),
     db.select({ recordId: recordLinks.recordId, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt })
       .from(recordLinks)
       .innerJoin(records, eq(records.id, recordLinks.targetId))
       .where(inArray(recordLinks.recordId, ids)),
+    needEvidence.length === 0 ? Promise.resolve([])
+      : db.select({ id: records.id, evidence: records.evidencePublic }).from(records).where(inArray(records.id, needEvidence)),
   ]);
+  const evidenceOf = new Map(evidence.map((e) => [e.id, e.evidence ?? {}]));
   const lapsed = new Set(parts.filter((p) => effectiveStatus(p, now.getTime()).status !== "active").map((p) => p.recordId));
   return rows.map((r) => {
     const account = profiles.get(r.accountId) ?? NO_PROFILE;
-    const trust = decideTrust({ environment: "live", status: "active", evidenceLevel: r.evidenceLevel, partsStand: !lapsed.has(r.id), account });
+    const ev = evidenceOf.get(r.id);
+    const accountPart = ev ? (claimModuleOrNull(r.claimType)?.accountPartLapsed?.(ev, account) ?? null) : null;
+    const trust = decideTrust({ environment: "live", status: "active", evidenceLevel: r.evidenceLevel, partsStand: !lapsed.has(r.id) && accountPart === null, account });
     return { ...r, account, trust };
   });
 }

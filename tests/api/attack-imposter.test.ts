@@ -179,4 +179,46 @@ describe("an imposter copying a real operator", () => {
       expect(row).not.toMatch(/data-tone="verified"/);
     }
   });
+
+  it("a listing whose operator was checked as the verified organisation stops standing the moment the organisation does", async () => {
+    const listingUrl = `https://${realDomain}/stays/${tag}`;
+    const listing = await call("POST", "/api/v1/records", {
+      key: real.liveKey,
+      body: {
+        subject: `${legalName} — stay ${tag}`, claim_type: "verified_listing", claim: `${legalName} runs this listing.`, visibility: "public",
+        evidence: {
+          operator: legalName, listing_url: listingUrl, domain: realDomain,
+          payee: { type: "wallet", value: realWallet.address, network: "ethereum" }, domain_record: realDomainId, payee_record: realWallet.id,
+        },
+      },
+    });
+    expect(listing.status, listing.text).toBe(201);
+    expect((await lookup(listingUrl)).result).toBe("verified");
+    expect((await status(listing.body.verification_id)).verified).toBe(true);
+    // The imposter copying the listing gets no yes: its listing waits for a reviewer, and the real one is not affected.
+    const copy = await call("POST", "/api/v1/records", {
+      key: imposter.liveKey,
+      body: {
+        subject: `${legalName} — stay ${tag}`, claim_type: "verified_listing", claim: `${legalName} runs this listing.`, visibility: "public",
+        evidence: {
+          operator: legalName, listing_url: listingUrl, domain: lookAlike, licence: { authority: "Tourism Board", number: `HUT-${tag}-999` },
+          payee: { type: "wallet", value: fakeWallet.address, network: "ethereum" }, domain_record: fakeDomainId, payee_record: fakeWallet.id,
+        },
+      },
+    });
+    expect(copy.status, copy.text).toBe(202);
+    expect((await lookup(`HUT-${tag}-999`, "licence_number")).result).toBe("no_match");
+    expect((await lookup(listingUrl)).matches.map((m: any) => m.verification_id)).toEqual([listing.body.verification_id]);
+
+    await admin("organisation", "remove", "--account", real.accountId);
+    const after = await status(listing.body.verification_id);
+    expect(after.verified).toBe(false);
+    expect(after.covers_hosts).toEqual([]);
+    expect((await lookup(listingUrl)).result).toBe("no_match");
+    expect((await check({ website: realDomain })).parts.website.verdict).not.toBe("match");
+    // Verified again: the listing stands again.
+    await admin("organisation", "verify", "--account", real.accountId, "--legal-name", legalName, "--lei", lei, "--jurisdiction", "GB", "--domains", realDomain);
+    expect((await status(listing.body.verification_id)).verified).toBe(true);
+    expect((await lookup(listingUrl)).result).toBe("verified");
+  });
 });
