@@ -176,13 +176,16 @@ export const agentAuthorization: ClaimModule = {
     describe:
       "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +
       "participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with " +
-      "an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity " +
+      "an active mandate key of the account registered in the same environment (a sandbox key never signs a live mandate: 422 " +
+      "mandate_key_invalid); `valid_until` becomes `expires_at`; `agent_wallets` names the agent's wallets (active wallet_ownership " +
+      "records, same account and environment; else 422 linked_record_invalid naming the index), shown under `agent.wallets`: only " +
+      "payments sent from them count in `agent.payments`; `principal_record_id` links a checked company_identity " +
       "record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified " +
       "organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused.",
     fieldsSchema: agentFieldsSchema,
     errors: [
       "unknown_field", "field_not_allowed", "evidence_level_not_allowed", "mandate_signature_required", "mandate_signature_invalid",
-      "mandate_key_invalid", "principal_record_invalid", "secret_material_refused",
+      "mandate_key_invalid", "principal_record_invalid", "linked_record_invalid", "secret_material_refused",
     ],
     example: {
       summary: "An agent's mandate, signed by the principal's mandate key (201)",
