@@ -66,7 +66,7 @@ export async function rerunAction(_prev: ReviewState, form: FormData): Promise<R
     const r = await rerunAutomaticCheck(await getDb(), { id: account.id, role: account.role }, id);
     revalidatePath("/review");
     revalidatePath(`/review/${id}`);
-    return r.outcome === "issued" ? {} : { error: r.reason };
+    return r.outcome === "issued" || r.outcome === "checked" ? {} : { error: r.reason };
   } catch (e) {
     if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
     return { error: unexpected(e, "re-run") };

@@ -78,6 +78,7 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
             <span className="flex flex-wrap items-center gap-2">
               <a className="font-mono underline" href={`/keys/${encodeURIComponent(str(key.key_id))}`}>{str(key.key_id)}</a>
               <Pill word={str(key.status) || "unknown"} testId="mandate-key-status" />
+              {str(key.environment) && <span className="text-xs text-slate-600" data-testid="mandate-key-environment">{str(key.environment)} key</span>}
               {str(key.status) === "revoked" && <span className="text-xs text-slate-600">The key was revoked after it signed; the record stands, and its status says so.</span>}
             </span>
           ) : <span className="text-slate-600">none: the mandate was not signed (your own statement)</span>, "mandate-key")}
@@ -109,7 +110,7 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
 
       {payments && (
         <section data-testid="agent-payments">
-          <h2 className="text-lg font-semibold">Payments that cite this agent</h2>
+          <h2 className="text-lg font-semibold">Payments from this agent&apos;s wallets</h2>
           <p className="mt-2 text-sm"><span data-testid="payments-count">{payments.count}</span> payment{payments.count === 1 ? "" : "s"} recorded.</p>
           {payments.totals.length > 0 && (
             <dl className={dl} data-testid="payments-totals">

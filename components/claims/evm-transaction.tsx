@@ -27,7 +27,7 @@ function AgentPayment({ link, act }: { link: Evidence; act: string }) {
   const then = AGENT_THEN[str(link.agent_status_at_payment)] ?? { words: str(link.agent_status_at_payment) || "unknown", ok: false };
   const record = str(link.agent_record);
   return (
-    <span className="mt-2 block" data-testid="agent-link" data-agent-status={str(link.agent_status_at_payment)}>
+    <span className="mt-2 block" data-testid="agent-link" data-agent-status={str(link.agent_status_at_payment)} data-attribution={str(link.attribution)}>
       It was made by the agent <strong>{str(link.agent_id) || "named in its authorization"}</strong> under the authorization{" "}
       <a className="underline" href={`/r/${encodeURIComponent(record)}`}>{record}</a>. At the time of the payment (the block&apos;s time) that authorization was{" "}
       <strong className={then.ok ? "text-emerald-800" : "text-red-700"}>{then.words}</strong>.{" "}
@@ -35,7 +35,10 @@ function AgentPayment({ link, act }: { link: Evidence; act: string }) {
         ? "No act was given with the payment, so it was not compared with what the authorization allows."
         : link.act_match === true
           ? <>The act given with the payment, <code>{act}</code>, is the one the authorization names.</>
-          : <>The act given with the payment, <code>{act}</code>, is <strong>not</strong> the one the authorization names.</>}
+          : <>The act given with the payment, <code>{act}</code>, is <strong>not</strong> the one the authorization names.</>}{" "}
+      {link.attribution === "agent_wallet"
+        ? <>It was sent from one of the agent&apos;s wallets, so it counts in the agent&apos;s spend.</>
+        : <><strong>It was not sent from one of the agent&apos;s wallets</strong>: the payment only cites the agent, which is not shown to have made it, and it does not count in the agent&apos;s spend.</>}
     </span>
   );
 }

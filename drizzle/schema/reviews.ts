@@ -14,7 +14,7 @@ export const reviewDecisions = pgTable(
     recordId: text("record_id").notNull().references(() => records.id),
     reviewerAccountId: text("reviewer_account_id").notNull().references(() => accounts.id),
     /** approve → issued; reject → rejected; rerun_issued / rerun_unchanged for the automatic re-check. */
-    decision: text("decision", { enum: ["approve", "reject", "rerun_issued", "rerun_unchanged", "rerun_failed"] }).notNull(),
+    decision: text("decision", { enum: ["approve", "reject", "rerun_issued", "rerun_checked", "rerun_unchanged", "rerun_failed"] }).notNull(),
     /** The checklist items the reviewer ticked, by key. */
     checklist: jsonb("checklist").$type<string[]>().notNull(),
     notes: text("notes"),

@@ -1,10 +1,23 @@
-import { and, asc, eq } from "drizzle-orm";
-import { recordHistory, records } from "@/drizzle/schema";
+import { and, asc, eq, like } from "drizzle-orm";
+import { recordHistory, recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
+import { effectiveStatus } from "@/lib/records/effective-status";
 import { issuedStatusAt } from "@/lib/records/status-from-history";
 
 /** The role under which a payment rests on the agent record that made it (record_links). */
 export const AGENT_RECORD_ROLE = "agent_record";
+
+/** The roles under which an agent record rests on its wallets (`agent_wallets`, in order): agent_wallet_0, agent_wallet_1, … */
+export const agentWalletRole = (i: number) => `agent_wallet_${i}`;
+export const isAgentWalletRole = (role: string) => /^agent_wallet_\d+$/.test(role);
+
+/**
+ * Whose payment it is (CONTRACT "Payments by an agent"): `agent_wallet` when the transaction
+ * was sent from one of the agent's wallets (`agent_wallets`, a wallet_ownership record still
+ * active when the payment is recorded); `cited` when the payment only names the agent. Only
+ * `agent_wallet` payments count in the agent's spend.
+ */
+export type Attribution = "agent_wallet" | "cited";
 
 /**
  * The agent record's status at the payment's block time. The spec names five; `superseded`
@@ -20,6 +33,7 @@ export type AgentLink = {
   agent_status_at_payment: AgentStatusAtPayment;
   /** The act sent with the payment equals the agent's `act`; "unknown" when none was sent. */
   act_match: boolean | "unknown";
+  attribution: Attribution;
 };
 
 /**
@@ -29,8 +43,9 @@ export type AgentLink = {
  * and whether `act` is the agent's. Null when the account has no such record.
  */
 export async function agentLinkAt(
-  db: DbOrTx, accountId: string, agentRecordId: string, blockTime: Date, act: string | undefined,
+  db: DbOrTx, accountId: string, agentRecordId: string, tx: { blockTime: Date; from: string }, act: string | undefined, now = new Date(),
 ): Promise<AgentLink | null> {
+  const blockTime = tx.blockTime;
   const [agent] = await db
     .select({ status: records.status, statusChangedAt: records.statusChangedAt, expiresAt: records.expiresAt, evidence: records.evidencePublic })
     .from(records)
@@ -48,5 +63,18 @@ export async function agentLinkAt(
     agent_id: typeof agent.evidence.agent_id === "string" ? agent.evidence.agent_id : null,
     agent_status_at_payment: then === null || then === "pending_review" || then === "rejected" ? "not_yet_issued" : then,
     act_match: act === undefined ? "unknown" : act === agentAct,
+    attribution: (await agentWalletAddresses(db, agentRecordId, now)).has(tx.from.toLowerCase()) ? "agent_wallet" : "cited",
   };
+}
+
+/** The addresses (lower case) of the agent's wallets whose wallet_ownership records are active at `now`. */
+async function agentWalletAddresses(db: DbOrTx, agentRecordId: string, now: Date): Promise<Set<string>> {
+  const rows = await db
+    .select({ subject: records.subject, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt, claimType: records.claimType })
+    .from(recordLinks)
+    .innerJoin(records, eq(records.id, recordLinks.targetId))
+    .where(and(eq(recordLinks.recordId, agentRecordId), like(recordLinks.role, "agent\\_wallet\\_%")));
+  return new Set(rows
+    .filter((r) => r.claimType === "wallet_ownership" && effectiveStatus(r, now.getTime()).status === "active")
+    .map((r) => r.subject.trim().toLowerCase()));
 }

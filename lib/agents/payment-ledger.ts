@@ -12,11 +12,15 @@ export type PaymentLedger = { count: number; totals: { network: EvmNetwork; asse
 export type LedgerOf = { ledger: PaymentLedger; citing: string[] };
 
 const WEI = /^\d{1,78}$/;
+const isAttributed = (link: unknown) =>
+  typeof link === "object" && link !== null && (link as { attribution?: unknown }).attribution === "agent_wallet";
 const isNetwork = (v: unknown): v is EvmNetwork => typeof v === "string" && (EVM_NETWORKS as readonly string[]).includes(v);
 
 /**
  * The spend ledger of each agent record: the payments that cite it (record_links, role
- * agent_record) and were issued and still stand for what they say — not revoked, not
+ * agent_record), were sent from one of its wallets (`agent_link.attribution: agent_wallet`;
+ * a payment that only cites the agent — attribution `cited`, or recorded before attribution
+ * existed — is not its spend) and were issued and still stand for what they say — not revoked, not
  * superseded (suspended and expired ones count: the transaction happened) — each transaction
  * once however many records name it, summed per network in its native coin. Amounts are
  * added up, never compared with the mandate: the verifier does that. `citing` names every
@@ -36,7 +40,9 @@ export async function loadPaymentLedgers(db: DbOrTx, agentIds: readonly string[]
   for (const r of rows) {
     out.get(r.agentId)!.citing.push(r.id);
     if (!isIssued(r.status) || r.status === "revoked" || r.status === "superseded") continue;
-    const { network, value, tx_hash: tx } = r.evidence;
+    const { network, value, tx_hash: tx, agent_link: link } = r.evidence;
+    // Only the agent's own payments (sent from one of its wallets) are its spend; a payment that merely cites it is not.
+    if (!isAttributed(link)) continue;
     if (!isNetwork(network) || typeof value !== "string" || !WEI.test(value) || typeof tx !== "string") continue;
     const s = sums.get(r.agentId) ?? sums.set(r.agentId, { seen: new Set(), wei: new Map() }).get(r.agentId)!;
     const key = `${network}:${tx.toLowerCase()}`;

@@ -6,9 +6,10 @@ import { getEnv } from "@/lib/env";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
 import { MANDATE_KEY_ID_RE } from "@/lib/ids";
-import { mandateKeyDependency, mandateKeyStandings, verifyMandate } from "@/lib/mandates/verify-mandate";
+import { agentWalletRole, isAgentWalletRole } from "@/lib/agents/agent-link";
+import { mandateKeyDependency, mandateKeyStandings, verifyMandate, type MandateKeyStanding } from "@/lib/mandates/verify-mandate";
 import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkedStanding, LinkTarget } from "@/lib/records/public-view";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/public-view";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { refuseSourceFields } from "./field-rules";
@@ -17,6 +18,8 @@ import type { ClaimModule } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["participant_attested", "source_verified"];
 const PRINCIPAL_ROLE = "principal_record";
+/** At most this many agent wallets; their link roles are agent_wallet_0 … agent_wallet_9 (one digit: they sort in order). */
+const MAX_AGENT_WALLETS = 10;
 const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
 
 const text = (max: number, what: string) => z.string().trim().min(1).max(max).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe(what);
@@ -45,6 +48,12 @@ export const agentFields = {
     .describe("The mandate key (POST /api/v1/mandate-keys) that made mandate_signature."),
   principal_record_id: recordIdSchema.optional()
     .describe("A public, active company_identity record of this account (source_verified or evidence_verified) the principal is."),
+  agent_wallets: z.array(recordIdSchema).min(1).max(MAX_AGENT_WALLETS).optional()
+    .describe(
+      `The agent's wallets: ids of active wallet_ownership records of this account and environment (at most ${MAX_AGENT_WALLETS}). ` +
+      "A payment citing the agent (evm_transaction evidence.agent_record) is attributed to it (`agent_link.attribution: agent_wallet`) " +
+      "only when sent from one of them, and only such payments count in its spend.",
+    ),
 };
 const agentRequest = z.object(agentFields);
 type AgentRequest = z.output<typeof agentRequest>;
@@ -71,6 +80,20 @@ function levelProblem(input: RecordCreateInput, f: AgentRequest): FieldError | n
   if (wanted === "source_verified" && !signing) {
     return { code: "mandate_signature_required", param: "mandate_signature", message: "source_verified needs the principal's signed mandate: mandate_hash, mandate_signature and principal_key_id." };
   }
+  return null;
+}
+
+/**
+ * Why the i-th of `agent_wallets` cannot be the agent's wallet, or null: it must be an active
+ * wallet_ownership record of this account (another account's is not found) and environment.
+ */
+export function agentWalletProblem(target: LinkTarget | undefined, i: number, environment: string, now = Date.now()): FieldError | null {
+  const invalid = (why: string): FieldError => ({ code: "linked_record_invalid", param: `agent_wallets[${i}]`, message: `agent_wallets[${i}]: ${why}` });
+  if (!target) return invalid("no record of this account has that id.");
+  if (target.claimType !== "wallet_ownership") return invalid(`an agent wallet must be a wallet_ownership record, not ${target.claimType}.`);
+  if (target.environment !== environment) return invalid(`the wallet record is a ${target.environment} record; this agent is ${environment}.`);
+  const status = effectiveStatus(target, now).status;
+  if (status !== "active") return invalid(`the wallet record is ${status}; it must be active.`);
   return null;
 }
 
@@ -109,13 +132,34 @@ export function principalStanding(
   return principal !== null && sameLegalName(principal, org.legal_name) ? "verified" : "unverified";
 }
 
-type Extras = { keyStatus: "active" | "revoked" | null; payments: PaymentLedger | null };
+type Extras = { key: MandateKeyStanding | null; payments: PaymentLedger | null };
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : null);
-const keyStatusOf = (extras: unknown): Extras["keyStatus"] => {
-  const s = obj(extras)?.keyStatus;
-  return s === "active" || s === "revoked" ? s : null;
+const keyOf = (extras: unknown): Extras["key"] => {
+  const k = obj(obj(extras)?.key);
+  return k && (k.status === "active" || k.status === "revoked") && (k.environment === "sandbox" || k.environment === "live")
+    ? { status: k.status, environment: k.environment } : null;
 };
+/**
+ * The agent's wallets as the public sees them, in the order named: the address and record of
+ * each while its wallet record is public and issued (a private one is counted, never named),
+ * and its standing now.
+ */
+function agentWallets(links: readonly LinkedStanding[], linked: readonly LinkedTarget[] | undefined) {
+  return links
+    .filter((l) => isAgentWalletRole(l.role))
+    .map((l) => {
+      const target = linked?.find((t) => t.role === l.role)?.target;
+      const shown = l.record !== null && target !== undefined;
+      return {
+        verification_id: shown ? l.record!.verification_id : null,
+        address: shown ? target!.subject : null,
+        network: shown ? str(target!.evidencePublic.network) : null,
+        standing: l.standing,
+      };
+    });
+}
+
 /** The spend ledger `viewExtras` loaded; null where none was (a view of a past instant). */
 const paymentsOf = (extras: unknown): PaymentLedger | null => (obj(extras)?.payments as PaymentLedger | undefined) ?? null;
 
@@ -132,13 +176,16 @@ export const agentAuthorization: ClaimModule = {
     describe:
       "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +
       "participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with " +
-      "an active mandate key of the account; `valid_until` becomes `expires_at`; `principal_record_id` links a checked company_identity " +
+      "an active mandate key of the account registered in the same environment (a sandbox key never signs a live mandate: 422 " +
+      "mandate_key_invalid); `valid_until` becomes `expires_at`; `agent_wallets` names the agent's wallets (active wallet_ownership " +
+      "records, same account and environment; else 422 linked_record_invalid naming the index), shown under `agent.wallets`: only " +
+      "payments sent from them count in `agent.payments`; `principal_record_id` links a checked company_identity " +
       "record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified " +
       "organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused.",
     fieldsSchema: agentFieldsSchema,
     errors: [
       "unknown_field", "field_not_allowed", "evidence_level_not_allowed", "mandate_signature_required", "mandate_signature_invalid",
-      "mandate_key_invalid", "principal_record_invalid", "secret_material_refused",
+      "mandate_key_invalid", "principal_record_invalid", "linked_record_invalid", "secret_material_refused",
     ],
     example: {
       summary: "An agent's mandate, signed by the principal's mandate key (201)",
@@ -212,11 +259,16 @@ export const agentAuthorization: ClaimModule = {
         return { code: "invalid_value", param: "valid_until", message: `'valid_until' must lie between ${min} seconds and five years from now.` };
       }
     }
+    const twice = (f.agent_wallets ?? []).findIndex((id, i, all) => all.indexOf(id) !== i);
+    if (twice >= 0) return { code: "invalid_value", param: `agent_wallets[${twice}]`, message: `agent_wallets[${twice}] names the same wallet record again.` };
     return refuseSourceFields(input, "agent_authorization") ?? levelProblem(input, f);
   },
   links: (input) => {
-    const id = agentRequest.safeParse(input).data?.principal_record_id;
-    return id ? [{ role: PRINCIPAL_ROLE, targetId: id }] : [];
+    const f = agentRequest.safeParse(input).data;
+    return [
+      ...(f?.principal_record_id ? [{ role: PRINCIPAL_ROLE, targetId: f.principal_record_id }] : []),
+      ...(f?.agent_wallets ?? []).map((targetId, i) => ({ role: agentWalletRole(i), targetId })),
+    ];
   },
   async check(input, ctx) {
     const f = agentRequest.parse(input);
@@ -224,9 +276,13 @@ export const agentAuthorization: ClaimModule = {
       const problem = principalProblem(ctx.linked.get(PRINCIPAL_ROLE), ctx.auth.environment, ctx.now.getTime());
       if (problem) return { kind: "fail", error: problem };
     }
+    for (const [i] of (f.agent_wallets ?? []).entries()) {
+      const problem = agentWalletProblem(ctx.linked.get(agentWalletRole(i)), i, ctx.auth.environment, ctx.now.getTime());
+      if (problem) return { kind: "fail", error: problem };
+    }
     let level: EvidenceLevel = "participant_attested";
     if (f.mandate_signature !== undefined && f.principal_key_id !== undefined) {
-      const refused = await verifyMandate(ctx.db, ctx.auth.accountId, f.principal_key_id, f.mandate_signature, f);
+      const refused = await verifyMandate(ctx.db, ctx.auth, f.principal_key_id, f.mandate_signature, f);
       if (refused) return { kind: "fail", error: refused };
       // Checked; issued at source_verified unless the request asked for less.
       level = input.evidence_level === "participant_attested" ? "participant_attested" : "source_verified";
@@ -248,7 +304,7 @@ export const agentAuthorization: ClaimModule = {
       const keyId = str(r.evidence.principal_key_id);
       const ledger = r.id ? ledgers.get(r.id) : undefined;
       return {
-        data: { keyStatus: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
+        data: { key: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
         // The payments citing the agent: a change of any drops the cached view (a new one tells the agent itself).
         dependsOn: [...(keyId ? [mandateKeyDependency(keyId)] : []), ...(ledger?.citing ?? [])],
       };
@@ -258,14 +314,16 @@ export const agentAuthorization: ClaimModule = {
     const link = links.find((l) => l.role === PRINCIPAL_ROLE);
     const target = linked?.find((l) => l.role === PRINCIPAL_ROLE)?.target;
     const keyId = str(evidence.principal_key_id);
+    const key = keyOf(extras);
     return {
       agent: {
         principal: str(evidence.principal), agent_id: str(evidence.agent_id), act: str(evidence.act),
         scope: obj(evidence.scope), session_id: str(evidence.session_id),
         valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
-        key: keyId ? { key_id: keyId, status: keyStatusOf(extras) } : null,
+        key: keyId ? { key_id: keyId, status: key?.status ?? null, environment: key?.environment ?? null } : null,
         principal_standing: principalStanding(str(evidence.principal), link, target, account),
         principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
+        wallets: agentWallets(links, linked),
         payments: paymentsOf(extras),
       },
     };

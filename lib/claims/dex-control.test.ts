@@ -64,7 +64,18 @@ describe("dex_control subtype rules", () => {
     expect(evidenceTooOld({ checked_at: "2026-11-23T12:00:01Z" }, now)).toBeNull();
     expect(evidenceTooOld({ checked_at: "2026-11-23T12:00:00Z" }, now)).toMatch(/checked 24 h ago; it must be younger than 24 h/);
     expect(evidenceTooOld({}, now)).toMatch(/no check time/);
-    expect(dexControl.review?.beforeApprove?.({ createdAt: now, evidence: { checked_at: "2026-11-20T00:00:00Z" } }, now)).toMatch(/refresh/);
+    expect(dexControl.review?.beforeApprove?.({ createdAt: now, evidence: { signature_checked: true, checked_at: "2026-11-20T00:00:00Z" } }, now)).toMatch(/refresh/);
+  });
+
+  it("approval needs a wallet signature the service checked; the re-run is offered only while it waits", () => {
+    const now = new Date("2026-11-24T12:00:00Z");
+    const fresh = "2026-11-24T11:00:00Z";
+    expect(dexControl.review?.beforeApprove?.({ createdAt: now, evidence: { signature_checked: false, checked_at: fresh } }, now))
+      .toMatch(/wallet signature has not been checked by the service.*Re-run the automatic check/);
+    expect(dexControl.review?.beforeApprove?.({ createdAt: now, evidence: { checked_at: fresh } }, now)).toMatch(/has not been checked/);
+    expect(dexControl.review?.beforeApprove?.({ createdAt: now, evidence: { signature_checked: true, checked_at: fresh } }, now)).toBeNull();
+    expect(dexControl.review?.awaitsSource?.({ signature_checked: false })).toBe(true);
+    expect(dexControl.review?.awaitsSource?.({ signature_checked: true })).toBe(false);
   });
 
   it("the signed status carries evidence.mode and evidence.social_handle", () => {

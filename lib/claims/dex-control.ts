@@ -10,13 +10,15 @@ import { fieldErrors } from "@/lib/http/validation";
 import { RECORD_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizedValue } from "@/lib/lookup/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
-import { sameAddress } from "@/lib/proofs/wallet-address";
+import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
+import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkTarget } from "@/lib/records/public-view";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 import { signedWalletChallenge } from "./wallet-ownership";
-import type { ChecklistItem, ClaimContext, ClaimModule, CheckOutcome } from "./types";
+import { domainOwnership } from "./domain-ownership";
+import type { ApprovalRecheck, ApprovalRecheckInput, ChecklistItem, ClaimContext, ClaimModule, CheckOutcome, RecheckOutcome } from "./types";
 
 /*
  * dex_control (spec 2.6; issue 16): who controls a perpetual-exchange builder or vault wallet,
@@ -92,11 +94,11 @@ export function dexProblem(subtype: DexSubtype | undefined, e: DexEvidence): Fie
 const linkedInvalid = (why: string): FieldError => ({ code: "linked_record_invalid", param: "evidence.domain_record", message: why });
 
 /** The domain record must be this account's, in this environment, active, a domain proof of exactly this domain. */
-function domainRecordProblem(t: LinkTarget | undefined, domain: string, ctx: ClaimContext): FieldError | null {
+function domainRecordProblem(t: LinkTarget | undefined, domain: string, on: { environment: string; now: Date }): FieldError | null {
   if (!t) return linkedInvalid("No record of this account has that id.");
-  if (t.environment !== ctx.auth.environment) return linkedInvalid(`The domain record is a ${t.environment} record; this submission is ${ctx.auth.environment}.`);
+  if (t.environment !== on.environment) return linkedInvalid(`The domain record is a ${t.environment} record; this submission is ${on.environment}.`);
   if (t.claimType !== "domain_ownership") return linkedInvalid("domain_record must be a domain_ownership record.");
-  const status = effectiveStatus(t, ctx.now.getTime()).status;
+  const status = effectiveStatus(t, on.now.getTime()).status;
   if (status !== "active") return linkedInvalid(`The domain record is ${status}; it must be active.`);
   const d = normalizeDomain(domain);
   if (!("domain" in d) || t.subject !== d.domain) return linkedInvalid(`domain_record proves ${t.subject}, not ${domain}.`);
@@ -137,6 +139,17 @@ const CHECKLISTS: Record<DexSubtype | "domainless", readonly ChecklistItem[]> = 
 /** What a reviewer ticks for a submission of this subtype (and mode). */
 export function dexChecklist(subtype: DexSubtype, e: Pick<DexEvidence, "mode">): readonly ChecklistItem[] {
   return e.mode === "domainless" ? CHECKLISTS.domainless : CHECKLISTS[subtype];
+}
+
+/**
+ * Approval needs a wallet signature the service checked itself (CONTRACT "What was checked"):
+ * one whose check needed the network (a smart account's EIP-1271/6492 check) while its RPC
+ * could not be reached is unchecked, and waits for "Re-run automatic check" (`recheck`).
+ */
+export function signatureUnchecked(evidence: Record<string, unknown>): string | null {
+  if (evidence.signature_checked === true) return null;
+  return "The wallet signature has not been checked by the service: the network could not be asked when it was submitted " +
+    "(a smart account's signature is checked on-chain). Re-run the automatic check once the network answers; approval needs a checked signature.";
 }
 
 /** Spec 2.6 rule 2: why approval is refused now, or null. */
@@ -233,7 +246,9 @@ export const dexControl: ClaimModule = {
   recheckAtExpiry: true,
   review: {
     checklist: (evidence) => dexChecklist(evidence.subtype as DexSubtype, { mode: evidence.mode === "domainless" ? "domainless" : undefined }),
-    beforeApprove: (submission, now) => evidenceTooOld(submission.evidence, now),
+    beforeApprove: (submission, now) => signatureUnchecked(submission.evidence) ?? evidenceTooOld(submission.evidence, now),
+    awaitsSource: (evidence) => evidence.signature_checked !== true,
+    recheckAtApproval: (submission, now) => recheckDomainAtApproval(submission, now),
     async atApproval({ evidence, privateEvidence }, now) {
       const user = typeof privateEvidence.user_address === "string" ? privateEvidence.user_address : undefined;
       const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
@@ -281,7 +296,7 @@ export const dexControl: ClaimModule = {
       if (problem) return { kind: "fail", error: problem };
     }
     if (e.domain) {
-      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, ctx);
+      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, { environment: ctx.auth.environment, now: ctx.now });
       if (problem) return { kind: "fail", error: problem };
     }
     const signed = await signedWallet(e.challenge_id, e.signature, input.subject, ctx);
@@ -309,7 +324,7 @@ export const dexControl: ClaimModule = {
     if (!body.success) return { error: fieldErrors(body.error, sent, "evidence")[0]! };
     const e = submission.evidence;
     if (typeof e.domain_record === "string" && typeof e.domain === "string") {
-      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, ctx);
+      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, { environment: ctx.auth.environment, now: ctx.now });
       if (problem) return { error: problem };
     }
     const signed = await signedWallet(body.data.challenge_id, body.data.signature, String(e.address), ctx);
@@ -323,6 +338,58 @@ export const dexControl: ClaimModule = {
       commit: (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId),
     };
   },
+  /**
+   * "Re-run automatic check": the wallet signature checked again (a smart account's on-chain).
+   * Valid → the submission waits for its reviewer with a checked signature (never issued by
+   * this: a reviewer confirms the social account); still unreachable or now refused → unchanged.
+   */
+  async recheck(evidence, now): Promise<RecheckOutcome> {
+    if (evidence.signature_checked === true) return { kind: "checked", publicEvidence: evidence, reason: "The wallet signature was already checked." };
+    const network = String(evidence.network) as WalletNetwork;
+    const addr = normalizeAddress(String(evidence.address), network);
+    if ("error" in addr) return { kind: "fail", reason: addr.error.message };
+    const result = await verifyWalletSignature(addr, network, String(evidence.message), String(evidence.signature));
+    switch (result.kind) {
+      case "valid":
+        return {
+          kind: "checked", publicEvidence: { ...evidence, signature_checked: true, checked_at: now.toISOString() },
+          reason: "The network answered: the wallet signature checked out. A reviewer still confirms the rest.",
+        };
+      case "unreachable":
+        return { kind: "unreachable", reason: result.reason };
+      case "malformed":
+        return { kind: "fail", reason: result.message };
+      case "mismatch":
+        return { kind: "fail", reason: `The signature was not made by the key behind ${String(evidence.address)} over the challenge message.` };
+    }
+  },
   /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */
   publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),
 };
+
+/**
+ * At approval the domain part is asked again (CONTRACT "What was checked": the certificate says
+ * the domain was checked): the domain record must still be an active proof of the domain, and
+ * its DNS TXT record — asked now through domain_ownership's monitor — still published. Gone,
+ * or DNS silent → approval refused with the reason; nothing changes. Domainless submissions
+ * have no domain to ask.
+ */
+export async function recheckDomainAtApproval(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck> {
+  const e = submission.evidence;
+  const signed = e.signature_checked === true && typeof e.checked_at === "string"
+    ? [`The wallet signature was checked by the service at ${e.checked_at}.`] : [];
+  if (typeof e.domain !== "string" || typeof e.domain_record !== "string") return { kind: "ok", evidence: e, checked: signed };
+  const target = submission.linked.get("domain_record");
+  const problem = domainRecordProblem(target, e.domain, { environment: submission.environment, now });
+  if (problem || !target) return { kind: "refused", reason: `The domain record ${e.domain_record} no longer stands for ${e.domain}: ${problem?.message ?? "not found."}` };
+  const found = await domainOwnership.monitor!.run(target.evidencePublic, now);
+  if (found.kind === "unreachable") {
+    return { kind: "refused", reason: `The domain ${e.domain} could not be re-checked at approval: DNS did not answer (${found.reason}). Try again in a moment.` };
+  }
+  if (found.kind === "lapsed") return { kind: "refused", reason: `The domain ${e.domain} was re-checked at approval and no longer holds: ${found.reason}` };
+  const at = now.toISOString();
+  return {
+    kind: "ok", evidence: { ...e, domain_checked_at: at },
+    checked: [...signed, `The domain record ${e.domain_record} is active and its DNS TXT record for ${e.domain} is still published (asked at ${at}).`],
+  };
+}

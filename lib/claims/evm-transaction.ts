@@ -52,7 +52,7 @@ function agentProblem(target: LinkTarget | undefined, environment: string): Fiel
 async function paymentEvidence(db: DbOrTx, accountId: string, evidence: Evidence, chainFacts: Record<string, unknown>) {
   if (evidence.agent_record === undefined) return chainFacts;
   const blockTime = new Date(String(chainFacts.block_time));
-  const link = await agentLinkAt(db, accountId, evidence.agent_record, blockTime, evidence.act);
+  const link = await agentLinkAt(db, accountId, evidence.agent_record, { blockTime, from: String(chainFacts.from ?? "") }, evidence.act);
   if (!link) return null;
   return { ...chainFacts, ...(evidence.act !== undefined && { act: evidence.act }), agent_link: link };
 }
@@ -70,8 +70,9 @@ export const evmTransaction: ClaimModule = {
       "source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the " +
       "expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. " +
       "A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: " +
-      "the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match}`, the agent's status at " +
-      "the block's time; amounts are not checked.",
+      "the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match, attribution}`, the agent's status at " +
+      "the block's time and `attribution`: agent_wallet when the transaction's sender is one of the agent's wallets (its agent_wallets), " +
+      "else cited; only agent_wallet payments count in the agent's spend. Amounts are not checked.",
     evidenceSchema: evmTransactionEvidence,
     errors: [
       "transaction_not_found", "transaction_reverted", "transaction_not_confirmed", "transaction_mismatch", "agent_record_invalid",

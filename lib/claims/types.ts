@@ -49,6 +49,8 @@ export type RecordLinkRequest = { role: string; targetId: string };
 /** What asking the source again for a pending submission finds (the reviewers' "re-run automatic check"). */
 export type RecheckOutcome =
   | { kind: "issue"; evidenceLevel: EvidenceLevel; publicEvidence: Record<string, unknown> }
+  /** The source now confirms what it checks, but a reviewer still decides (e.g. dex_control's wallet signature): the submission waits with this evidence. */
+  | { kind: "checked"; publicEvidence: Record<string, unknown>; reason: string }
   | { kind: "unreachable"; reason: string }
   | { kind: "fail"; reason: string };
 
@@ -106,6 +108,16 @@ export type ClaimForm = {
 
 /** A submission as `review.atApproval` sees it, private evidence included (never shown). */
 export type ApprovalInput = { subject: string; evidence: Record<string, unknown>; privateEvidence: Record<string, unknown> };
+/** A submission as `review.recheckAtApproval` sees it: with the records it rests on (record_links), by role. */
+export type ApprovalRecheckInput = ApprovalInput & { environment: "sandbox" | "live"; linked: ReadonlyMap<string, LinkTarget> };
+/**
+ * What asking again at approval found: every part still holds (the evidence to issue with, and
+ * what was checked, in words the console shows), or the reason approval is refused now.
+ */
+export type ApprovalRecheck =
+  | { kind: "ok"; evidence: Record<string, unknown>; checked: readonly string[] }
+  | { kind: "refused"; reason: string };
+
 /** The public evidence to issue with; or the source's silence, and the evidence to issue with if the reviewer goes ahead. */
 export type ApprovalEvidence =
   | { kind: "evidence"; evidence: Record<string, unknown> }
@@ -169,11 +181,20 @@ export interface ClaimModule {
    * and offers no approval. `atApproval`: what the record is issued with, asked of a source
    * at the moment of approval (e.g. a public snapshot), outside the transaction; when the
    * source cannot answer, the reviewer may approve with `evidenceWithout` instead.
+   * `recheckAtApproval`: what the service asks again at the moment of approval, before
+   * `atApproval` (e.g. the DNS TXT record of the domain record a submission rests on): refused
+   * with the reason when a part no longer holds or cannot be asked — the console runs it when
+   * it shows the submission, and approval runs it again. `awaitsSource`: whether the
+   * submission still waits on a source the service could not reach (e.g. an unchecked wallet
+   * signature) — the console offers "Re-run automatic check" (`recheck`) only then; absent:
+   * always, for a type with `recheck`.
    */
   review?: {
     checklist?: readonly ChecklistItem[] | ((evidence: Record<string, unknown>) => readonly ChecklistItem[]);
     beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
+    recheckAtApproval?(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck>;
     atApproval?(submission: ApprovalInput, now: Date): Promise<ApprovalEvidence>;
+    awaitsSource?(evidence: Record<string, unknown>): boolean;
   };
   /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
   recheckAtExpiry?: boolean;

@@ -21,15 +21,26 @@ export function mandatePayload(accountId: string, f: MandateFields): Record<stri
 
 /**
  * Check a mandate signature: Ed25519 (strict: no small-order keys, RFC 8032 equation) over the
- * RFC 8785 canonical JSON of the payload, with an active mandate key of the same account.
- * Another account's key reads exactly like an unknown one.
+ * RFC 8785 canonical JSON of the payload, with an active mandate key of the same account and
+ * the same environment as the API key the mandate is sent with (CONTRACT "Trust model" →
+ * Agents: a sandbox key signs sandbox mandates only, a live key live ones). Another account's
+ * key reads exactly like an unknown one; this account's key of the other environment is named
+ * as such, so the caller knows which key to register.
  */
 export async function verifyMandate(
-  db: DbOrTx, accountId: string, keyId: string, signature: string, fields: MandateFields,
+  db: DbOrTx, auth: { accountId: string; environment: "sandbox" | "live" }, keyId: string, signature: string, fields: MandateFields,
 ): Promise<FieldError | null> {
+  const { accountId, environment } = auth;
   const [key] = await db.select().from(mandateKeys).where(and(eq(mandateKeys.keyId, keyId), eq(mandateKeys.accountId, accountId)));
   if (!key) {
     return { code: "mandate_key_invalid", param: "principal_key_id", message: `No mandate key '${keyId.slice(0, 100)}' is registered for this account.` };
+  }
+  if (key.environment !== environment) {
+    return {
+      code: "mandate_key_invalid", param: "principal_key_id",
+      message: `The mandate key '${keyId}' is a ${key.environment} key; a ${environment} mandate verifies only with a ${environment} mandate key. ` +
+        `Register the key with a ${environment} API key (POST /api/v1/mandate-keys).`,
+    };
   }
   if (key.revokedAt) {
     return { code: "mandate_key_invalid", param: "principal_key_id", message: `The mandate key '${keyId}' was revoked at ${key.revokedAt.toISOString()}.` };
@@ -45,12 +56,17 @@ export async function verifyMandate(
   return null;
 }
 
-/** The standing of mandate keys by id (for the public view): active, revoked, or absent when unknown. */
-export async function mandateKeyStandings(db: DbOrTx, keyIds: readonly string[]): Promise<Map<string, "active" | "revoked">> {
+export type MandateKeyStanding = { status: "active" | "revoked"; environment: "sandbox" | "live" };
+
+/** The standing and environment of mandate keys by id (for the public view); absent when unknown. */
+export async function mandateKeyStandings(db: DbOrTx, keyIds: readonly string[]): Promise<Map<string, MandateKeyStanding>> {
   const ids = [...new Set(keyIds)];
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ keyId: mandateKeys.keyId, revokedAt: mandateKeys.revokedAt }).from(mandateKeys).where(inArray(mandateKeys.keyId, ids));
-  return new Map(rows.map((r) => [r.keyId, r.revokedAt ? ("revoked" as const) : ("active" as const)]));
+  const rows = await db
+    .select({ keyId: mandateKeys.keyId, revokedAt: mandateKeys.revokedAt, environment: mandateKeys.environment })
+    .from(mandateKeys)
+    .where(inArray(mandateKeys.keyId, ids));
+  return new Map(rows.map((r) => [r.keyId, { status: r.revokedAt ? ("revoked" as const) : ("active" as const), environment: r.environment }]));
 }
 
 /** The key under which cached views of records signed with this mandate key depend on it (status-cache.ts). */

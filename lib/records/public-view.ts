@@ -156,6 +156,16 @@ export async function loadLinkTargets(db: DbOrTx, accountId: string, wanted: rea
   return out;
 }
 
+/** The records a stored record (or submission) rests on, by role, from its record_links: this account's only. */
+export async function loadStoredLinkTargets(db: DbOrTx, recordId: string, accountId: string) {
+  const rows = await db
+    .select({ role: recordLinks.role, target: TARGET_COLUMNS })
+    .from(recordLinks)
+    .innerJoin(records, eq(records.id, recordLinks.targetId))
+    .where(and(eq(recordLinks.recordId, recordId), eq(records.accountId, accountId)));
+  return new Map<string, LinkTarget>(rows.map((r) => [r.role, r.target]));
+}
+
 /** Views of several stored records: one query for their history and one for their links. */
 export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], now = Date.now()): Promise<PublicView[]> {
   if (rows.length === 0) return [];

@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { getRecordOrThrow } from "./get-record";
-import { loadLinkTargets, loadPublicView } from "./public-view";
+import { loadPublicView, loadStoredLinkTargets } from "./public-view";
 import { serializeRecord } from "./serialize-record";
 
 export const evidenceRefreshSchema = z
@@ -28,8 +28,8 @@ export async function refreshEvidence(db: Db, auth: AuthContext, id: string, raw
   const mod = claimModuleFor(row.claimType);
   if (!mod.refresh) throw new ApiError("invalid_transition", `${row.claimType} submissions take no evidence refresh; submit again.`, "id");
   if (row.status !== "pending_review") throw new ApiError("invalid_transition", `This record is ${row.status}: only a submission waiting for a reviewer can refresh its evidence.`, "id");
-  const wanted = mod.links?.({ subject: row.subject, claim_type: row.claimType, claim: row.claim, evidence: row.evidencePublic } as never) ?? [];
-  const linked = await loadLinkTargets(db, auth.accountId, wanted);
+  // The records the submission was made resting on (its record_links): its stored evidence is not a request to parse again.
+  const linked = await loadStoredLinkTargets(db, row.id, auth.accountId);
   const result = await mod.refresh({ subject: row.subject, evidence: row.evidencePublic }, input.evidence, { auth, now: new Date(), db, linked });
   if ("error" in result) throw ApiError.fromField(result.error);
   return db.transaction(async (tx) => {

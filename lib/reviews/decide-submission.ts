@@ -11,7 +11,8 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { writeEvent } from "@/lib/outbox/write-event";
-import { loadPublicView } from "@/lib/records/public-view";
+import { loadPublicView, loadStoredLinkTargets } from "@/lib/records/public-view";
+import { canonicalJson } from "@/lib/signing/canonical";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
@@ -77,7 +78,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
   if (input.decision === "reject" && !input.reason) {
     throw new ApiError("missing_field", "A rejection needs a reason; the customer sees it.", "reason");
   }
-  const approval = input.decision === "approve" ? await askAtApproval(db, recordId, input.without_snapshot) : undefined;
+  const approval = input.decision === "approve" ? await prepareApproval(db, recordId, input.without_snapshot) : undefined;
   const record = await db.transaction(async (tx) => {
     const row = await lockPending(tx, recordId);
     if (row.accountId === reviewer.id) {
@@ -95,6 +96,10 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     if (input.decision === "approve") {
       const refused = reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, at);
       if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
+      // What was asked at approval was asked about this evidence: a refresh meanwhile is looked at again.
+      if (approval && canonicalJson(approval.basis) !== canonicalJson(row.evidencePublic)) {
+        throw new ApiError("review_precondition_failed", "The submission's evidence was refreshed while it was being approved: look at it again. Nothing was changed.");
+      }
     }
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
@@ -116,21 +121,46 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
 }
 
 /**
- * What the claim type asks a source at the moment of approval (`review.atApproval`), before
- * the row is locked: the evidence to issue with. A source that cannot answer refuses the
- * approval (409 `snapshot_unreachable`) unless the reviewer chose to approve without it.
+ * What the claim type asks at the moment of approval, before the row is locked (sources are
+ * never asked inside the transaction): first its precondition (`beforeApprove`, so nothing is
+ * asked for a submission that cannot be approved), then what it re-checks
+ * (`review.recheckAtApproval`, e.g. a linked domain record's DNS TXT record: refused → 409
+ * `review_precondition_failed` with the reason), then what it takes from a source
+ * (`review.atApproval`, e.g. a snapshot: a source that cannot answer refuses the approval —
+ * 409 `snapshot_unreachable` — unless the reviewer chose to approve without it). Answers the
+ * evidence to issue with and the evidence it was asked about (`basis`).
  */
-async function askAtApproval(db: Db, recordId: string, withoutSnapshot: boolean) {
+async function prepareApproval(db: Db, recordId: string, withoutSnapshot: boolean) {
   if (!RECORD_ID_RE.test(recordId)) return undefined;
   const [row] = await db.select().from(records).where(eq(records.id, recordId));
-  const ask = row?.status === "pending_review" ? reviewPolicyFor(row.claimType)?.atApproval : undefined;
-  if (!row || !ask) return undefined;
-  const asked = await ask({ subject: row.subject, evidence: row.evidencePublic, privateEvidence: row.evidencePrivate ?? {} }, new Date());
-  if (asked.kind === "evidence") return { evidence: asked.evidence, note: undefined };
+  if (!row || row.status !== "pending_review") return undefined; // the transaction says why
+  const policy = reviewPolicyFor(row.claimType);
+  if (!policy?.recheckAtApproval && !policy?.atApproval) return undefined;
+  const now = new Date();
+  const refused = policy.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, now);
+  if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
+  const basis = row.evidencePublic;
+  let evidence = basis;
+  if (policy.recheckAtApproval) {
+    const rechecked = await policy.recheckAtApproval(await approvalRecheckInput(db, row), now);
+    if (rechecked.kind === "refused") throw new ApiError("review_precondition_failed", `${rechecked.reason} Nothing was changed.`);
+    evidence = rechecked.evidence;
+  }
+  if (!policy.atApproval) return { evidence, note: undefined, basis };
+  const asked = await policy.atApproval({ subject: row.subject, evidence, privateEvidence: row.evidencePrivate ?? {} }, now);
+  if (asked.kind === "evidence") return { evidence: asked.evidence, note: undefined, basis };
   if (!withoutSnapshot) {
     throw new ApiError("snapshot_unreachable", `${asked.reason} Approve without a snapshot to issue it anyway; nothing was changed.`, "without_snapshot");
   }
-  return { evidence: asked.evidenceWithout, note: `Confirmed by a reviewer; issued without a snapshot (${asked.reason})` };
+  return { evidence: asked.evidenceWithout, note: `Confirmed by a reviewer; issued without a snapshot (${asked.reason})`, basis };
+}
+
+/** A submission with the records it rests on (its record_links, this account's only), for `review.recheckAtApproval`. */
+export async function approvalRecheckInput(db: DbOrTx, row: RecordRow) {
+  return {
+    subject: row.subject, evidence: row.evidencePublic, privateEvidence: row.evidencePrivate ?? {}, environment: row.environment,
+    linked: await loadStoredLinkTargets(db, row.id, row.accountId),
+  };
 }
 
 export async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
@@ -147,7 +177,7 @@ export async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; 
 
 export type RerunResult =
   | { outcome: "issued"; record: ReturnType<typeof serializeRecord> }
-  | { outcome: "unreachable" | "failed"; reason: string };
+  | { outcome: "checked" | "unreachable" | "failed"; reason: string };
 
 /**
  * "Re-run automatic check" for a submission that waits because its source could not be
@@ -183,6 +213,13 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
       await audit(tx, row.id, reviewer.id, "rerun_issued", null, now);
       return { outcome: "issued", record };
     }
+    if (found.kind === "checked") {
+      const reason = `Re-run ${now.toISOString()}: ${found.reason}`;
+      await tx.update(records).set({ evidencePublic: found.publicEvidence, reviewReason: reason })
+        .where(and(eq(records.id, row.id), eq(records.status, "pending_review")));
+      await audit(tx, row.id, reviewer.id, "rerun_checked", reason, now);
+      return { outcome: "checked", reason };
+    }
     const reason = found.kind === "unreachable"
       ? `Re-run ${now.toISOString()}: the source is still unreachable. ${found.reason}`
       : `Re-run ${now.toISOString()}: the source answered and did not confirm it. ${found.reason}`;
@@ -190,11 +227,11 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     await audit(tx, row.id, reviewer.id, found.kind === "unreachable" ? "rerun_unchanged" : "rerun_failed", reason, now);
     return { outcome: found.kind === "unreachable" ? "unreachable" : "failed", reason };
   });
-  if (result.outcome === "issued") invalidateStatus(recordId);
+  if (result.outcome !== "unreachable" && result.outcome !== "failed") invalidateStatus(recordId);
   return result;
 }
 
-function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
+function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_checked" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
   return tx.insert(reviewDecisions).values({ recordId, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
 }
 

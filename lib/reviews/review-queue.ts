@@ -5,7 +5,7 @@ import { getEnv } from "@/lib/env";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { getHistory } from "@/lib/records/get-record";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
-import { recheckableModule } from "./decide-submission";
+import { approvalRecheckInput, recheckableModule } from "./decide-submission";
 
 export type QueueFilter = { claimType?: string; olderThanHours?: number; limit?: number };
 
@@ -70,12 +70,23 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
       .limit(50),
     getHistory(db, id),
   ]);
+  const pending = row.status === "pending_review";
+  const policy = reviewPolicyFor(row.claimType);
+  const refusal = pending ? approvalRefusal(row, now) : null;
+  // What approval would ask again, asked now so the reviewer sees it (approval asks once more).
+  const rechecked = pending && !refusal && policy?.recheckAtApproval
+    ? await policy.recheckAtApproval(await approvalRecheckInput(db, row), now)
+    : null;
   return {
     row, account: account!, decisions, earlier, history,
     checklist: checklistFor(row.claimType, row.evidencePublic),
-    approvalRefusal: row.status === "pending_review" ? approvalRefusal(row, now) : null,
-    snapshotAtApproval: Boolean(reviewPolicyFor(row.claimType)?.atApproval),
-    canRerun: row.status === "pending_review" && recheckableModule(row.claimType) !== null,
+    approvalRefusal: refusal ?? (rechecked?.kind === "refused" ? rechecked.reason : null),
+    /** What the service checked again for this page (e.g. the domain record's DNS TXT record); empty when nothing or refused. */
+    approvalChecks: rechecked?.kind === "ok" ? rechecked.checked : [],
+    snapshotAtApproval: Boolean(policy?.atApproval),
+    canRerun: pending && recheckableModule(row.claimType) !== null && (policy?.awaitsSource?.(row.evidencePublic) ?? true),
+    /** The re-run only checks a part again (a reviewer still decides), rather than issuing the record when the source confirms it. */
+    rerunChecksOnly: Boolean(policy?.awaitsSource),
     sla: slaState(row.createdAt, now),
   };
 }

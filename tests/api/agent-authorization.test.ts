@@ -91,7 +91,7 @@ describe("agent_authorization", () => {
     const st = await verifiedStatus(r.body.verification_id);
     expect(st.agent).toEqual({
       principal: m.principal, agent_id: m.agent_id, act: "pay_invoices", scope: m.scope, session_id: "sess-1", valid_until: m.valid_until,
-      mandate_hash: m.mandate_hash, key: null, principal_standing: "unlinked", principal_record: null, payments: { count: 0, totals: [] },
+      mandate_hash: m.mandate_hash, key: null, principal_standing: "unlinked", principal_record: null, wallets: [], payments: { count: 0, totals: [] },
     });
   });
 
@@ -102,12 +102,12 @@ describe("agent_authorization", () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.evidence_level).toBe("source_verified");
     const id = r.body.verification_id as string;
-    expect((await verifiedStatus(id)).agent.key).toEqual({ key_id: k.keyId, status: "active" });
+    expect((await verifiedStatus(id)).agent.key).toEqual({ key_id: k.keyId, status: "active", environment: "sandbox" });
 
     const del = await call("DELETE", `/api/v1/mandate-keys/${k.keyId}`, { key: sandboxKey });
     expect(del.status, del.text).toBe(200);
     const after = await verifiedStatus(id);
-    expect(after.agent.key).toEqual({ key_id: k.keyId, status: "revoked" });
+    expect(after.agent.key).toEqual({ key_id: k.keyId, status: "revoked", environment: "sandbox" });
     expect(after.status).toBe("active");
   });
 

@@ -3,6 +3,7 @@ import { parseEther, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { chainClients, type ChainClients } from "../chain/contracts";
+import { HARDHAT_KEY_0 } from "../chain/hardhat-node";
 import { baseUrl, call, companyStatus, newAccount, newLiveAccount } from "../helpers";
 import { verifyWithJwks } from "../signatures";
 
@@ -41,6 +42,20 @@ async function transferAfter(afterMs: number, value = parseEther("0.01")): Promi
   expect(Number((await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp)).toBe(second);
   await sleepUntil(second * 1000 + 100);
   return { hash, blockTime: new Date(second * 1000).toISOString() };
+}
+
+/** The wallet every transfer here is sent from (hardhat's funded account #0). */
+const sender = privateKeyToAccount(HARDHAT_KEY_0);
+
+/** A wallet_ownership record of the account for `wallet` (signed here with its key): an agent may name it among its agent_wallets. */
+async function walletRecord(key: string, wallet: { address: Address; signMessage: (a: { message: string }) => Promise<Hex> } = sender) {
+  const c = await call("POST", "/api/v1/wallet-challenges", { key, body: { address: wallet.address, network: "ethereum" } });
+  expect(c.status, c.text).toBe(201);
+  const r = await call("POST", "/api/v1/records", {
+    key, body: { subject: wallet.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", visibility: "public", evidence: { challenge_id: c.body.id, signature: await wallet.signMessage({ message: c.body.message }) } },
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.body.verification_id as string;
 }
 
 const agentBody = (over: Record<string, unknown> = {}) => ({
@@ -107,7 +122,8 @@ describe("payments made by an agent", () => {
     for (const c of cases) {
       const r = await pay(key, { tx_hash: c.tx.hash, agent_record: c.agent.id, ...(c.act && { act: c.act }) });
       expect(r.status, `${c.then}: ${r.text}`).toBe(201);
-      const link = { agent_record: c.agent.id, agent_id: c.agent.agentId, agent_status_at_payment: c.then, act_match: c.match };
+      // The agent names no wallets: each payment only cites it.
+      const link = { agent_record: c.agent.id, agent_id: c.agent.agentId, agent_status_at_payment: c.then, act_match: c.match, attribution: "cited" };
       expect(r.body.evidence).toMatchObject({ tx_hash: c.tx.hash, block_time: c.tx.blockTime, agent_link: link });
       expect(r.body.evidence.act).toBe(c.act);
       expect(r.body.agent_link).toEqual(link);
@@ -199,9 +215,9 @@ describe("payments made by an agent", () => {
 });
 
 describe("the agent's spend ledger", () => {
-  it("counts the issued payments citing the agent and sums their value per network, in the signed status and on the certificate, at once", async () => {
+  it("counts the issued payments from the agent's wallets and sums their value per network, in the signed status and on the certificate, at once", async () => {
     const { sandboxKey: key } = await newAccount("agent-ledger");
-    const a = await newAgent(key);
+    const a = await newAgent(key, { agent_wallets: [await walletRecord(key)] });
     const first = await transferAfter(a.issuedAt, parseEther("0.25"));
     const second = await transferAfter(Date.now(), parseEther("0.5"));
     await mine(1);
@@ -223,6 +239,7 @@ describe("the agent's spend ledger", () => {
     const html = await page(a.id);
     expect(html).toContain('data-testid="agent-payments" data-count="2"');
     expect(html).toMatch(/2 payments recorded on this service name this authorization/);
+    expect(html).toContain('data-testid="agent-wallets" data-count="1"'); // a sandbox wallet record is private: counted, never named
     expect(html).toContain("0.75 ETH");
     expect(html).toContain("each transaction once. The total is added up, never checked against the mandate's limit of 1.5 ETH");
 
@@ -238,7 +255,7 @@ describe("the agent's spend ledger", () => {
 
   it("a batch of payments citing the agent shows in its cached status at once", async () => {
     const { sandboxKey: key } = await newAccount("agent-ledger-batch");
-    const a = await newAgent(key);
+    const a = await newAgent(key, { agent_wallets: [await walletRecord(key)] });
     const one = await transferAfter(a.issuedAt, parseEther("0.1"));
     const two = await transferAfter(Date.now(), parseEther("0.2"));
     await mine(1);
@@ -248,5 +265,82 @@ describe("the agent's spend ledger", () => {
     expect(b.status, b.text).toBe(200);
     expect(b.body.totals).toMatchObject({ issued: 2, failed: 0 });
     expect((await verifiedStatus(a.id)).agent.payments).toEqual({ count: 2, totals: [{ network: "base", asset: "ETH", value: "300000000000000000" }] });
+  }, 60_000);
+});
+
+describe("payment attribution: the agent's wallets", () => {
+  it("a payment from one of the agent's wallets is agent_wallet and counted; from any other wallet it is cited and not counted", async () => {
+    // Live: a public live wallet record is named in the agent's public fields (sandbox records are private).
+    const { liveKey: key } = await newLiveAccount();
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const strangerWallet = await walletRecord(key, stranger);
+    const senderWallet = await walletRecord(key);
+    // Two agents of the same account: one whose wallet sent the payment, one whose wallet did not.
+    const own = await newAgent(key, { agent_wallets: [strangerWallet, senderWallet] });
+    const notIts = await newAgent(key, { agent_wallets: [strangerWallet] });
+    const tx = await transferAfter(Math.max(own.issuedAt, notIts.issuedAt), parseEther("0.3"));
+    await mine(1);
+
+    const cited = await pay(key, { tx_hash: tx.hash, agent_record: notIts.id, act: "pay_invoices" });
+    expect(cited.status, cited.text).toBe(201);
+    expect(cited.body.evidence.from.toLowerCase()).toBe(sender.address.toLowerCase());
+    expect(cited.body.agent_link).toMatchObject({ agent_record: notIts.id, agent_status_at_payment: "active", attribution: "cited" });
+    expect((await verifiedStatus(cited.body.verification_id)).agent_link.attribution).toBe("cited");
+    expect((await verifiedStatus(notIts.id)).agent.payments).toEqual({ count: 0, totals: [] });
+    const citedPage = await page(cited.body.verification_id);
+    expect(citedPage).toContain('data-attribution="cited"');
+    expect(citedPage).toMatch(/It was not sent from one of the agent's wallets/);
+
+    const attributed = await pay(key, { tx_hash: tx.hash, agent_record: own.id, act: "pay_invoices" });
+    expect(attributed.status, attributed.text).toBe(201);
+    expect(attributed.body.agent_link).toMatchObject({ agent_record: own.id, attribution: "agent_wallet" });
+    const st = await verifiedStatus(own.id);
+    expect(st.agent.payments).toEqual({ count: 1, totals: [{ network: "base", asset: "ETH", value: "300000000000000000" }] });
+    // The agent's wallets are public fields of the agent, in the order named.
+    expect(st.agent.wallets).toEqual([
+      { verification_id: strangerWallet, address: stranger.address, network: "ethereum", standing: "active" },
+      { verification_id: senderWallet, address: sender.address, network: "ethereum", standing: "active" },
+    ]);
+    expect((await call("GET", `/api/v1/records/${own.id}`, { key })).body.links.map((l: { role: string }) => l.role)).toEqual(["agent_wallet_0", "agent_wallet_1"]);
+    expect(await page(attributed.body.verification_id)).toContain('data-attribution="agent_wallet"');
+
+    // A wallet whose record was revoked no longer attributes new payments to the agent.
+    expect((await call("POST", `/api/v1/records/${senderWallet}/lifecycle`, { key, body: { operation: "revoke", reason: "Wallet retired." } })).status).toBe(200);
+    const afterRevoke = await pay(key, { tx_hash: tx.hash, agent_record: own.id });
+    expect(afterRevoke.body.agent_link).toMatchObject({ attribution: "cited" });
+    expect((await verifiedStatus(own.id)).agent.wallets[1]).toMatchObject({ verification_id: senderWallet, standing: "lapsed" });
+  }, 60_000);
+
+  it("agent_wallets must name active wallet_ownership records of the same account and environment (422 linked_record_invalid naming the index)", async () => {
+    const live = await newLiveAccount();
+    const key = live.sandboxKey;
+    const other = await newAccount("agent-attr-other");
+    const mine_ = await walletRecord(key);
+    const theirs = await walletRecord(other.sandboxKey);
+    const liveWallet = await walletRecord(live.liveKey);
+    const statement = (await call("POST", "/api/v1/records", { key, body: companyStatus() })).body.verification_id as string;
+    const revoked = await walletRecord(key, privateKeyToAccount(generatePrivateKey()));
+    expect((await call("POST", `/api/v1/records/${revoked}/lifecycle`, { key, body: { operation: "revoke", reason: "Retired." } })).status).toBe(200);
+    const cases: [string[], number, RegExp][] = [
+      [[mine_, theirs], 1, /no record of this account has that id/],
+      [[statement], 0, /must be a wallet_ownership record, not company_status/],
+      [[mine_, liveWallet], 1, /the wallet record is a live record; this agent is sandbox/],
+      [[revoked], 0, /the wallet record is revoked; it must be active/],
+    ];
+    for (const [wallets, at, message] of cases) {
+      const r = await call("POST", "/api/v1/records", { key, body: agentBody({ agent_wallets: wallets }) });
+      expect(r.status, r.text).toBe(422);
+      expect(r.body.error).toMatchObject({ type: "invalid_request_error", code: "linked_record_invalid", param: `agent_wallets[${at}]` });
+      expect(r.body.error.message).toMatch(message);
+    }
+    const twice = await call("POST", "/api/v1/records", { key, body: agentBody({ agent_wallets: [mine_, mine_] }) });
+    expect(twice.body.error).toMatchObject({ code: "invalid_value", param: "agent_wallets[1]" });
+    const tooMany = await call("POST", "/api/v1/records", { key, body: agentBody({ agent_wallets: Array(11).fill(mine_) }) });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.param).toBe("agent_wallets");
+    // The live agent takes the live wallet.
+    const liveAgent = await call("POST", "/api/v1/records", { key: live.liveKey, body: agentBody({ agent_wallets: [liveWallet] }) });
+    expect(liveAgent.status, liveAgent.text).toBe(201);
+    expect(liveAgent.body.agent.wallets).toEqual([{ verification_id: liveWallet, address: sender.address, network: "ethereum", standing: "active" }]);
   }, 60_000);
 });

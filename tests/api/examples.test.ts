@@ -973,8 +973,8 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(r.body).toMatchObject({ claim_type: "agent_authorization", evidence_level: "source_verified", status: "active" });
     expect(r.body.lifecycle.expires_at).toBe(new Date(mandate.valid_until).toISOString());
     expect(r.body.agent).toEqual({
-      principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active" }, principal_standing: "unlinked", principal_record: null,
-      payments: { count: 0, totals: [] },
+      principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active", environment: "sandbox" }, principal_standing: "unlinked", principal_record: null,
+      wallets: [], payments: { count: 0, totals: [] },
     });
   });
 

@@ -138,14 +138,61 @@ describe("mandate keys: register, list, revoke, read back", () => {
     }
   });
 
-  it("environments are separate: a live key neither lists nor revokes the sandbox key's mandate keys", async () => {
+  it("environments are separate: each API lists and revokes its own environment's keys, and only those", async () => {
     const acct = await newLiveAccount("starter");
     const sandbox = await register(acct.sandboxKey);
     const live = await register(acct.liveKey);
+    expect(sandbox.environment).toBe("sandbox");
     expect(live.environment).toBe("live");
     expect((await call("GET", "/api/v1/mandate-keys", { key: acct.liveKey })).body.data.map((k: any) => k.key_id)).toEqual([live.key_id]);
+    expect((await call("GET", "/api/v1/mandate-keys", { key: acct.sandboxKey })).body.data.map((k: any) => k.key_id)).toEqual([sandbox.key_id]);
+    // Neither API reaches the other environment's key: 404, and that key stays active.
     expect((await call("DELETE", `/api/v1/mandate-keys/${sandbox.key_id}`, { key: acct.liveKey })).status).toBe(404);
+    expect((await call("GET", `/keys/${sandbox.key_id}`)).body).toMatchObject({ environment: "sandbox", status: "active" });
+    expect((await call("DELETE", `/api/v1/mandate-keys/${live.key_id}`, { key: acct.sandboxKey })).status).toBe(404);
     expect((await call("GET", `/keys/${live.key_id}`)).body).toMatchObject({ environment: "live", status: "active" });
+    // The live API revokes its live key (the reported "live API cannot revoke" was about a sandbox key signing live mandates: refused now).
+    const liveRevoke = await call("DELETE", `/api/v1/mandate-keys/${encodeURIComponent(live.key_id)}`, { key: acct.liveKey });
+    expect(liveRevoke.status, liveRevoke.text).toBe(200);
+    expect(liveRevoke.body).toMatchObject({ key_id: live.key_id, environment: "live", status: "revoked" });
+    expect((await call("GET", "/api/v1/mandate-keys", { key: acct.liveKey })).body.data).toEqual([liveRevoke.body]);
+    expect((await call("GET", `/keys/${live.key_id}`)).body).toMatchObject({ environment: "live", status: "revoked" });
+    expect((await call("GET", `/keys/${sandbox.key_id}`)).body).toMatchObject({ environment: "sandbox", status: "active" });
+  });
+
+  it("a mandate verifies only with a mandate key of its own environment: a sandbox key is refused for a live mandate, and a live key for a sandbox one", async () => {
+    const acct = await newLiveAccount("starter");
+    const accountId = acct.accountId;
+    const seedOf = () => ed25519.utils.randomSecretKey();
+    const sandboxSeed = seedOf();
+    const liveSeed = seedOf();
+    const sandboxKey = await register(acct.sandboxKey, uniqueId("env-sbx"), b64u(ed25519.getPublicKey(sandboxSeed)));
+    const liveKey = await register(acct.liveKey, uniqueId("env-live"), b64u(ed25519.getPublicKey(liveSeed)));
+    const agent = (apiKey: string, key: { key_id: string }, seed: Uint8Array) => {
+      const mandate = { agent_id: `agent-${randomUUID().slice(0, 6)}`, act: "pay_invoices", mandate_hash: `sha256:${"cd".repeat(32)}` };
+      const signature = b64u(ed25519.sign(new TextEncoder().encode(canonicalize({ account_id: accountId, ...mandate })!), seed));
+      return call("POST", "/api/v1/records", {
+        key: apiKey,
+        body: {
+          subject: mandate.agent_id, claim_type: "agent_authorization", claim: "May pay invoices.", principal: "Acme Trading Ltd",
+          ...mandate, mandate_signature: signature, principal_key_id: key.key_id,
+        },
+      });
+    };
+    const liveWithSandbox = await agent(acct.liveKey, sandboxKey, sandboxSeed);
+    expect(liveWithSandbox.status, liveWithSandbox.text).toBe(422);
+    expect(liveWithSandbox.body.error).toMatchObject({ code: "mandate_key_invalid", param: "principal_key_id" });
+    expect(liveWithSandbox.body.error.message).toMatch(/is a sandbox key; a live mandate verifies only with a live mandate key/);
+    const sandboxWithLive = await agent(acct.sandboxKey, liveKey, liveSeed);
+    expect(sandboxWithLive.status, sandboxWithLive.text).toBe(422);
+    expect(sandboxWithLive.body.error).toMatchObject({ code: "mandate_key_invalid", param: "principal_key_id" });
+    expect(sandboxWithLive.body.error.message).toMatch(/is a live key; a sandbox mandate verifies only with a sandbox mandate key/);
+    // Each environment's own key signs its own mandates.
+    for (const [apiKey, key, seed, env] of [[acct.liveKey, liveKey, liveSeed, "live"], [acct.sandboxKey, sandboxKey, sandboxSeed, "sandbox"]] as const) {
+      const ok = await agent(apiKey, key, seed);
+      expect(ok.status, ok.text).toBe(201);
+      expect(ok.body).toMatchObject({ environment: env, evidence_level: "source_verified", agent: { key: { key_id: key.key_id, status: "active", environment: env } } });
+    }
   });
 
   it("the public read-back: unknown ids are a JSON 404 with CORS; preflight is answered; other methods are 405", async () => {

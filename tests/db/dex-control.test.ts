@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -7,6 +9,7 @@ import { createLocalJWKSet } from "jose";
 import { eq, sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { chainClients, deployOwnerWallet } from "../chain/contracts";
 import { setDns } from "../helpers";
 import { startVaultInfo, vaultFixture, writeVaultInfo } from "../vault-info";
 
@@ -21,6 +24,22 @@ import { startVaultInfo, vaultFixture, writeVaultInfo } from "../vault-info";
  * approves without a snapshot.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-dex-"));
+/**
+ * The RPC of `base` (the suite's hardhat node) behind a switch: while `rpcUp` is false a
+ * request's connection is dropped (an unreachable RPC), otherwise it is passed on.
+ */
+const evmChain = inject("evmChain");
+let rpcUp = true;
+const rpc = http.createServer(async (req, res) => {
+  if (!rpcUp) return void req.socket.destroy();
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const answer = await fetch(evmChain.url, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+  res.writeHead(answer.status, { "content-type": "application/json" }).end(Buffer.from(await answer.arrayBuffer()));
+});
+await new Promise<void>((r) => rpc.listen(0, "127.0.0.1", r));
+process.env.EVM_RPC_URLS = JSON.stringify({ [evmChain.network]: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}` });
+process.env.RPC_TIMEOUT_MS = "1000";
 const infoFile = path.join(dir, "vault-info.json");
 const info = await startVaultInfo(infoFile);
 process.env.DATA_DIR = dir;
@@ -37,7 +56,7 @@ const { setPlan } = await import("@/lib/accounts/manage-account");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createRecord } = await import("@/lib/records/create-record");
 const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
-const { decideSubmission } = await import("@/lib/reviews/decide-submission");
+const { decideSubmission, rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 const { getSignedStatus } = await import("@/lib/records/signed-status");
 const { refreshEvidence } = await import("@/lib/records/refresh-evidence");
@@ -58,6 +77,7 @@ beforeEach(() => writeVaultInfo(infoFile, {}));
 afterAll(async () => {
   await closeDb();
   await info.close();
+  await new Promise((r) => rpc.close(r));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -78,7 +98,7 @@ async function domainRecord(auth: Auth) {
   setDns(c.txt_name, [c.txt_value]);
   const r = await create(auth, { subject: c.domain, claim_type: "domain_ownership", claim: "Controls it.", evidence: { challenge_id: c.id } });
   expect(r.status).toBe(201);
-  return { domain: c.domain, id: r.body.verification_id as string };
+  return { domain: c.domain, id: r.body.verification_id as string, txtName: c.txt_name, txtValue: c.txt_value };
 }
 
 async function signedChallenge(auth: Auth, claimType: "dex_control" | "wallet_ownership" = "dex_control") {
@@ -250,4 +270,96 @@ describe("dex_control", () => {
       .toMatchObject({ code: "linked_record_invalid", param: "evidence.domain_record" });
     expect(await refused(create(auth, { subject: USER, claim_type: "dex_control", claim: "x", evidence: {} }))).toMatchObject({ param: "subtype" });
   });
+
+  it("approval needs a wallet signature checked by the service: unchecked (RPC unreachable) → refused with the reason and a re-run offered; the re-run checks it (EIP-1271) and approval follows", async () => {
+    const auth = await liveCustomer();
+    const chain = chainClients(evmChain.url, evmChain.chainId);
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const wallet = await deployOwnerWallet(chain, owner.address);
+    rpcUp = false;
+    try {
+      const c = await createWalletChallenge(db, auth, { address: wallet, network: evmChain.network as "base", claim_type: "dex_control" });
+      const signature = await owner.signMessage({ message: c.message });
+      const r = await create(auth, {
+        subject: wallet, claim_type: "dex_control", subtype: "wallet_owner", claim: `Controls ${wallet}.`,
+        evidence: { challenge_id: c.id, signature, social_handle: "@acmetrade", mode: "domainless", social_post_url: "https://social.example/acmetrade/status/11" },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      expect(r.body.evidence).toMatchObject({ signature_checked: false });
+      expect(r.body.review.reason).toMatch(/could not be checked yet/);
+      const id = r.body.verification_id as string;
+
+      // The console: approval disabled with the reason, "Re-run automatic check" offered.
+      const s = await loadChecklist(id);
+      expect(s.approvalRefusal).toMatch(/wallet signature has not been checked by the service/);
+      expect(s.canRerun).toBe(true);
+      expect(s.rerunChecksOnly).toBe(true);
+      await expect(approve(id)).rejects.toMatchObject({ code: "review_precondition_failed", message: expect.stringMatching(/Re-run the automatic check/) });
+
+      // Still unreachable: nothing changes.
+      const still = await rerunAutomaticCheck(db, reviewer, id);
+      expect(still).toMatchObject({ outcome: "unreachable" });
+      expect((await loadChecklist(id)).approvalRefusal).toMatch(/has not been checked/);
+
+      // The network answers: the signature is checked on-chain; the submission still waits for its reviewer.
+      rpcUp = true;
+      const checked = await rerunAutomaticCheck(db, reviewer, id);
+      expect(checked).toMatchObject({ outcome: "checked", reason: expect.stringMatching(/signature checked out/) });
+      const [row] = await db.select().from(records).where(eq(records.id, id));
+      expect(row).toMatchObject({ status: "pending_review", evidencePublic: expect.objectContaining({ signature_checked: true }) });
+      const after = await loadChecklist(id);
+      expect(after.approvalRefusal).toBeNull();
+      expect(after.canRerun).toBe(false);
+      expect(after.decisions.map((d) => d.decision)).toEqual(["rerun_unchanged", "rerun_checked"]);
+      expect(after.approvalChecks).toEqual([expect.stringMatching(/wallet signature was checked by the service/)]);
+      const issued = await approve(id);
+      expect(issued).toMatchObject({ status: "active", evidence_level: "evidence_verified", evidence: { signature_checked: true } });
+    } finally {
+      rpcUp = true;
+    }
+  });
+
+  it("the domain record is re-checked at approval: its TXT record gone → approval refused with the reason (shown in the console); published again → approved", async () => {
+    const auth = await liveCustomer();
+    const d = await domainRecord(auth);
+    const r = await submit(auth, "wallet_owner", { domain: d.domain, domain_record: d.id });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const id = r.body.verification_id as string;
+    const s = await loadChecklist(id);
+    expect(s.approvalRefusal).toBeNull();
+    expect(s.approvalChecks).toEqual([
+      expect.stringMatching(/wallet signature was checked by the service/),
+      expect.stringContaining(`The domain record ${d.id} is active and its DNS TXT record for ${d.domain} is still published`),
+    ]);
+
+    // The TXT record is taken down: the console says so, and approval is refused; nothing changes.
+    setDns(d.txtName, null);
+    const gone = await loadChecklist(id);
+    expect(gone.approvalRefusal).toMatch(new RegExp(`The domain ${d.domain.replaceAll(".", "\\.")} was re-checked at approval and no longer holds: The TXT record`));
+    expect(gone.approvalChecks).toEqual([]);
+    await expect(approve(id)).rejects.toMatchObject({ code: "review_precondition_failed", message: expect.stringMatching(/no longer holds/) });
+    expect((await db.select({ status: records.status }).from(records).where(eq(records.id, id)))[0]!.status).toBe("pending_review");
+
+    // A refresh of a submission with a domain works (it reads the domain record it rests on).
+    setDns(d.txtName, [d.txtValue]);
+    const c = await createWalletChallenge(db, auth, { address: r.wallet, network: "ethereum", claim_type: "dex_control" });
+    const fresh = await refreshEvidence(db, auth, id, { evidence: { challenge_id: c.id, signature: await r.signer.signMessage({ message: c.message }) } });
+    expect(fresh).toMatchObject({ status: "pending_review", evidence: { challenge_id: c.id, domain_record: d.id } });
+
+    const issued = await approve(id);
+    expect(issued.status).toBe("active");
+    expect(Date.now() - Date.parse(String(issued.evidence.domain_checked_at))).toBeLessThan(60_000);
+  });
+
+  it("a domain record no longer active at approval refuses it, naming the record", async () => {
+    const auth = await liveCustomer();
+    const d = await domainRecord(auth);
+    const r = await submit(auth, "wallet_owner", { domain: d.domain, domain_record: d.id });
+    const id = r.body.verification_id as string;
+    await loadChecklist(id);
+    await db.update(records).set({ status: "revoked" }).where(eq(records.id, d.id));
+    expect((await loadChecklist(id)).approvalRefusal).toMatch(new RegExp(`The domain record ${d.id} no longer stands .*revoked`));
+    await expect(approve(id)).rejects.toMatchObject({ code: "review_precondition_failed" });
+  });
 });
+

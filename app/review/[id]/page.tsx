@@ -96,9 +96,18 @@ export default async function ReviewPage({ params }: Props) {
         {pending && (
           <section>
             <h2 className="text-lg font-semibold">Decision</h2>
+            {s.approvalChecks.length > 0 && (
+              <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-emerald-900" data-testid="approval-checks">
+                {s.approvalChecks.map((c, i) => <li key={i}>{c}</li>)}
+              </ul>
+            )}
             {s.canRerun && (
               <div className="mt-2">
-                <p className="mb-2 text-sm text-slate-600">This claim type has a connector: if its source answers now, the record issues without a reviewer.</p>
+                <p className="mb-2 text-sm text-slate-600">
+                  {s.rerunChecksOnly
+                    ? "Part of this submission could not be checked by the service when it was made (its source did not answer): re-run the check to ask again. You still decide the rest."
+                    : "This claim type has a connector: if its source answers now, the record issues without a reviewer."}
+                </p>
                 <RerunForm id={row.id} />
               </div>
             )}

@@ -23,7 +23,8 @@ export function mandateKeyPaths(): Paths {
           "point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, " +
           "`private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 " +
           "`private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API " +
-          "key; an `account_id` in the body is 422 `field_not_allowed`. Body at most 16 KiB.",
+          "key (an `account_id` in the body is 422 `field_not_allowed`): a key registered with a live API key signs live " +
+          "mandates only, one registered with a sandbox key sandbox mandates only. Body at most 16 KiB.",
         security: bearer,
         requestBody: { required: true, content: { "application/json": { schema: ref("MandateKeyCreate") } } },
         responses: {
@@ -38,7 +39,7 @@ export function mandateKeyPaths(): Paths {
         operationId: "listMandateKeys",
         tags: ["Mandates"],
         summary: "List mandate keys",
-        description: "The API key's account and environment only, oldest first, revoked keys included.",
+        description: "The API key's account and environment only (a live API key lists the live keys), oldest first, revoked keys included.",
         security: bearer,
         responses: {
           "200": jsonResponse("The keys.", ref("MandateKeyList")),
@@ -53,8 +54,8 @@ export function mandateKeyPaths(): Paths {
         summary: "Revoke a mandate key",
         description:
           "The key stays published at /keys/{key_id} with status `revoked` and `revoked_at`; its id is never reused. " +
-          "Revoking a revoked key answers the same object (200) and changes nothing. Another account's or environment's " +
-          "key is 404, like an unknown one.",
+          "Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's " +
+          "live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one.",
         security: bearer,
         parameters: [mandateKeyIdParam],
         responses: {
