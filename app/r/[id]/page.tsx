@@ -92,7 +92,7 @@ export default async function CertificatePage({ params }: Props) {
           <p className="mt-2 text-slate-700" data-testid="evidence-explained">{headline.explain}</p>
 
           <div className="mt-4 flex flex-wrap items-center gap-3">
-            <StatusBadge status={status} unchecked={!verified} />
+            <StatusBadge status={status} unchecked={headline.tone !== "verified"} />
             <span className={`text-sm font-semibold ${headline.tone === "verified" ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
               {headline.tone === "verified" ? "Verified" : verified ? "Checked — by an account whose name is not verified" : "Not verified"}
             </span>
