@@ -88,7 +88,7 @@ async function signedStatus(id: string) {
 const lifecycle = (key: string, id: string, operation: string, reason = "Changed by the owner.") =>
   call("POST", `/api/v1/records/${id}/lifecycle`, { key, body: { operation, reason } });
 const record = async (key: string, id: string) => (await call("GET", `/api/v1/records/${id}`, { key })).body;
-const lastHistory = async (key: string, id: string) => (await record(key, id)).history.at(-1);
+const lastHistory = async (key: string, id: string) => (await record(key, id)).lifecycle.history.at(-1);
 
 /** A signed-in portal session of a new account with `role`. */
 async function staffSession(role: "reviewer" | "admin" | null): Promise<Client & { accountId: string }> {
