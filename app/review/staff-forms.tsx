@@ -16,11 +16,9 @@ export function StaffActionForm({ id, operations, reportId }: { id: string; oper
   const [state, action, pending] = useActionState<StaffActionState, FormData>(staffRecordAction, {});
   const uid = useId();
   const e = state.errors ?? {};
-  if (state.done) {
-    return <Alert kind="success" id={`${uid}-done`}>Record {state.done}{reportId ? "; the report is closed" : ""}. The certificate shows it now.</Alert>;
-  }
   return (
     <form action={action} className="mt-3 space-y-2" data-testid="staff-action-form">
+      {state.done && <Alert kind="success" id={`${uid}-done`}>Record {state.done}{reportId ? "; the report is closed" : ""}. The certificate shows it now.</Alert>}
       <input type="hidden" name="id" value={id} />
       {reportId && <input type="hidden" name="report_id" value={reportId} />}
       {e.form && <Alert kind="error">{e.form}</Alert>}

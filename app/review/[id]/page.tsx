@@ -120,10 +120,12 @@ export default async function ReviewPage({ params }: Props) {
         {standing && (
           <section data-testid="staff-actions">
             <h2 className="text-lg font-semibold">Standing</h2>
-            <p className="mt-2 text-sm">
-              This record is <strong data-testid="record-standing">{standing}</strong>
-              {lastMove && <> ({lastMove.status} by {actorKind(lastMove.by)}, {fmtTime(lastMove.at)}{lastMove.reason ? `: ${lastMove.reason}` : ""})</>}.
-            </p>
+            <p className="mt-2 text-sm">This record is <strong data-testid="record-standing">{standing}</strong>.</p>
+            {lastMove && (
+              <p className="mt-1 text-sm text-slate-600" data-testid="last-move">
+                Last change: {lastMove.status} by {actorKind(lastMove.by)}, {fmtTime(lastMove.at)}{lastMove.reason ? ` — ${lastMove.reason}` : ""}
+              </p>
+            )}
             {staffOps.length > 0
               ? <>
                   <p className="mt-2 text-sm text-slate-600">
