@@ -13,8 +13,14 @@ export const reviewDecisions = pgTable(
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     recordId: text("record_id").notNull().references(() => records.id),
     reviewerAccountId: text("reviewer_account_id").notNull().references(() => accounts.id),
-    /** approve → issued; reject → rejected; rerun_issued / rerun_unchanged for the automatic re-check. */
-    decision: text("decision", { enum: ["approve", "reject", "rerun_issued", "rerun_checked", "rerun_unchanged", "rerun_failed"] }).notNull(),
+    /**
+     * approve → issued; reject → rejected; rerun_issued / rerun_checked / rerun_unchanged for the automatic re-check;
+     * staff_suspend / staff_reinstate / staff_revoke for a staff action on an issued record (its public
+     * reason in `reason`, the report it answered in `notes`). A plain text column: no migration per value.
+     */
+    decision: text("decision", {
+      enum: ["approve", "reject", "rerun_issued", "rerun_checked", "rerun_unchanged", "rerun_failed", "staff_suspend", "staff_reinstate", "staff_revoke"],
+    }).notNull(),
     /** The checklist items the reviewer ticked, by key. */
     checklist: jsonb("checklist").$type<string[]>().notNull(),
     notes: text("notes"),

@@ -10,6 +10,7 @@ import { listReports } from "@/lib/reports/report-problem";
 import { sweepWalletProofs } from "./sweep-wallet-proofs";
 import { ApiError } from "@/lib/http/errors";
 import { isValidLei } from "@/lib/connectors/lei-format";
+import { staffAccount, staffAction, type Staff } from "@/lib/records/staff-action";
 import { afterOrganisationChange, removeVerifiedOrganisation, setVerifiedOrganisation } from "@/lib/organisations/set-organisation";
 
 /** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
@@ -30,7 +31,11 @@ const USAGE = `usage:
   reports list                 (open problems reported from certificates, newest first)
   organisation verify --account ID --legal-name N [--lei L] [--jurisdiction J] [--domains a.com,b.com]
                                (records a verification staff decided outside the console)
-  organisation remove --account ID`;
+  organisation remove --account ID
+  record suspend|reinstate|revoke --id PRS-… --reason "…" [--by ACCOUNT_ID] [--report RPT_ID]
+                               (a staff action on any issued record; the reason is shown on its certificate as
+                               "Suspended by Proof Records: …"; --by names the reviewer/admin account acting, for the
+                               review audit log; --report closes that problem report with the action)`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -149,6 +154,20 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       if (!(await db.transaction((tx) => removeVerifiedOrganisation(tx, accountId)))) notFound(accountId);
       afterOrganisationChange(accountId);
       return { account_id: accountId, organisation: null };
+    }
+    case "record suspend":
+    case "record reinstate":
+    case "record revoke": {
+      let staff: Staff = { accountId: null, role: "operator" };
+      if (f.by) {
+        const named = await staffAccount(db, f.by);
+        if (!named) throw new AdminUsage(`--by ${f.by} is not a reviewer or admin account`);
+        staff = named;
+      }
+      const record = await staffAction(db, staff, need(f, "id"), {
+        operation: verb, reason: need(f, "reason"), ...(f.report ? { report_id: f.report } : {}),
+      });
+      return { record_id: record.verification_id, status: record.status, operation: verb };
     }
     default:
       throw new AdminUsage(USAGE);

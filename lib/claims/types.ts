@@ -265,6 +265,13 @@ export interface ClaimModule {
    */
   announcePartChanges?: boolean;
   /**
+   * A record of this type stands only while every record it rests on (its links) is active
+   * (CONTRACT "What still stands"): the system suspends it, naming the part, the moment one
+   * stops being active, and reinstates it when all are active again (lib/records/apply-transition.ts).
+   * Only for types whose every link is a part (not, e.g., a renewal's link to what it renews).
+   */
+  followsParts?: boolean;
+  /**
    * The values the public lookup (GET /api/v1/lookup) finds this type's records by — a
    * domain as a website, an address as a wallet, a listing's link, payee and licence — from
    * the subject and the public evidence. The pipeline normalises them and writes them with

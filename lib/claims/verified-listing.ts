@@ -162,6 +162,7 @@ const isPartRole = (r: string): r is PartRole => (PART_ROLES as readonly string[
 export const verifiedListing: ClaimModule = {
   type: "verified_listing",
   announcePartChanges: true,
+  followsParts: true,
   docs: {
     describe:
       "`verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema " +

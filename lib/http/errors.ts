@@ -33,6 +33,8 @@ const CODES = {
   method_not_allowed: [405, "invalid_request_error"],
   idempotency_key_in_use: [409, "idempotency_error"],
   invalid_transition: [409, "conflict"],
+  suspended_by_system: [409, "conflict"],
+  suspended_by_staff: [409, "conflict"],
   snapshot_unreachable: [409, "conflict"],
   review_conflict: [409, "conflict"],
   review_validity_passed: [409, "conflict"],

@@ -6,6 +6,8 @@ import { ApiError } from "@/lib/http/errors";
 import { effectiveStatus } from "./effective-status";
 import { applyTransition } from "./apply-transition";
 import { getRecordOrThrow } from "./get-record";
+import { refuseReinstateWhilePartsLapsed } from "./reinstate-rules";
+import { lastMover, moverKind } from "./standing-actor";
 import type { LifecycleInput, LifecycleOperation } from "./schemas";
 import { invalidateStatus } from "./status-cache";
 
@@ -24,6 +26,7 @@ export async function changeLifecycle(db: Db, auth: AuthContext, id: string, inp
     if (!next) {
       throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${input.operation}'.`, "operation");
     }
+    if (input.operation === "reinstate") await checkOwnerMayReinstate(tx, row);
     if (input.operation === "supersede") await checkSuccessor(tx, auth, row, input.superseded_by);
     else if (input.superseded_by !== undefined) {
       throw new ApiError("field_not_allowed", "'superseded_by' is only used with the supersede operation.", "superseded_by");
@@ -35,6 +38,22 @@ export async function changeLifecycle(db: Db, auth: AuthContext, id: string, inp
   });
   invalidateStatus(id);
   return record;
+}
+
+/**
+ * CONTRACT "What still stands": a suspension by the system (a re-check, a lapsed part) or by
+ * staff is lifted only by the system or staff; the owner lifts only its own.
+ */
+async function checkOwnerMayReinstate(tx: Tx, row: { id: string; claimType: string }) {
+  const by = await lastMover(tx, row.id);
+  const kind = by ? moverKind(by) : "owner";
+  if (kind === "system") {
+    throw new ApiError("suspended_by_system", "This record was suspended by Proof Records' own checks (a re-check, or a record it rests on lapsed); it is reinstated by the system when the evidence stands again, not by its owner.", "operation");
+  }
+  if (kind === "staff") {
+    throw new ApiError("suspended_by_staff", "This record was suspended by Proof Records staff; only staff can reinstate it. Contact support.", "operation");
+  }
+  await refuseReinstateWhilePartsLapsed(tx, row);
 }
 
 async function checkSuccessor(tx: Tx, auth: AuthContext, row: { id: string; claimType: string }, successorId?: string) {

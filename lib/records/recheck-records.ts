@@ -1,14 +1,14 @@
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
-import { recordHistory, records } from "@/drizzle/schema";
+import { and, eq, inArray, lte } from "drizzle-orm";
+import { records } from "@/drizzle/schema";
 import { monitoredClaimTypes } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
+import { lastMover, RECHECK_ACTOR } from "./standing-actor";
 import { invalidateStatus } from "./status-cache";
 import { metrics } from "@/lib/server/metrics";
 
-/** Who a re-check's suspension is written by; only such suspensions are lifted by a later pass. */
-export const RECHECK_ACTOR = "system:recheck";
+export { RECHECK_ACTOR };
 
 /**
  * The one scheduler for every claim type with a `monitor` (lib/claims/types.ts): active
@@ -40,8 +40,8 @@ export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: num
       const at = new Date();
       const recheckAt = new Date(at.getTime() + mod.monitor!.intervalMs());
       await tx.update(records).set({ recheckAt }).where(eq(records.id, row.id));
-      // Suspended by its owner: not ours to lift (it is looked at again once reinstated).
-      if (row.status === "suspended" && !(await suspendedByRecheck(tx, row.id))) return null;
+      // Suspended by its owner or staff: not ours to lift (it is looked at again once reinstated).
+      if (row.status === "suspended" && (await lastMover(tx, row.id)) !== RECHECK_ACTOR) return null;
       if (row.status === "active" && found.kind === "lapsed") {
         await applyTransition(tx, { ...row, recheckAt }, { next: "suspended", at, by: RECHECK_ACTOR, operation: "suspend", reason: found.reason });
         return "suspended" as const;
@@ -59,9 +59,4 @@ export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: num
     if (changed === "reinstated") reinstated++;
   }
   return { checked: due.length, suspended, reinstated };
-}
-
-async function suspendedByRecheck(tx: Tx, id: string) {
-  const [last] = await tx.select({ by: recordHistory.by }).from(recordHistory).where(eq(recordHistory.recordId, id)).orderBy(desc(recordHistory.seq)).limit(1);
-  return last?.by === RECHECK_ACTOR;
 }

@@ -12,7 +12,8 @@ import { startReceiver, waitFor } from "../webhook-receiver";
  * organisation, the link is on the proved domain, the domain and wallet rest on this
  * account's records; anything else (an IBAN payee, a licence number, another operator's name
  * or link) waits for a reviewer; a part that stops being active shows as lapsed in the
- * listing's signed status at once, and the listing's own record.status_changed is sent.
+ * listing's signed status at once, the listing is suspended by the system, and its own
+ * record.status_changed is sent.
  */
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -92,11 +93,16 @@ describe("verified_listing", () => {
     expect((await call("POST", `/api/v1/records/${d.id}/lifecycle`, { key: live.liveKey, body: { operation: "suspend", reason: "Domain in transfer." } })).status).toBe(200);
     st = await verifiedStatus(id);
     expect(st.parts.find((p: { role: string }) => p.role === "domain_record")).toEqual({ role: "domain_record", verification_id: d.id, standing: "lapsed" });
-    expect(st.status).toBe("active");
+    // The listing follows its part at once (CONTRACT "What still stands"; tests/api/dependent-standing.test.ts).
+    expect(st.status).toBe("suspended");
     const page = await call("GET", `/r/${id}`);
     expect(page.text).toContain("no longer active (suspended)");
-    const evt = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "part_changed" && e.body.data.record.verification_id === id));
-    expect(evt.body.data).toMatchObject({ part: d.id, record: { verification_id: id, status: "active" } });
+    const evt = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "suspend" && e.body.data.record.verification_id === id));
+    expect(evt.body.data).toMatchObject({ part: d.id, previous_status: "active", record: { verification_id: id, status: "suspended" } });
+    // Its status already moved: a later change of the part that does not move it is announced as part_changed.
+    expect((await call("POST", `/api/v1/records/${d.id}/lifecycle`, { key: live.liveKey, body: { operation: "revoke", reason: "Domain sold." } })).status).toBe(200);
+    const changed = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "part_changed" && e.body.data.record.verification_id === id));
+    expect(changed.body.data).toMatchObject({ part: d.id, record: { verification_id: id, status: "suspended" } });
   });
 
   it("an IBAN payee or a licence number waits for a reviewer (202); a bad IBAN is 422", async () => {

@@ -33,6 +33,19 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${row.id} — ${row.subject}`, robots: hidden ? { index: false, follow: false } : undefined };
 }
 
+/**
+ * Who put the record in its status, when it was not its owner (CONTRACT "What still stands"):
+ * "Suspended by Proof Records: ‹reason›" for a staff action; the system's own reason (a re-check,
+ * a lapsed part, named) for a system move.
+ */
+function whoActed(status: string, last: { status: string; by: string; reason: string | null } | undefined): string | null {
+  if (!last || last.status !== status || (status !== "suspended" && status !== "revoked")) return null;
+  const verb = status === "suspended" ? "Suspended" : "Revoked";
+  if (last.by === "staff" || last.by === "reviewer") return `${verb} by Proof Records: ${last.reason ?? "no reason given"}`;
+  if (last.by === "system") return `${verb} automatically by Proof Records' checks: ${last.reason ?? "no reason given"}`;
+  return null;
+}
+
 const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
 
 const TONE = {
@@ -61,6 +74,7 @@ export default async function CertificatePage({ params }: Props) {
   // A successor is linked only while it is itself a public, issued record of this service.
   const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
   const successorShown = successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null;
+  const actedBy = whoActed(status, history.at(-1));
 
   return (
     <>
@@ -74,6 +88,7 @@ export default async function CertificatePage({ params }: Props) {
         {status !== "active" && (
           <div data-testid="status-alert" role="alert" className={`mb-4 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
             {statusText.label.toUpperCase()}: {statusText.explain}
+            {actedBy && <span className="block text-base font-normal" data-testid="status-actor">{actedBy}</span>}
             {row.supersededBy && (
               <span className="block text-base font-normal">
                 {successorShown

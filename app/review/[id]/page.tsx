@@ -5,7 +5,9 @@ import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { effectiveStatus, isIssued } from "@/lib/records/effective-status";
 import { actorKind } from "@/lib/records/public-view";
+import type { StaffOperation } from "@/lib/records/staff-action";
 import { recordUrls } from "@/lib/records/urls";
 import { getSubmission } from "@/lib/reviews/review-queue";
 import { DocumentsInline } from "@/components/documents-inline";
@@ -14,9 +16,10 @@ import { submissionDocuments } from "@/lib/records/check-claim";
 import { SignOutButton } from "../../developers/forms";
 import { EvidenceView } from "../evidence";
 import { DecisionForms, RerunForm } from "../forms";
+import { StaffActionForm } from "../staff-forms";
 import { fmtTime, formatAge } from "../format";
 
-export const metadata: Metadata = { title: "Review submission", robots: { index: false } };
+export const metadata: Metadata = { title: "Review record", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
@@ -29,6 +32,10 @@ export default async function ReviewPage({ params }: Props) {
   if (!s) notFound();
   const { row } = s;
   const pending = row.status === "pending_review";
+  // An issued record (not a submission): staff may suspend, reinstate or revoke it.
+  const standing = isIssued(row.status) ? effectiveStatus(row).status : null;
+  const staffOps: StaffOperation[] = standing === "active" ? ["suspend", "revoke"] : standing === "suspended" ? ["reinstate", "revoke"] : [];
+  const lastMove = s.history.at(-1);
   const own = row.accountId === account.id;
   const { certificate_url: certificateUrl } = recordUrls(row.id);
   const submitted = (row.evidencePrivate as { submitted?: unknown } | null)?.submitted;
@@ -49,7 +56,9 @@ export default async function ReviewPage({ params }: Props) {
             <dt className="text-slate-500">Subject</dt><dd data-testid="subject">{row.subject}</dd>
             <dt className="text-slate-500">Claim</dt><dd>{row.claim}</dd>
             <dt className="text-slate-500">Environment</dt><dd>{row.environment}</dd>
-            <dt className="text-slate-500">Issues at</dt><dd>{row.evidenceLevel} (once confirmed)</dd>
+            {pending
+              ? <><dt className="text-slate-500">Issues at</dt><dd>{row.evidenceLevel} (once confirmed)</dd></>
+              : <><dt className="text-slate-500">Evidence level</dt><dd>{row.evidenceLevel ?? "—"}</dd></>}
             <dt className="text-slate-500">Visibility</dt><dd>{row.visibility}</dd>
             <dt className="text-slate-500">Submitted</dt><dd>{fmtTime(row.createdAt)}</dd>
             {pending && (
@@ -85,7 +94,7 @@ export default async function ReviewPage({ params }: Props) {
 
         {attached.length > 0 && <DocumentsInline documents={documents} missing={attached.length - documents.length} />}
 
-        {!pending && (
+        {!pending && (row.status === "rejected" || s.decisions.some((d) => d.decision === "approve" || d.decision === "reject")) && (
           <p className="rounded border border-slate-300 bg-slate-50 px-4 py-3 text-sm" data-testid="decided">
             Decided: this submission is <strong>{row.status}</strong>
             {s.decisions.length > 0 && <> ({s.decisions.at(-1)!.decision} by {s.decisions.at(-1)!.reviewerEmail}, {fmtTime(s.decisions.at(-1)!.at)})</>}.{" "}
@@ -117,6 +126,27 @@ export default async function ReviewPage({ params }: Props) {
           </section>
         )}
 
+        {standing && (
+          <section data-testid="staff-actions">
+            <h2 className="text-lg font-semibold">Standing</h2>
+            <p className="mt-2 text-sm">This record is <strong data-testid="record-standing">{standing}</strong>.</p>
+            {lastMove && (
+              <p className="mt-1 text-sm text-slate-600" data-testid="last-move">
+                Last change: {lastMove.status} by {actorKind(lastMove.by)}, {fmtTime(lastMove.at)}{lastMove.reason ? ` — ${lastMove.reason}` : ""}
+              </p>
+            )}
+            {staffOps.length > 0
+              ? <>
+                  <p className="mt-2 text-sm text-slate-600">
+                    Act for Proof Records: the reason is shown on the certificate, the owner is told by webhook, and the owner
+                    cannot lift a staff suspension.
+                  </p>
+                  <StaffActionForm id={row.id} operations={staffOps} />
+                </>
+              : <p className="mt-2 text-sm text-slate-600">A {standing} record cannot be moved any more.</p>}
+          </section>
+        )}
+
         <section>
           <h2 className="text-lg font-semibold">History</h2>
           <ol className="mt-2 space-y-1 text-sm" data-testid="history">
@@ -127,7 +157,7 @@ export default async function ReviewPage({ params }: Props) {
         </section>
 
         <section>
-          <h2 className="text-lg font-semibold">Audit log of this submission</h2>
+          <h2 className="text-lg font-semibold">Audit log of this {pending || row.status === "rejected" ? "submission" : "record"}</h2>
           <DecisionTable rows={s.decisions} testId="decisions" />
         </section>
 

@@ -6,12 +6,16 @@ import { getDb } from "@/lib/db/client";
 import { listReports } from "@/lib/reports/report-problem";
 import { SignOutButton } from "../../developers/forms";
 import { fmtTime } from "../format";
+import { StaffActionForm } from "../staff-forms";
 import { closeReportAction } from "./actions";
 
 export const metadata: Metadata = { title: "Reported problems", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
-/** Problems anyone reported from a certificate, newest first: the reviewers decide what to do (suspend, contact, close). */
+/**
+ * Problems anyone reported from a certificate, newest first: the reviewers decide what to do —
+ * suspend or revoke the record with a public reason (closing the report with it), contact, or close.
+ */
 export default async function ReportsPage() {
   const account = await requireRole(["reviewer", "admin"], "/review/reports");
   const reports = await listReports(await getDb());
@@ -26,12 +30,19 @@ export default async function ReportsPage() {
           {reports.map((r) => (
             <li key={r.id} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="report" data-record={r.recordId}>
               <p className="text-sm text-slate-500">
-                {fmtTime(r.createdAt)} · <a className="font-mono underline" href={`/r/${r.recordId}`}>{r.recordId}</a> · {r.claimType} · {r.subject} · record {r.recordStatus}
+                {fmtTime(r.createdAt)} · <a className="font-mono underline" href={`/r/${r.recordId}`}>{r.recordId}</a> · {r.claimType} · {r.subject} · record <span data-testid="report-record-status">{r.recordStatus}</span>
+                {" · "}<Link className="underline" href={`/review/${r.recordId}`} data-testid="open-record">open in the console</Link>
               </p>
               <p className="mt-2 whitespace-pre-wrap break-words">{r.message}</p>
               <p className="mt-2 text-xs text-slate-500">
                 {r.contact ? <>Contact: <a className="underline" href={`mailto:${r.contact}`}>{r.contact}</a></> : "No contact given."} · reporter {r.reporterHash.slice(0, 8)}
               </p>
+              {(r.recordStatus === "active" || r.recordStatus === "suspended") && (
+                <details className="mt-3" data-testid="report-staff-action">
+                  <summary className="cursor-pointer text-sm font-medium">Act on the record…</summary>
+                  <StaffActionForm id={r.recordId} reportId={r.id} operations={r.recordStatus === "active" ? ["suspend", "revoke"] : ["revoke"]} />
+                </details>
+              )}
               <form action={closeReportAction} className="mt-3">
                 <input type="hidden" name="id" value={r.id} />
                 <button className={secondaryButtonClass} type="submit">Mark handled</button>

@@ -13,14 +13,18 @@ export function lifecyclePaths(): Paths {
         description:
           "Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | " +
           "revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. " +
-          "Every move is appended to the record's history and announced as record.status_changed. Body at most 16 KiB.",
+          "Every move is appended to the record's history and announced as record.status_changed. A suspension made by the " +
+          "system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is " +
+          "lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record " +
+          "that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming " +
+          "the part). Body at most 16 KiB.",
         security: bearer,
         parameters: [recordIdParam],
         requestBody: { required: true, content: { "application/json": { schema: ref("LifecycleRequest") } } },
         responses: {
           "200": jsonResponse("The updated record.", ref("Record")),
           ...errorResponses([
-            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition",
+            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition", "suspended_by_system", "suspended_by_staff",
             ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record", ...OTHER_METHODS,
           ]),
         },
