@@ -111,3 +111,19 @@ export function resolvedScripts(text: string): Set<string> {
   }
   return resolved;
 }
+
+/**
+ * A record's subject as shown publicly: a subject that is a domain name (has a dot, no space,
+ * and IDNA accepts it) by `domainDisplay`; any other subject (a company, a wallet) as it is.
+ */
+export function subjectDisplay(subject: string): DomainDisplay {
+  const s = subject.trim();
+  if (!s.includes(".") || /\s/.test(s) || ASCII.test(s) || !domainToASCII(s.toLowerCase())) return { text: subject, aLabel: null };
+  return domainDisplay(s);
+}
+
+/** `subjectDisplay` as one string (titles, the signed status's `display` hint). */
+export function subjectDisplayText(subject: string): string {
+  const d = subjectDisplay(subject);
+  return d.aLabel ? `${d.text} (${d.aLabel})` : d.text;
+}
