@@ -18,10 +18,10 @@ function Shown({ d }: { d: DomainDisplay }) {
   if (!d.aLabel) return <>{d.text}</>;
   return (
     <span data-testid="lookalike-domain" data-a-label={d.aLabel}>
-      {d.text}{" "}
-      <span className="font-mono">({d.aLabel})</span>{" "}
+      {`${d.text} `}
+      <span className="font-mono">{`(${d.aLabel})`}</span>{" "}
       <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-950 ring-1 ring-amber-500">
-        look-alike characters: the real address is {d.aLabel}
+        {`look-alike characters: the real address is ${d.aLabel}`}
       </span>
     </span>
   );
