@@ -40,7 +40,7 @@ export const signedStatusSchema = z
       .describe("How a public page (the embed badge included) shows the subject and websites, decided by the service: show these rather than the raw values."),
     covers_hosts: z
       .array(z.string())
-      .describe("The exact hosts a page may show this record's embed badge green on: its websites and, while its account is a verified organisation, the organisation's proved domains (each also with `www.`). Empty when the record is not verified or names no website: its badge is then neutral."),
+      .describe("The exact hosts (A-labels) a page may show this record's embed badge green on: the hosts it proved or names, as proved, and, while its account is a verified organisation, the organisation's proved domains. A proof of `x` covers `x` and `www.x`; a proof of `www.x` covers `www.x` only. Empty when the record is not verified or names no website: its badge is then neutral."),
     evidence_level: evidenceLevelSchema,
     checks: checksSchema,
     issued_at: timestampSchema,
