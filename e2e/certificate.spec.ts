@@ -137,3 +137,28 @@ test("anyone can report a problem from a certificate; a refusal keeps what was t
   const { reports } = (await admin("reports", "list")) as { reports: { record_id: string; message: string; contact: string }[] };
   expect(reports.find((r) => r.record_id === id)).toMatchObject({ message: "A scam that uses Initech's name.", contact: "visitor@example.org" });
 });
+
+test("a look-alike domain (Cyrillic аррӏе) is shown with its A-label on the certificate, at 1280 and 390 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const acct = await liveAccount("Orchard Devices");
+  const domain = `аррӏе-${randomUUID().slice(0, 4)}.com`; // Cyrillic а р р ӏ е, then Latin hex: mixed script
+  const ascii = new URL(`https://${domain}`).hostname;
+  const c = (await api("POST", "/api/v1/domain-challenges", acct.live, { domain })).body;
+  setDns(c.txt_name, [c.txt_value]);
+  const id = await record(acct.live, { subject: domain, claim_type: "domain_ownership", claim: `Orchard Devices controls ${domain}.`, evidence: { challenge_id: c.id } });
+  await page.goto(`/r/${id}`);
+  const subject = page.getByTestId("subject").getByTestId("lookalike-domain");
+  await expect(subject).toHaveAttribute("data-a-label", ascii);
+  await expect(subject).toContainText(`${domain} (${ascii})`);
+  await expect(subject).toContainText(`look-alike characters: the real address is ${ascii}`);
+  // The account's proved-domain chip says the same.
+  await expect(page.getByLabel("Domains this account proved").getByTestId("lookalike-domain")).toHaveAttribute("data-a-label", ascii);
+  await expect(page).toHaveTitle(new RegExp(ascii));
+  await both(page, "certificate-lookalike-domain");
+  // Nothing of it runs past a phone's edge.
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(page.url());
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await phone.close();
+});

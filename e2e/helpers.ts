@@ -126,13 +126,26 @@ export async function signInWithPassword(page: Page, email: string, pw = passwor
 /** The confirmation link in the mail the SMTP capture received for `to`. */
 export const confirmationLink = (to: string) => mailedLink(to, "/confirm");
 
-/** Open the link from the confirmation mail and confirm (opening it alone confirms nothing). */
-export async function confirmEmail(page: Page, email: string) {
+/**
+ * Open the link from the confirmation mail and confirm with the account's password (opening it
+ * alone confirms nothing). Confirming revokes what was made before it — the sign-up's sandbox
+ * key included — and ends earlier sessions: get a key afterwards (`sandboxKeyOf`).
+ */
+export async function confirmEmail(page: Page, email: string, pw = password) {
   const link = await confirmationLink(email);
   expect(link.startsWith(baseURL)).toBe(true);
   await page.goto(link);
+  await page.getByLabel(/^Your password/).fill(pw);
   await page.getByRole("button", { name: "I created this account: confirm it" }).click();
   await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
+}
+
+/** A new sandbox key of the signed-in account on `page` (read from /developers), made by the operator CLI. */
+export async function sandboxKeyOf(page: Page): Promise<string> {
+  await page.goto("/developers");
+  const accountId = (await page.locator("dd code").first().innerText()).trim();
+  expect(accountId).toMatch(/^acct_/);
+  return (await admin("key", "create", "--account", accountId, "--env", "sandbox")).key as string;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

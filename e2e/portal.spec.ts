@@ -52,10 +52,11 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   const link = await mailedLink(email, "/confirm");
   expect(link.startsWith(baseURL)).toBe(true);
   await page.goto(link);
-  // Opening the link only asks: whoever did not sign up is sent to "Forgot password?".
+  // Opening the link only asks; confirming sets the password and revokes what was made before (the sign-up's key too).
   await expect(page.getByTestId("confirm-email")).toHaveText(email);
-  await expect(page.getByText("If you did not create this account, do not confirm it.")).toBeVisible();
+  await expect(page.getByText("revokes what was made before this confirmation")).toBeVisible();
   await shotBoth(page, "confirm");
+  await page.getByLabel(/^Your password/).fill(password);
   await page.getByRole("button", { name: "I created this account: confirm it" }).click();
   await expect(page.locator("#confirm-result")).toHaveText(/confirmed/);
   await shot(page, "confirm-done");
@@ -82,6 +83,9 @@ test("sign up, confirm, sign in, manage keys", async ({ page }) => {
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute("data-prefix", "prs_sandbox_");
   await expect(rows.first().getByTestId("key-display")).toHaveText(`prs_sandbox_…${sandboxKey.slice(-4)}`);
+  // Made before the confirmation, so revoked by it (whoever signed up may not hold the inbox), and the page says so.
+  await expect(rows.first()).toContainText("revoked");
+  await expect(page.getByTestId("revoked-at-confirmation")).toContainText("1 API key");
   expect(await page.content()).not.toContain(sandboxKey);
   await shotBoth(page, "developers");
 

@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expect, test, type Page } from "@playwright/test";
 import { getAddress, hexToBytes, hexToString, verifyMessage, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, hydrated, setDns, shot, shotBoth, signIn, signUp } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, hydrated, sandboxKeyOf, setDns, shot, shotBoth, signIn, signUp } from "./helpers";
 
 // Clipboard access for the Copy buttons. Each test signs in from a client address of its
 // own: no test spends another's rate-limit window.
@@ -15,9 +15,11 @@ const uniq = () => `e2e${Date.now().toString(36)}${Math.random().toString(36).sl
 async function signedInOnProofs(page: Page): Promise<string> {
   await page.context().setExtraHTTPHeaders({ "x-forwarded-for": freshClientAddress() });
   const email = `${uniq()}@example.com`;
-  const key = await signUp(page, email);
-  await confirmEmail(page, email);
+  await signUp(page, email);
+  await confirmEmail(page, email); // revokes the sign-up's key: a new one below
   await signIn(page, email, "/proofs");
+  const key = await sandboxKeyOf(page);
+  await page.goto("/proofs");
   return key;
 }
 

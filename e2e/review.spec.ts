@@ -64,17 +64,24 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   const rp = reviewer.page;
   await rp.goto("/review");
   await expect(rp.getByRole("link", { name: "Review" })).toBeVisible();
+  // Sandbox submissions (these are a sandbox key's) are never in the live queue nor its counts: they have their own tab.
+  await expect(rp.getByTestId("queue-tab-live")).toHaveAttribute("aria-current", "page");
+  await expect(rp.locator(`[data-testid="queue-count"][data-claim-type="${claimType}"]`)).toHaveCount(0);
+  await rp.getByTestId("queue-tab-sandbox").click();
+  await expect(rp).toHaveURL(/\/review\?env=sandbox$/);
+  await expect(rp.getByTestId("sandbox-queue-note")).toBeVisible();
   await expect(rp.locator(`[data-testid="queue-count"][data-claim-type="${claimType}"]`)).toHaveAttribute("data-count", "3");
 
   // Filter by claim type: oldest first.
   await rp.getByLabel("Claim type").selectOption(claimType);
   await rp.getByRole("button", { name: "Filter" }).click();
-  await expect(rp).toHaveURL(new RegExp(`claim_type=${claimType}`));
+  await expect(rp).toHaveURL(new RegExp(`env=sandbox&claim_type=${claimType}`));
   const rows = rp.getByTestId("queue-row");
   await expect(rows).toHaveCount(3);
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-id")))).toEqual([first, second, third]);
   await expect(rows.first()).toContainText(customer.email);
-  await expect(rows.first()).toContainText("due in");
+  // Sandbox submissions have no review target: no "due in", never "overdue".
+  await expect(rows.first()).not.toContainText("due in");
   // The table fits its box at 1280 px: no horizontal scrolling, no column past the header's edge.
   const queue = rp.getByTestId("queue");
   expect(await queue.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
@@ -147,7 +154,7 @@ test("generic claim: API 202 → reviewer approves one, rejects one, a second re
   await shot(other.page, "review-conflict");
 
   // The queue no longer holds them.
-  await rp.goto(`/review?claim_type=${claimType}`);
+  await rp.goto(`/review?env=sandbox&claim_type=${claimType}`);
   await expect(rp.getByTestId("queue-empty")).toBeVisible();
 
   // The customer sees both outcomes, through the API and in the portal.

@@ -27,14 +27,15 @@ test("public, portal, reviewer and admin pages run under the CSP with no violati
 
   // Sign-up, confirmation and sign-in forms are client components posting server actions.
   const email = `e2e-csp-${Date.now()}@example.com`;
-  const key = await signUp(page, email);
-  await confirmEmail(page, email);
+  await signUp(page, email);
+  await confirmEmail(page, email); // revokes the sign-up's key: a new one below
   await openUnderCsp(page, errors, "/signin?callbackUrl=%2Fdevelopers");
   await signInWithPassword(page, email);
   await expect(page).toHaveURL(/\/developers$/);
   const accountId = (await page.locator("dd code").first().innerText()).trim();
   await admin("role", "grant", "--account", accountId, "--role", "reviewer");
   await admin("role", "grant", "--account", accountId, "--role", "admin");
+  const key = (await admin("key", "create", "--account", accountId, "--env", "sandbox")).key as string;
   const id = await issue(key, "Strict Policy Ltd");
 
   for (const path of ["/", "/signup", "/reset-password", "/developers", "/records", `/records/${id}`, "/proofs", "/review", "/admin", `/r/${id}`]) {

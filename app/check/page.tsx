@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { DomainName } from "@/components/domain-name";
 import { formatUtc } from "@/components/evidence-list";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/check/answer-check";
@@ -63,7 +64,7 @@ function partSentence(a: PartAnswer, operator: string | null, label: string): st
 function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator: string | null }) {
   return (
     <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${TONE[a.verdict]}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
-      <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{a.given}</span></p>
+      <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{label === "Website" ? <DomainName domain={a.given} /> : a.given}</span></p>
       <p className="mt-1 text-base font-bold">{HEADLINE[a.verdict]}</p>
       <p className={`mt-1 text-lg font-semibold ${a.verdict === "mismatch" ? "text-red-800" : ""}`} role={a.verdict === "mismatch" ? "alert" : undefined}>
         {partSentence(a, operator, label)}

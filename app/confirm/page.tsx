@@ -11,10 +11,11 @@ export const metadata: Metadata = { title: "Confirm email", robots: { index: fal
 export const dynamic = "force-dynamic";
 
 /**
- * The sign-up's confirmation link. Confirming keeps the account as it was made — its
- * password, sessions and keys — so the person must say they made it: opening the link
- * (or a mail scanner fetching it) only asks; the button confirms. Someone who did not sign
- * up is sent to "Forgot password?", whose link takes the account over (lib/auth/redeem-login-link.ts).
+ * The sign-up's confirmation link. The link proves the inbox, not who signed up, so confirming
+ * does what the mailed sign-in and reset links do (lib/auth/redeem-login-link.ts): the person
+ * sets the account's password, and the sessions, API keys, mandate keys and webhooks made
+ * before are revoked. Opening the link (or a mail scanner fetching it) only asks; the button
+ * confirms.
  */
 export default async function ConfirmPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await searchParams;
@@ -36,15 +37,15 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
           <>
             <p className="mt-4 text-sm text-slate-700">
               A Proof Records account was created with <strong data-testid="confirm-email">{account.email}</strong>.
-              Confirming it keeps the account as it was made: its password, its API keys and everything set up in it.
+              Confirming it sets the account&apos;s password to the one you enter here and, because anyone can sign up with any
+              address, revokes what was made before this confirmation: every session, API key, mandate key and webhook endpoint.
+              Create new keys in the developer portal afterwards.
             </p>
             <Alert kind="info">
-              If you did not create this account, do not confirm it. Use{" "}
-              <Link className="underline" href="/reset-password">Forgot password?</Link> with this address instead:
-              setting a password through the link we mail you takes the account over and revokes the password,
-              sessions, API keys, mandate keys and webhooks of whoever created it.
+              If you did not create this account, confirming it still makes it yours: whoever created it loses their password,
+              sessions, keys and webhooks. You can also use <Link className="underline" href="/reset-password">Forgot password?</Link>.
             </Alert>
-            <ConfirmForm token={token as string} />
+            <ConfirmForm token={token as string} email={account.email} />
           </>
         )}
       </PortalMain>

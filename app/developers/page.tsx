@@ -65,7 +65,7 @@ export default async function DevelopersPage() {
           {revoked && (
             <Alert kind="info" id="revoked-at-confirmation">
               <span data-testid="revoked-at-confirmation">
-                When this address was confirmed through a mailed sign-in or password-reset link ({fmt(revoked.at)}), everything
+                When this address was confirmed through a mailed sign-in, password-reset or confirmation link ({fmt(revoked.at)}), everything
                 made in the account before was revoked, in case someone else had signed up with your address:{" "}
                 {[plural(revoked.apiKeys, "API key"), plural(revoked.mandateKeys, "mandate key"), plural(revoked.webhooks, "webhook destination")]
                   .filter(Boolean).join(", ")}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DomainName, SubjectName } from "@/components/domain-name";
 import { formatUtc } from "@/components/evidence-list";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { documentedClaimTypes } from "@/lib/claims/registry";
@@ -66,13 +67,13 @@ export default async function DirectoryPage({ searchParams }: Props) {
               return (
                 <li key={r.id} className={`rounded-lg border-l-4 bg-white p-4 shadow-sm ring-1 ring-slate-200 ${TONE[h.tone]}`} data-testid="directory-row" data-id={r.id} data-tone={h.tone}>
                   <Link href={`/r/${r.id}`} className="text-lg font-semibold text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900">
-                    {r.subject}
+                    <SubjectName subject={r.subject} />
                   </Link>
                   <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
                   <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}{h.title}</p>
                   <p className="mt-1 text-xs text-slate-500">
                     Stated by {r.trust.speaker === "verified_organisation" ? <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span> : speakerName(r.account)}
-                    {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).join(", ")}</>}
+                    {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).map((d, i) => <span key={d}>{i > 0 && ", "}<DomainName domain={d} /></span>)}</>}
                     {" · "}{r.claimType.replaceAll("_", " ")} · issued {r.issuedAt ? formatUtc(r.issuedAt.toISOString()) : "—"}
                   </p>
                 </li>

@@ -4,7 +4,7 @@ import { Breakable, PortalHeader, PortalMain, buttonClass, inputClass, tableClas
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { listQueue, queueCounts } from "@/lib/reviews/review-queue";
+import { listQueue, queueCounts, queueTotals, type QueueEnvironment } from "@/lib/reviews/review-queue";
 import { SignOutButton } from "../developers/forms";
 import { fmtTime, formatAge } from "./format";
 
@@ -24,15 +24,28 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function ReviewQueuePage({ searchParams }: Props) {
   const account = await requireRole(["reviewer", "admin"], "/review");
   const sp = await searchParams;
+  // Live submissions by default; sandbox ones only in their own tab, never in the live counts or SLA figures.
+  const env: QueueEnvironment = one(sp.env) === "sandbox" ? "sandbox" : "live";
   const claimType = one(sp.claim_type).slice(0, 100);
   const age = AGES.some((a) => a.value === one(sp.older_than)) ? one(sp.older_than) : "";
   const db = await getDb();
   const now = new Date();
-  const [rows, counts] = await Promise.all([
-    listQueue(db, { claimType: claimType || undefined, olderThanHours: age ? Number(age) : undefined }, now),
-    queueCounts(db),
+  const [rows, counts, totals] = await Promise.all([
+    listQueue(db, { environment: env, claimType: claimType || undefined, olderThanHours: age ? Number(age) : undefined }, now),
+    queueCounts(db, env, now),
+    queueTotals(db),
   ]);
   const total = counts.reduce((n, c) => n + c.count, 0);
+  const overdue = counts.reduce((n, c) => n + c.overdue, 0);
+  const envQuery = env === "sandbox" ? "env=sandbox&" : "";
+  const tab = (e: QueueEnvironment, label: string) => (
+    <Link
+      href={e === "sandbox" ? "/review?env=sandbox" : "/review"} aria-current={env === e ? "page" : undefined} data-testid={`queue-tab-${e}`} data-count={totals[e]}
+      className={`rounded-t border border-b-0 px-3 py-1.5 ${env === e ? "border-slate-400 bg-white font-semibold" : "border-transparent text-slate-600 underline"}`}
+    >
+      {label} ({totals[e]})
+    </Link>
+  );
   const slaHours = getEnv().REVIEW_SLA_HOURS;
 
   return (
@@ -49,13 +62,25 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
           <p className="mt-1 text-sm"><Link className="underline" href="/review/organisations" data-testid="org-queue-link">Organisation verifications →</Link></p>
         </section>
 
+        <nav className="flex gap-1 border-b border-slate-300 text-sm" aria-label="Queue" data-testid="queue-tabs">
+          {tab("live", "Live submissions")}
+          {tab("sandbox", "Sandbox (tests)")}
+        </nav>
+        {env === "sandbox" && (
+          <p className="rounded border border-dashed border-violet-500 bg-violet-50 p-3 text-sm text-violet-950" data-testid="sandbox-queue-note">
+            Sandbox submissions are customers&apos; tests: they prove nothing, are never public and have no review target. They are not counted in the live queue.
+          </p>
+        )}
+
         <section>
-          <h2 className="text-lg font-semibold">Waiting per claim type <span className="text-slate-500" data-testid="queue-total">({total})</span></h2>
+          <h2 className="text-lg font-semibold">Waiting per claim type <span className="text-slate-500" data-testid="queue-total" data-env={env}>({total})</span>
+            {env === "live" && overdue > 0 && <span className="ml-2 rounded bg-red-100 px-1.5 text-sm text-red-800" data-testid="queue-overdue" data-count={overdue}>{overdue} overdue</span>}
+          </h2>
           <ul className="mt-2 flex flex-wrap gap-2 text-sm" data-testid="queue-counts">
             {counts.length === 0 && <li className="text-slate-600">Nothing is waiting.</li>}
             {counts.map((c) => (
               <li key={c.claimType} data-testid="queue-count" data-claim-type={c.claimType} data-count={c.count}>
-                <Link className="inline-block max-w-full rounded border border-slate-300 bg-white px-2 py-1 [overflow-wrap:anywhere] hover:bg-slate-100" href={`/review?claim_type=${encodeURIComponent(c.claimType)}`}>
+                <Link className="inline-block max-w-full rounded border border-slate-300 bg-white px-2 py-1 [overflow-wrap:anywhere] hover:bg-slate-100" href={`/review?${envQuery}claim_type=${encodeURIComponent(c.claimType)}`}>
                   {c.claimType}: <strong>{c.count}</strong>
                   <span className="text-slate-500"> · oldest {c.oldest ? formatAge(now.getTime() - new Date(c.oldest).getTime()) : "—"}</span>
                 </Link>
@@ -65,6 +90,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
         </section>
 
         <form className="flex flex-wrap items-end gap-4 text-sm" method="get" data-testid="queue-filters">
+          {env === "sandbox" && <input type="hidden" name="env" value="sandbox" />}
           <label>Claim type
             <select name="claim_type" defaultValue={claimType} className={inputClass}>
               <option value="">all</option>
@@ -78,7 +104,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             </select>
           </label>
           <button className={buttonClass} type="submit">Filter</button>
-          {(claimType || age) && <Link className="underline" href="/review">Clear</Link>}
+          {(claimType || age) && <Link className="underline" href={env === "sandbox" ? "/review?env=sandbox" : "/review"}>Clear</Link>}
         </form>
 
         <div className="overflow-x-auto">
@@ -98,7 +124,9 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
                 <td data-label="Submitted">{fmtTime(r.createdAt)}</td>
                 <td data-label="Age (SLA)" className="whitespace-nowrap">
                   {formatAge(r.sla.ageMs)}{" "}
-                  {r.sla.overdue
+                  {env === "sandbox"
+                    ? null
+                    : r.sla.overdue
                     ? <span className="rounded bg-red-100 px-1 text-red-800" data-testid="sla-overdue">overdue</span>
                     : <span className="block text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
                 </td>

@@ -1,3 +1,4 @@
+import { DomainName } from "@/components/domain-name";
 import { checkedAt, shown, str, type ClaimUi, type Evidence } from "./types";
 
 const SUBTYPE: Record<string, string> = { builder: "builder", vault_leader: "vault leader", wallet_owner: "wallet owner" };
@@ -25,7 +26,7 @@ export const dexControlUi: ClaimUi = {
     proved: (
       <>
         Control, at {checkedAt(evidence)}, of the exchange wallet <code className="break-all">{str(evidence.address)}</code> (as {SUBTYPE[str(evidence.subtype)] ?? "owner"}; it signed the challenge)
-        {evidence.domain ? <>, of the domain <strong>{str(evidence.domain)}</strong> (a DNS record of this account)</> : null}
+        {evidence.domain ? <>, of the domain <strong><DomainName domain={str(evidence.domain)} /></strong> (a DNS record of this account)</> : null}
         {" "}and of the social account <strong>{str(evidence.social_handle)}</strong>{evidence.mode === "domainless" ? " (its post carrying the challenge token)" : ""}, confirmed by a reviewer.{" "}
         <Snapshot evidence={evidence} />
       </>

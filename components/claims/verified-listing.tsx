@@ -1,3 +1,4 @@
+import { DomainName } from "@/components/domain-name";
 import { str, type ClaimUi, type Evidence } from "./types";
 
 const obj = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : {});
@@ -14,7 +15,7 @@ export const verifiedListingUi: ClaimUi = {
   scope: (evidence) => ({
     proved: (
       <>The listing <a className="break-all underline" href={str(evidence.listing_url)} rel="nofollow noopener noreferrer">{str(evidence.listing_url)}</a> is
-        run by <strong>{str(evidence.operator)}</strong>, whose website is <strong>{str(evidence.domain)}</strong>, and is paid to {payee(evidence)}.
+        run by <strong>{str(evidence.operator)}</strong>, whose website is <strong><DomainName domain={str(evidence.domain)} /></strong>, and is paid to {payee(evidence)}.
         Each part rests on a record of this service (listed below with its standing) or was confirmed by a reviewer.</>
     ),
     notProved: "That the offer on the listing is genuine, available or fairly priced, or how the operator behaves. Pay only to the payee named here, and only while every part below stands.",

@@ -3,11 +3,11 @@ import { apiKeys, mandateKeys, webhookDeliveries, webhooks } from "@/drizzle/sch
 import type { DbOrTx } from "@/lib/db/client";
 
 export const REMOVED_AT_CONFIRMATION =
-  "Removed when the account's email address was confirmed through a mailed sign-in or password-reset link: " +
+  "Removed when the account's email address was confirmed through a mailed sign-in, password-reset or confirmation link: " +
   "endpoints registered before the address was proven may not be the owner's.";
 
 /**
- * An unconfirmed account's address has just been proven by a mailed sign-in or reset link,
+ * An unconfirmed account's address has just been proven by a mailed sign-in, reset or confirmation link,
  * which proves the inbox but not that its holder is the one who signed up. Everything that
  * gives access and was made before — every API key, mandate key and webhook endpoint — is
  * revoked (endpoints are removed as a DELETE would: an endpoint only disabled could be

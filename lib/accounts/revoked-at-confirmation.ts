@@ -8,7 +8,7 @@ const SHOWN_FOR_MS = 30 * 86_400_000;
 /**
  * What `revokeAccessBeforeConfirmation` revoked when a mailed link confirmed the address —
  * found by that time, which it wrote as each one's revocation time — or null (confirmed by
- * the sign-up's own link, nothing made before, or long ago).
+ * nothing made before, or long ago).
  */
 export async function revokedAtConfirmation(db: Db, account: { id: string; emailConfirmedAt: Date | null }, now = new Date()) {
   const at = account.emailConfirmedAt;

@@ -61,3 +61,30 @@ export async function resetPassword(db: Db, token: unknown, newPassword: string,
   if (r.ok) announceAccountChange(); // committed; keys may have been revoked
   return r;
 }
+
+export type SignupConfirmation = "confirmed" | "already_confirmed" | "no_account";
+
+/**
+ * "Yes, I created this account" through the sign-up's confirmation link. The link proves the
+ * inbox, not that its holder is whoever signed up (someone may have signed up with another
+ * person's address first), so it does what the mailed sign-in and reset links do: the person
+ * chooses the account's password (the one set at sign-up is replaced, which ends every
+ * session made before), other outstanding links are voided and every API key, mandate key
+ * and webhook endpoint made before is revoked (revokeAccessBeforeConfirmation). On an
+ * account already confirmed it changes nothing: the link is no way to reset a password.
+ */
+export async function confirmThroughSignupLink(db: Db, accountId: string, newPassword: string, now = new Date()): Promise<SignupConfirmation> {
+  const passwordHash = await hashPassword(newPassword); // slow on purpose: before the transaction
+  const r = await db.transaction(async (tx): Promise<SignupConfirmation> => {
+    if (!(await markEmailConfirmed(tx, accountId, now))) {
+      const [exists] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+      return exists ? "already_confirmed" : "no_account";
+    }
+    await replacePassword(tx, accountId, passwordHash);
+    await voidLoginTokens(tx, accountId, now);
+    await revokeAccessBeforeConfirmation(tx, accountId, now);
+    return "confirmed";
+  });
+  if (r === "confirmed") announceAccountChange(); // committed; keys were revoked
+  return r;
+}

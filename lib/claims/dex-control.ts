@@ -14,7 +14,7 @@ import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkTarget } from "@/lib/records/public-view";
-import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 import { signedWalletChallenge } from "./wallet-ownership";
 import { domainOwnership } from "./domain-ownership";
@@ -47,9 +47,9 @@ export const dexEvidence = z
   .strictObject({
     challenge_id: z.string().regex(WALLET_CHALLENGE_ID_RE).describe("A wallet challenge requested with claim_type dex_control."),
     signature: z.string().min(1).max(4000).describe("The wallet's signature over the challenge message (0x hex)."),
-    domain: z.string().min(1).max(300).optional().describe("The front end's or vault's website; required for builder and vault_leader."),
+    domain: z.string().min(1).max(300).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).optional().describe("The front end's or vault's website; required for builder and vault_leader."),
     domain_record: z.string().regex(RECORD_ID_RE).optional().describe("An active domain_ownership record of this account for `domain`."),
-    social_handle: z.string().min(1).max(200).describe("The social account a reviewer checks (@handle or profile URL)."),
+    social_handle: z.string().min(1).max(200).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe("The social account a reviewer checks (@handle or profile URL)."),
     user_address: evmAddress.optional().describe("builder: the wallet whose approved maximum fee is snapshotted. Never shown publicly."),
     vault_address: evmAddress.optional().describe("vault_leader (required), wallet_owner (optional): the vault led by the wallet."),
     mode: z.literal("domainless").optional().describe("wallet_owner without a domain: a reviewer checks a post carrying the challenge token."),

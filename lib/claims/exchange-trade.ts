@@ -7,7 +7,7 @@ import {
 import { getEnv } from "@/lib/env";
 import type { ErrorCode } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 import type { CheckOutcome, ClaimContext, ClaimModule } from "./types";
 
@@ -31,7 +31,7 @@ const tradeEvidence = z
     api_key: z.string().min(1).max(200).describe("A read-only API key (never kept)."),
     api_secret: z.string().min(1).max(200).describe("Its secret (never kept)."),
     category: z.enum(["linear", "inverse"]).describe("Derivatives category of the trade."),
-    order_id: z.string().min(1).max(100).describe("The closing order's id."),
+    order_id: z.string().min(1).max(100).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).describe("The closing order's id."),
     start_time: timestamp.describe("Start of the window the trade closed in (RFC 3339)."),
     end_time: timestamp.describe("End of that window; at most 7 days after start_time."),
   })

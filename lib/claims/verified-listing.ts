@@ -7,7 +7,7 @@ import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { familyOf, normalizeAddress, sameAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkTarget } from "@/lib/records/public-view";
-import { recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { domainOwnership } from "./domain-ownership";
 import { evidenceRules } from "./field-rules";
@@ -15,7 +15,8 @@ import type { CheckedFact, CheckOutcome, ClaimContext, ClaimModule } from "./typ
 import { walletOwnership } from "./wallet-ownership";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified", "evidence_verified"];
-const short = (max: number) => z.string().trim().min(1).max(max);
+/** Every text of a listing is shown publicly: no control, bidi or zero-width characters (CONTRACT "What still stands"). */
+const short = (max: number) => z.string().trim().min(1).max(max).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN);
 
 export const listingEvidence = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { BADGE_CSS } from "./badge-style";
-import { STALE_AFTER_MS, verdictFor, type CheckOutcome, type StatusAnswer, type Tone, type Verdict } from "./verdict";
+import { STALE_AFTER_MS, shownSubject, verdictFor, type CheckOutcome, type StatusAnswer, type Tone, type Verdict } from "./verdict";
 import { checkSignedAnswer, type Jwk } from "./verify-answer";
 
 /*
@@ -131,7 +131,7 @@ function badge(id: string, outcome: CheckOutcome, v: Verdict): HTMLElement {
   mark.append(icon(v.tone));
   const body = el("span", "body");
   body.append(el("span", "title", v.title));
-  if (outcome.kind === "answer") body.append(el("span", "subject", outcome.status.subject));
+  if (outcome.kind === "answer") body.append(el("span", "subject", shownSubject(outcome.status)));
   body.append(el("span", "detail", v.detail));
   const asOf = outcome.kind === "answer" ? ` · as of ${asOfText(outcome.status.as_of)}` : "";
   body.append(el("span", "meta", `Proof Records${asOf}`));

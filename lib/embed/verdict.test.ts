@@ -77,3 +77,21 @@ describe("coversHost", () => {
     expect(coversHost("example.com", [""])).toBe(false);
   });
 });
+
+describe("look-alike domains on the badge", () => {
+  it("shows the server's signed display form (with the A-label), not the raw subject", async () => {
+    const { verdictFor: v, shownSubject } = await import("./verdict");
+    const status = {
+      verification_id: "PRS-X", status: "active", environment: "live", verified: true, evidence_level: "source_verified",
+      subject: "аррӏе.com", websites: ["xn--80ak6aa92e.com"], as_of: new Date().toISOString(), covers_hosts: [],
+      display: { subject: "аррӏе.com (xn--80ak6aa92e.com)", websites: ["xn--80ak6aa92e.com"] },
+      account: { name: "A", name_verified: false },
+    };
+    expect(shownSubject(status)).toBe("аррӏе.com (xn--80ak6aa92e.com)");
+    const wrong = v({ kind: "answer", status }, { host: "apple.com", onService: false });
+    expect(wrong.state).toBe("wrong_site");
+    expect(wrong.detail).toContain("xn--80ak6aa92e.com");
+    const about = v({ kind: "answer", status: { ...status, websites: [], display: { subject: status.display.subject, websites: [] } } }, { host: "x.com", onService: false });
+    expect(about.title).toContain("аррӏе.com (xn--80ak6aa92e.com)");
+  });
+});

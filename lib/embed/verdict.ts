@@ -15,6 +15,8 @@ export type StatusAnswer = {
   evidence_level: string;
   subject: string;
   websites?: unknown;
+  /** How to show the subject and websites (look-alike domains with their A-label), decided and signed by the server. */
+  display?: { subject?: unknown; websites?: unknown } | null;
   as_of: string;
   certificate_url?: unknown;
   account?: { name?: unknown; name_verified?: unknown } | null;
@@ -62,6 +64,9 @@ export function coversHost(host: string, hosts: readonly string[]): boolean {
   return h !== "" && hosts.some((w) => hostOf(w) === h);
 }
 
+/** The subject as the badge shows it: the server's signed `display` form (a look-alike domain with its A-label), else the raw subject. */
+export const shownSubject = (s: StatusAnswer): string => (typeof s.display?.subject === "string" ? s.display.subject : s.subject);
+
 const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((w): w is string => typeof w === "string") : []);
 
 export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict {
@@ -80,7 +85,9 @@ export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict
     const label = STATUS_TEXT[s.status]?.label ?? s.status;
     return { state: "inactive", tone: "bad", title: `${label} — do not rely on this`, detail: STATUS_TEXT[s.status]?.explain ?? "This record is not in force." };
   }
-  const websites = stringsOf(s.websites);
+  const shownWebsites = stringsOf(s.display?.websites);
+  const websites = shownWebsites.length > 0 ? shownWebsites : stringsOf(s.websites);
+  const subject = shownSubject(s);
   const hosts = stringsOf(s.covers_hosts);
   const account = { name: typeof s.account?.name === "string" ? s.account.name : null, name_verified: s.account?.name_verified === true };
   const headline = levelHeadline({ level: s.evidence_level, account, environment: s.environment, verified: s.verified });
@@ -99,7 +106,7 @@ export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict
   }
   // A record naming no website (a wallet, a company, an agent, a payment) vouches for nothing about the page it is on.
   return {
-    state: "about", tone: "neutral", title: `Record about ${s.subject}, not about this site`,
+    state: "about", tone: "neutral", title: `Record about ${subject}, not about this site`,
     detail: `${headline.title} — statement by ${who}. It says nothing about who runs this page.`,
   };
 }

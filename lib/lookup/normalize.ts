@@ -129,6 +129,14 @@ function readWebAddress(text: string): WebAddress | null {
   return { host, port: url.port, path: url.pathname.replace(/\/+$/, ""), search };
 }
 
+/**
+ * The host a website value names, as written (lower case, IDN as punycode), `www.` kept: what a
+ * proof of it covers exactly (CONTRACT "Embed badge"). Null when it is not a web address.
+ */
+export function provedHost(text: string): string | null {
+  return readWebAddress(text)?.host ?? null;
+}
+
 /** `www.example.com` → `example.com`; never down to a bare suffix (`www.co.uk` stays). */
 function withoutWww(host: string): string {
   if (!host.startsWith("www.")) return host;

@@ -4,7 +4,7 @@ import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile
 import { claimModuleOrNull } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
-import { normalizedValue } from "@/lib/lookup/normalize";
+import { normalizedValue, provedHost } from "@/lib/lookup/normalize";
 import { checksOf, type Check } from "@/lib/trust/checks";
 import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
@@ -118,13 +118,24 @@ export function buildPublicView(
   return {
     row, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
-    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(websites, account, trust), history: hist, now,
+    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(provedHostsOf(row), account, trust), history: hist, now,
   };
 }
 
 function websitesOf(row: RecordRow): string[] {
   const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const hosts = values.flatMap((v) => (v.kind === "website" ? [normalizedValue("website", v.value)] : []));
+  return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
+}
+
+/**
+ * The hosts the record speaks for exactly as proved or named (`www.` kept), for the badge's
+ * exact-host rule: a domain record of `www.x` covers `www.x`, not `x` (CONTRACT "Embed badge").
+ * `websites` (lookup's normal form, without `www.`) is what the record is found by, not what it covers.
+ */
+function provedHostsOf(row: RecordRow): string[] {
+  const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const hosts = values.flatMap((v) => (v.kind === "website" ? [provedHost(v.value)] : []));
   return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
 }
 

@@ -86,7 +86,8 @@ export const batchEnvelopeSchema = batchCreateSchema.extend({ records: z.array(z
 export const lifecycleSchema = z
   .strictObject({
     operation: z.enum(LIFECYCLE_OPERATIONS).describe("The transition to apply; see the lifecycle table."),
-    reason: z.string().trim().min(3).max(500).regex(noControl, NO_CONTROL).describe("Why, 3-500 characters; kept in the record's history."),
+    reason: z.string().trim().min(3).max(500).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN)
+      .describe("Why, 3-500 characters, without control, bidi or zero-width characters; kept in the record's history and shown on the certificate."),
     superseded_by: recordIdSchema.optional().describe("Required with 'supersede' (an active record of the same account, environment and claim_type); not allowed otherwise."),
   })
   .meta({ id: "LifecycleRequest" });

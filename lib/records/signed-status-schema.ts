@@ -32,9 +32,15 @@ export const signedStatusSchema = z
     websites: z
       .array(z.string())
       .describe("The websites (host names) this record speaks for. Empty when it names none."),
+    display: z
+      .object({
+        subject: z.string().describe("The subject as a page shows it: a domain whose labels are mixed-script or confusable (Unicode TR39) is followed by its A-label, `аррӏе.com (xn--80ak6aa92e.com)`; anything else as it is."),
+        websites: z.array(z.string()).describe("`websites` as a page shows them, by the same rule."),
+      })
+      .describe("How a public page (the embed badge included) shows the subject and websites, decided by the service: show these rather than the raw values."),
     covers_hosts: z
       .array(z.string())
-      .describe("The exact hosts a page may show this record's embed badge green on: its websites and, while its account is a verified organisation, the organisation's proved domains (each also with `www.`). Empty when the record is not verified or names no website: its badge is then neutral."),
+      .describe("The exact hosts (A-labels) a page may show this record's embed badge green on: the hosts it proved or names, as proved, and, while its account is a verified organisation, the organisation's proved domains. A proof of `x` covers `x` and `www.x`; a proof of `www.x` covers `www.x` only. Empty when the record is not verified or names no website: its badge is then neutral."),
     evidence_level: evidenceLevelSchema,
     checks: checksSchema,
     issued_at: timestampSchema,

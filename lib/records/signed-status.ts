@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { domainDisplayText, subjectDisplayText } from "@/lib/format/domain-display";
 import { signedAnswer } from "@/lib/signing/canonical";
 import { latestProvenEntry } from "@/lib/tlog/store";
 import { getPublicView, withTypeFields, type PublicView } from "./public-view";
@@ -24,6 +25,9 @@ export function statusFields(view: PublicView, at?: Date) {
     claim_type: row.claimType,
     subject: row.subject,
     websites: view.websites,
+    // How a page shows the subject and websites (look-alike domains with their A-label): decided here, signed, and
+    // shown as is by the embed badge, which carries no confusables data of its own.
+    display: { subject: subjectDisplayText(row.subject), websites: view.websites.map(domainDisplayText) },
     covers_hosts: view.coversHosts,
     evidence_level: row.evidenceLevel,
     checks: view.checks,

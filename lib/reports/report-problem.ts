@@ -8,11 +8,11 @@ import type { SharedRateLimiter } from "@/lib/http/rate-limit";
 import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
 import { newReportId } from "@/lib/ids";
 import { getPublicRecord } from "@/lib/records/get-record";
-import { NO_CONTROL, noControl } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 
 export const reportSchema = z.strictObject({
   message: z.string().trim().min(10, "Tell us in a few words what is wrong (at least 10 characters).").max(2000)
-    .regex(noControl, `The message ${NO_CONTROL}`),
+    .regex(noControl, `The message ${NO_CONTROL}`).regex(noHiddenText, `The message ${NO_HIDDEN}`),
   contact: z.union([z.literal(""), z.email("Give a valid email address, or leave it empty.").max(254)]).optional(),
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, lte, min, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, lte, min, ne, sql } from "drizzle-orm";
 import { accounts, records, reviewDecisions } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -7,11 +7,21 @@ import { getHistory } from "@/lib/records/get-record";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
 import { approvalRecheckInput, recheckableModule } from "./decide-submission";
 
-export type QueueFilter = { claimType?: string; olderThanHours?: number; limit?: number };
+/**
+ * The queue is split by environment: live submissions by default, sandbox ones in a tab of
+ * their own. A sandbox submission (any made-up claim type a test key sends) never appears in,
+ * or counts towards, the live queue's rows, counts or SLA figures.
+ */
+export const QUEUE_ENVIRONMENTS = ["live", "sandbox"] as const;
+export type QueueEnvironment = (typeof QUEUE_ENVIRONMENTS)[number];
 
-/** Pending submissions, oldest first (the partial index records_pending_idx serves this). */
+export type QueueFilter = { environment?: QueueEnvironment; claimType?: string; olderThanHours?: number; limit?: number };
+
+const pendingIn = (environment: QueueEnvironment) => [eq(records.status, "pending_review"), eq(records.environment, environment)];
+
+/** Pending submissions of one environment (live unless asked), oldest first (the partial index records_pending_idx serves this). */
 export async function listQueue(db: Db, f: QueueFilter = {}, now = new Date()) {
-  const conds = [eq(records.status, "pending_review")];
+  const conds = pendingIn(f.environment ?? "live");
   if (f.claimType) conds.push(eq(records.claimType, f.claimType));
   if (f.olderThanHours) conds.push(lte(records.createdAt, new Date(now.getTime() - f.olderThanHours * 3600_000)));
   const rows = await db
@@ -27,14 +37,26 @@ export async function listQueue(db: Db, f: QueueFilter = {}, now = new Date()) {
   return rows.map((r) => ({ ...r, sla: slaState(r.createdAt, now) }));
 }
 
-/** How many submissions wait per claim type, and since when. */
-export async function queueCounts(db: Db) {
+/** How many submissions of one environment (live unless asked) wait per claim type, since when, and how many are past the SLA. */
+export async function queueCounts(db: Db, environment: QueueEnvironment = "live", now = new Date()) {
+  const overdueBefore = new Date(now.getTime() - getEnv().REVIEW_SLA_HOURS * 3600_000);
   return db
-    .select({ claimType: records.claimType, count: count(), oldest: min(records.createdAt) })
+    .select({
+      claimType: records.claimType, count: count(), oldest: min(records.createdAt),
+      overdue: sql<number>`count(*) filter (where ${records.createdAt} < ${overdueBefore.toISOString()}::timestamptz)`.mapWith(Number),
+    })
     .from(records)
-    .where(eq(records.status, "pending_review"))
+    .where(and(...pendingIn(environment)))
     .groupBy(records.claimType)
     .orderBy(asc(records.claimType));
+}
+
+/** How many submissions wait in each environment's tab. */
+export async function queueTotals(db: Db): Promise<Record<QueueEnvironment, number>> {
+  const rows = await db.select({ environment: records.environment, count: count() }).from(records)
+    .where(eq(records.status, "pending_review")).groupBy(records.environment);
+  const of = (e: QueueEnvironment) => rows.find((r) => r.environment === e)?.count ?? 0;
+  return { live: of("live"), sandbox: of("sandbox") };
 }
 
 /** Age against the review target (REVIEW_SLA_HOURS): what the queue shows per row. */
@@ -91,9 +113,9 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   };
 }
 
-/** The oldest pending submission's id, for "open the oldest". */
-export async function oldestPendingId(db: Db) {
-  const [r] = await db.select({ id: records.id }).from(records).where(eq(records.status, "pending_review"))
+/** The oldest pending submission's id in one environment's queue, for "open the oldest". */
+export async function oldestPendingId(db: Db, environment: QueueEnvironment = "live") {
+  const [r] = await db.select({ id: records.id }).from(records).where(and(...pendingIn(environment)))
     .orderBy(asc(records.createdAt), asc(records.id)).limit(1);
   return r?.id ?? null;
 }

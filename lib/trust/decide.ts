@@ -58,22 +58,36 @@ export function decideTrust(f: TrustFacts): Trust {
 export const LOOKUP_RANK = { verified: 3, checked: 2, attested: 1 } as const;
 
 /**
- * The hosts a page may show a record's badge green on (CONTRACT "Embed badge"): the record's
- * own websites and, while its account is a verified organisation, the organisation's proved
- * domains — exact hosts, each also with `www.` in front. Empty for a record naming no website
- * whose account has no verified domains: its badge is neutral everywhere.
+ * The hosts a page may show a record's badge green on (CONTRACT "Embed badge"): the hosts the
+ * record proved or names, as proved (`www.` kept: lib/records/public-view.ts `provedHostsOf`),
+ * and, while its account is a verified organisation, the organisation's proved domains. Exact
+ * hosts: a proof of `x` covers `x` and `www.x`; a proof of `www.x` covers `www.x` only, never
+ * `x` or another subdomain. Hosts are compared as the browser sees them (A-labels, lower case).
+ * Empty for a record that is not verified, or names no website and whose account has no
+ * verified domains: its badge is neutral everywhere.
  */
-export function badgeHosts(websites: readonly string[], account: AccountProfile, trust: Pick<Trust, "speaker" | "verified">): string[] {
+export function badgeHosts(provedHosts: readonly string[], account: AccountProfile, trust: Pick<Trust, "speaker" | "verified">): string[] {
   if (!trust.verified) return [];
   const org = trust.speaker === "verified_organisation" ? (account.organisation?.domains ?? []) : [];
   const hosts = new Set<string>();
-  for (const h of [...websites, ...org]) {
-    const bare = h.toLowerCase().replace(/\.$/, "");
-    if (!bare) continue;
-    hosts.add(bare);
-    if (!bare.startsWith("www.")) hosts.add(`www.${bare}`);
+  for (const h of [...provedHosts, ...org]) {
+    const host = asciiHost(h);
+    if (!host) continue;
+    hosts.add(host);
+    if (!host.startsWith("www.")) hosts.add(`www.${host}`);
   }
   return [...hosts].sort();
+}
+
+/** A host name as a browser's `location.hostname` has it (WHATWG URL: lower case, IDN as A-labels, no trailing dot); null if it is none. */
+function asciiHost(h: string): string | null {
+  const bare = h.trim().replace(/\.$/, "");
+  if (!bare || /[\s/\\@?#:]/.test(bare)) return null;
+  try {
+    return new URL(`https://${bare}`).hostname || null;
+  } catch {
+    return null;
+  }
 }
 
 /** How a public page names the speaker: the legal name of a verified organisation, else marked as self-declared. */

@@ -81,29 +81,48 @@ describe("pre-account hijack", () => {
     expect((await portalPage(client(owner.ip, ownerSession.cookie), "/developers")).status).toBe(200);
   });
 
-  it("the sign-up's confirmation link confirms the account as it was made, only when pressed", async () => {
-    const email = uniqueEmail("owner");
-    const a = await attackerSignsUp(email, "192.0.2.31"); // here the one who signed up is the owner
-    const mail = mailTo(mailDir(), email, /Subject: Confirm your email address/)!;
+  it("the sign-up's confirmation link, only when pressed, revokes what was made before it, as the mailed links do", async () => {
+    const victim = uniqueEmail("victim");
+    const a = await attackerSignsUp(victim, "192.0.2.31"); // the attacker signed up with the victim's address
+    const mail = mailTo(mailDir(), victim, /Subject: Confirm your email address/)!;
     expect(mail).toMatch(/If you did not create this account, do not confirm it/);
-    expect(mail).toMatch(/Forgot password/);
-    const link = await mailedLink(mailDir(), email, "/confirm");
+    expect(mail).toMatch(/revokes what was made before/);
+    const link = await mailedLink(mailDir(), victim, "/confirm");
     const token = new URL(link).searchParams.get("token")!;
 
-    // Opening the link (a person, or a mail scanner fetching it first) confirms nothing.
-    const opened = await portalPage(client("192.0.2.32"), `/confirm?token=${encodeURIComponent(token)}`);
+    // Opening the link (a person, or a mail scanner fetching it first) confirms nothing and revokes nothing.
+    const owner = client("192.0.2.32");
+    const opened = await portalPage(owner, `/confirm?token=${encodeURIComponent(token)}`);
     expect(opened.status).toBe(200);
-    expect(opened.html).toContain(email);
-    expect(opened.html).toMatch(/If you did not create this account, do not confirm it/);
+    expect(opened.html).toContain(victim);
+    expect(opened.html).toMatch(/revokes what was made before this confirmation/);
     expect((await portalPage(a.attacker, "/developers")).html).toContain('data-testid="email-status">not confirmed');
+    expect((await call("GET", "/api/v1/usage", { key: a.sandboxKey })).status).toBe(200);
 
-    const pressed = await serverAction(client("192.0.2.32"), "/confirm", ["app/confirm/actions.ts", "confirmEmailAction"], { form: { token } });
+    // Pressing "I created this account" without a password of the inbox holder's changes nothing.
+    const noPassword = await serverAction(owner, "/confirm", ["app/confirm/actions.ts", "confirmEmailAction"], { form: { token } });
+    expect(noPassword.text).not.toContain("Your email address is confirmed");
+    expect((await call("GET", "/api/v1/usage", { key: a.sandboxKey })).status).toBe(200);
+
+    // The victim presses it (believing they made the account): the attacker's password, session and key stop working.
+    const pressed = await serverAction(owner, "/confirm", ["app/confirm/actions.ts", "confirmEmailAction"], {
+      form: { token, password: "the inbox holder's password" },
+    });
     expect(pressed.text).toContain("Your email address is confirmed");
-    const page = await portalPage(a.attacker, "/developers"); // the session made before still works
+    await expectAttackerLockedOut(victim, a);
+    const ownerSession = await signIn(client("192.0.2.33"), "credentials", { email: victim, password: "the inbox holder's password" });
+    expect(ownerSession.error).toBeUndefined();
+    const page = await portalPage(client("192.0.2.33", ownerSession.cookie), "/developers");
     expect(page.status).toBe(200);
     expect(page.html).toContain('data-testid="email-status">confirmed');
-    expect(page.html).not.toContain("revoked-at-confirmation");
-    expect((await call("GET", "/api/v1/usage", { key: a.sandboxKey })).status).toBe(200);
-    expect((await signIn(client("192.0.2.33"), "credentials", { email, password: ATTACKER_PASSWORD })).error).toBeUndefined();
+    expect(page.html).toMatch(/data-testid="revoked-at-confirmation"[^>]*>[^]*?1 API key/);
+
+    // The link again, on the confirmed account: no way to set a password, nothing revoked.
+    const again = await serverAction(client("192.0.2.34"), "/confirm", ["app/confirm/actions.ts", "confirmEmailAction"], {
+      form: { token, password: "someone else's password!" },
+    });
+    expect(again.text).toContain("already confirmed");
+    expect((await signIn(client("192.0.2.35"), "credentials", { email: victim, password: "someone else's password!" })).error).toBe("CredentialsSignin");
+    expect((await portalPage(client("192.0.2.33", ownerSession.cookie), "/developers")).status).toBe(200);
   });
 });

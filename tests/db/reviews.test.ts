@@ -229,21 +229,39 @@ describe("queue", () => {
     await sleep(20);
     const second = await submitGeneric(c.auth, { claim_type: "queue_type_a" });
     const other = await submitGeneric(c.auth, { claim_type: "queue_type_b" });
-    const a = await listQueue(db, { claimType: "queue_type_a" });
+    const a = await listQueue(db, { environment: "sandbox", claimType: "queue_type_a" });
     expect(a.map((r) => r.id)).toEqual([first.verification_id, second.verification_id]);
     expect(a[0]).toMatchObject({ accountEmail: expect.stringMatching(/@example\.test$/), sla: { overdue: false } });
-    const all = await listQueue(db, {});
+    const all = await listQueue(db, { environment: "sandbox" });
     const created = all.map((r) => r.createdAt.getTime());
     expect(created).toEqual([...created].sort((x, y) => x - y));
     expect(all.some((r) => r.id === other.verification_id)).toBe(true);
-    expect(await listQueue(db, { claimType: "queue_type_a", olderThanHours: 1 })).toEqual([]);
+    expect(await listQueue(db, { environment: "sandbox", claimType: "queue_type_a", olderThanHours: 1 })).toEqual([]);
     const future = new Date(Date.now() + 25 * 3600_000);
-    expect((await listQueue(db, { claimType: "queue_type_a", olderThanHours: 24 }, future)).map((r) => r.sla.overdue)).toEqual([true, true]);
-    const counts = await queueCounts(db);
+    expect((await listQueue(db, { environment: "sandbox", claimType: "queue_type_a", olderThanHours: 24 }, future)).map((r) => r.sla.overdue)).toEqual([true, true]);
+    const counts = await queueCounts(db, "sandbox");
     expect(counts.find((x) => x.claimType === "queue_type_a")?.count).toBe(2);
     expect(counts.find((x) => x.claimType === "queue_type_b")?.count).toBe(1);
     await decideSubmission(db, reviewer, first.verification_id, { decision: "reject", reason: "Duplicate." });
-    expect((await listQueue(db, { claimType: "queue_type_a" })).map((r) => r.id)).toEqual([second.verification_id]);
+    expect((await listQueue(db, { environment: "sandbox", claimType: "queue_type_a" })).map((r) => r.id)).toEqual([second.verification_id]);
+  });
+
+  it("splits the queue by environment: sandbox submissions never in the live queue, its counts or its overdue figure", async () => {
+    const live = await customer({ live: true });
+    const sandbox = await customer();
+    const l = await submitGeneric(live.auth, { claim_type: "split_type" });
+    const s = await submitGeneric(sandbox.auth, { claim_type: "split_type" });
+    const made = await submitGeneric(sandbox.auth, { claim_type: "made_up_type_x" });
+    const liveRows = await listQueue(db, { claimType: "split_type" });
+    expect(liveRows.map((r) => r.id)).toEqual([l.verification_id]);
+    expect((await listQueue(db, {})).some((r) => r.id === s.verification_id || r.id === made.verification_id)).toBe(false);
+    expect((await listQueue(db, { environment: "sandbox", claimType: "split_type" })).map((r) => r.id)).toEqual([s.verification_id]);
+    const later = new Date(Date.now() + 25 * 3600_000);
+    const liveCounts = await queueCounts(db, "live", later);
+    expect(liveCounts.find((x) => x.claimType === "split_type")).toMatchObject({ count: 1, overdue: 1 });
+    expect(liveCounts.some((x) => x.claimType === "made_up_type_x")).toBe(false);
+    expect((await queueCounts(db, "live")).find((x) => x.claimType === "split_type")).toMatchObject({ count: 1, overdue: 0 });
+    expect((await queueCounts(db, "sandbox", later)).find((x) => x.claimType === "made_up_type_x")).toMatchObject({ count: 1, overdue: 1 });
   });
 
   it("the review page data carries earlier decisions on the same subject", async () => {

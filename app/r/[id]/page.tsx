@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
+import { SubjectName } from "@/components/domain-name";
 import { EvidenceList, formatUtc } from "@/components/evidence-list";
 import { LogProof } from "@/components/log-proof";
 import { ProofScope } from "@/components/proof-scope";
@@ -9,6 +10,7 @@ import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-she
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { subjectDisplayText } from "@/lib/format/domain-display";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
 import { getPublicRecord } from "@/lib/records/get-record";
 import { getPublicView } from "@/lib/records/public-view";
@@ -30,7 +32,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const row = await getPublicRecord(await getDb(), id);
   if (!row) return { title: "Record not found", robots: { index: false } };
   const hidden = row.environment === "sandbox" || row.visibility === "private" || row.evidenceLevel === "participant_attested";
-  return { title: `${row.id} — ${row.subject}`, robots: hidden ? { index: false, follow: false } : undefined };
+  return { title: `${row.id} — ${subjectDisplayText(row.subject)}`, robots: hidden ? { index: false, follow: false } : undefined };
 }
 
 /**
@@ -118,7 +120,7 @@ export default async function CertificatePage({ params }: Props) {
         </section>
 
         <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-          <h2 className="text-sm text-slate-500 [overflow-wrap:anywhere]">The statement, about <span className="font-semibold text-slate-900">{row.subject}</span></h2>
+          <h2 className="text-sm text-slate-500 [overflow-wrap:anywhere]">The statement, about <span className="font-semibold text-slate-900" data-testid="subject"><SubjectName subject={row.subject} /></span></h2>
           <blockquote className="mt-2 border-l-4 border-slate-300 pl-3 text-lg whitespace-pre-wrap break-words">{row.claim}</blockquote>
           <p className="mt-2 text-xs text-slate-500">Kind of record: {row.claimType.replaceAll("_", " ")}</p>
         </section>
@@ -134,7 +136,7 @@ export default async function CertificatePage({ params }: Props) {
               {links.map((l) => (
                 <li key={l.role} data-standing={l.standing}>
                   <span className="text-slate-500">{l.role.replaceAll("_", " ")}:</span>{" "}
-                  {l.record ? <a className="underline" href={l.record.certificate_url}>{l.record.subject} ({l.record.verification_id})</a> : "a record that is not public"}
+                  {l.record ? <a className="underline" href={l.record.certificate_url}><SubjectName subject={l.record.subject} /> ({l.record.verification_id})</a> : "a record that is not public"}
                   {" — "}
                   <span className={l.standing === "active" ? "text-emerald-700" : "font-semibold text-red-700"}>
                     {l.standing === "active" ? "active" : `no longer active (${STATUS_TEXT[l.status]?.label.toLowerCase() ?? l.status})`}

@@ -1,4 +1,5 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
+import { DomainName } from "@/components/domain-name";
 import { formatUtc } from "@/components/evidence-list";
 import type { Check } from "@/lib/trust/checks";
 import type { Trust } from "@/lib/trust/decide";
@@ -44,7 +45,7 @@ export function Speaker({ account, trust }: { account: AccountProfile; trust: Tr
       {account.verified_domains.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label="Domains this account proved">
           {account.verified_domains.map((d) => (
-            <li key={d} className={`rounded-full px-3 py-1 text-xs font-medium ring-1 ${domainChip}`}>proved domain {d}</li>
+            <li key={d} className={`rounded-full px-3 py-1 text-xs font-medium ring-1 ${domainChip}`}>proved domain <DomainName domain={d} /></li>
           ))}
         </ul>
       )}

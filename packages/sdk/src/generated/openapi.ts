@@ -786,8 +786,8 @@ export interface components {
              * @enum {string}
              */
             operation: "suspend" | "reinstate" | "revoke" | "expire" | "supersede";
-            /** @description Why, 3-500 characters; kept in the record's history. */
-            reason: string;
+            /** @description Why, 3-500 characters, without control, bidi or zero-width characters; kept in the record's history and shown on the certificate. */
+            reason: string & (unknown & unknown);
             /** @description Required with 'supersede' (an active record of the same account, environment and claim_type); not allowed otherwise. */
             superseded_by?: components["schemas"]["RecordId"];
         };
@@ -864,27 +864,27 @@ export interface components {
         };
         VerifiedListingEvidence: {
             /** @description Who runs the listing and is paid: the operator's name. */
-            operator: string;
+            operator: string & (unknown & unknown);
             /**
              * Format: uri
              * @description The listing's address (marketplace page, booking page).
              */
             listing_url: string;
             /** @description The operator's own website domain. */
-            domain: string;
+            domain: string & (unknown & unknown);
             /** @description A licence the operator holds, by authority and number. */
             licence?: {
-                authority: string;
-                number: string;
+                authority: string & (unknown & unknown);
+                number: string & (unknown & unknown);
             };
             /** @description Where payments for the listing go. */
             payee: {
                 /** @enum {string} */
                 type: "iban" | "wallet";
                 /** @description The IBAN, or the wallet address. */
-                value: string;
-                account_name?: string;
-                bank_name?: string;
+                value: string & (unknown & unknown);
+                account_name?: string & (unknown & unknown);
+                bank_name?: string & (unknown & unknown);
                 /**
                  * @description For a wallet payee: its network.
                  * @enum {string}
@@ -904,11 +904,11 @@ export interface components {
             /** @description The wallet's signature over the challenge message (0x hex). */
             signature: string;
             /** @description The front end's or vault's website; required for builder and vault_leader. */
-            domain?: string;
+            domain?: string & (unknown & unknown);
             /** @description An active domain_ownership record of this account for `domain`. */
             domain_record?: string;
             /** @description The social account a reviewer checks (@handle or profile URL). */
-            social_handle: string;
+            social_handle: string & (unknown & unknown);
             /** @description builder: the wallet whose approved maximum fee is snapshotted. Never shown publicly. */
             user_address?: string;
             /** @description vault_leader (required), wallet_owner (optional): the vault led by the wallet. */
@@ -942,7 +942,7 @@ export interface components {
              */
             category: "linear" | "inverse";
             /** @description The closing order's id. */
-            order_id: string;
+            order_id: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description Start of the window the trade closed in (RFC 3339).
@@ -1192,7 +1192,14 @@ export interface components {
             subject: string;
             /** @description The websites (host names) this record speaks for. Empty when it names none. */
             websites: string[];
-            /** @description The exact hosts a page may show this record's embed badge green on: its websites and, while its account is a verified organisation, the organisation's proved domains (each also with `www.`). Empty when the record is not verified or names no website: its badge is then neutral. */
+            /** @description How a public page (the embed badge included) shows the subject and websites, decided by the service: show these rather than the raw values. */
+            display: {
+                /** @description The subject as a page shows it: a domain whose labels are mixed-script or confusable (Unicode TR39) is followed by its A-label, `аррӏе.com (xn--80ak6aa92e.com)`; anything else as it is. */
+                subject: string;
+                /** @description `websites` as a page shows them, by the same rule. */
+                websites: string[];
+            };
+            /** @description The exact hosts (A-labels) a page may show this record's embed badge green on: the hosts it proved or names, as proved, and, while its account is a verified organisation, the organisation's proved domains. A proof of `x` covers `x` and `www.x`; a proof of `www.x` covers `www.x` only. Empty when the record is not verified or names no website: its badge is then neutral. */
             covers_hosts: string[];
             evidence_level: components["schemas"]["EvidenceLevel"];
             /** @description What was checked, by whom, on what. Empty for a submission not yet issued. */

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
+import { badgeHosts, decideTrust, speakerLabel, speakerOf, type TrustFacts } from "./decide";
+
+const org = (over: Partial<NonNullable<AccountProfile["organisation"]>> = {}): NonNullable<AccountProfile["organisation"]> => ({
+  legal_name: "Acme Widgets Limited", lei: "5493001KJTIIGC8Y1R12", jurisdiction: "GB", basis: "lei_register",
+  status: "verified", verified_at: "2026-01-02T03:04:05.000Z", domains: [], ...over,
+});
+const verifiedOrg = (domains: string[] = []): AccountProfile =>
+  ({ name: "Acme Widgets Limited", name_verified: true, organisation: org({ domains }), verified_domains: domains });
+const selfDeclared: AccountProfile = { name: "Acme", name_verified: false, organisation: null, verified_domains: [] };
+const unnamed: AccountProfile = { name: null, name_verified: false, organisation: null, verified_domains: [] };
+
+const facts = (over: Partial<TrustFacts> = {}): TrustFacts => ({
+  environment: "live", status: "active", evidenceLevel: "source_verified", partsStand: true, account: selfDeclared, ...over,
+});
+
+describe("speakerOf", () => {
+  it("is a verified organisation only while the organisation is verified and the name is its legal name", () => {
+    expect(speakerOf(verifiedOrg())).toBe("verified_organisation");
+    expect(speakerOf({ ...verifiedOrg(), organisation: org({ status: "lapsed" }) })).toBe("self_declared");
+    expect(speakerOf({ ...verifiedOrg(), name_verified: false })).toBe("self_declared");
+    expect(speakerOf(selfDeclared)).toBe("self_declared");
+    expect(speakerOf(unnamed)).toBe("unnamed");
+  });
+
+  it("names an unverified account as self-declared, never by its plain name", () => {
+    expect(speakerLabel(selfDeclared, { speaker: "self_declared" }).name).toBe("an account calling itself Acme");
+    expect(speakerLabel(verifiedOrg(), { speaker: "verified_organisation" })).toMatchObject({ name: "Acme Widgets Limited", verified: true });
+  });
+});
+
+describe("decideTrust", () => {
+  it("a live, active, checked record by a verified organisation is verified and a lookup 'verified'", () => {
+    const t = decideTrust(facts({ account: verifiedOrg() }));
+    expect(t).toMatchObject({ speaker: "verified_organisation", organisationName: "Acme Widgets Limited", checked: true, stands: true, verified: true, lookup: "verified" });
+  });
+
+  it("checked by an account that is not a verified organisation: verified record, lookup only 'checked'", () => {
+    expect(decideTrust(facts())).toMatchObject({ verified: true, lookup: "checked", organisationName: null });
+  });
+
+  it("only stated: not checked, not verified, lookup 'attested'", () => {
+    expect(decideTrust(facts({ evidenceLevel: "participant_attested" }))).toMatchObject({ checked: false, verified: false, lookup: "attested" });
+    expect(decideTrust(facts({ evidenceLevel: null }))).toMatchObject({ checked: false, verified: false });
+  });
+
+  it("does not stand when it or a part it rests on is not active; never a yes then", () => {
+    expect(decideTrust(facts({ status: "suspended" }))).toMatchObject({ stands: false, verified: false, lookup: null });
+    expect(decideTrust(facts({ partsStand: false, account: verifiedOrg() }))).toMatchObject({ stands: false, verified: false, lookup: null });
+  });
+
+  it("a sandbox record is never verified nor a lookup answer", () => {
+    expect(decideTrust(facts({ environment: "sandbox", account: verifiedOrg() }))).toMatchObject({ verified: false, lookup: null });
+  });
+});
+
+describe("badgeHosts (exact hosts)", () => {
+  const verified = { speaker: "self_declared" as const, verified: true };
+
+  it("a proof of x covers x and www.x, nothing else", () => {
+    expect(badgeHosts(["example.com"], selfDeclared, verified)).toEqual(["example.com", "www.example.com"]);
+  });
+
+  it("a proof of www.x covers www.x only: not x, not another subdomain", () => {
+    const hosts = badgeHosts(["www.example.com"], selfDeclared, verified);
+    expect(hosts).toEqual(["www.example.com"]);
+    expect(hosts).not.toContain("example.com");
+    expect(hosts).not.toContain("www.www.example.com");
+  });
+
+  it("a subdomain proof covers that subdomain (and its www.), not its parent", () => {
+    expect(badgeHosts(["shop.example.com"], selfDeclared, verified)).toEqual(["shop.example.com", "www.shop.example.com"]);
+  });
+
+  it("hosts are compared as a browser's location.hostname: lower case, IDN as A-labels", () => {
+    expect(badgeHosts(["Example.COM."], selfDeclared, verified)).toEqual(["example.com", "www.example.com"]);
+    expect(badgeHosts(["аррӏе.com"], selfDeclared, verified)).toEqual(["www.xn--80ak6aa92e.com", "xn--80ak6aa92e.com"]);
+  });
+
+  it("adds the organisation's proved domains only while the account is a verified organisation", () => {
+    const account = verifiedOrg(["www.acme.example"]);
+    expect(badgeHosts([], account, { speaker: "verified_organisation", verified: true })).toEqual(["www.acme.example"]);
+    expect(badgeHosts([], account, { speaker: "self_declared", verified: true })).toEqual([]);
+  });
+
+  it("is empty for a record that is not verified", () => {
+    expect(badgeHosts(["example.com"], verifiedOrg(["acme.example"]), { speaker: "verified_organisation", verified: false })).toEqual([]);
+  });
+
+  it("skips values that are not host names", () => {
+    expect(badgeHosts(["", "https://x.example/path", "a b"], selfDeclared, verified)).toEqual([]);
+  });
+});
