@@ -18,6 +18,10 @@ export function SignUpForm() {
             : <>Your account was created, but the confirmation mail could not be sent. You can send it again from the developer page.</>}
         </Alert>
         <OnceSecret label="Your sandbox API key" secret={state.created.sandboxKey} copyLabel="sandbox API key" id="sandbox-key" />
+        <p className="mt-3 text-sm text-slate-600" data-testid="key-revoked-at-confirmation">
+          For your safety, this key and anything else made before you confirm your address stop working when you confirm it
+          (so nobody who signed up with your address first keeps access). Make a new key in the developer portal afterwards.
+        </p>
         <p className="mt-6">
           <Link className={buttonClass} href="/signin">Sign in to the developer portal</Link>
         </p>
