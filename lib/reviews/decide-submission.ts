@@ -1,4 +1,5 @@
 import { keepFilesAfterDecision } from "@/lib/files/purge-files";
+import { lapsedParts, partLapsedReason } from "@/lib/records/lapsed-parts";
 import { submissionDocuments } from "@/lib/records/check-claim";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
@@ -96,6 +97,11 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     if (input.decision === "approve") {
       const refused = reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, at);
       if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
+      // A record that stands only with its parts (a listing) is not issued resting on a part that lapsed while it waited.
+      if (claimModuleFor(row.claimType).followsParts) {
+        const [lapsed] = await lapsedParts(tx, row.id, at.getTime());
+        if (lapsed) throw new ApiError("review_precondition_failed", `${partLapsedReason(lapsed)} It cannot be approved resting on it. Nothing was changed.`);
+      }
       // What was asked at approval was asked about this evidence: a refresh meanwhile is looked at again.
       if (approval && canonicalJson(approval.basis) !== canonicalJson(row.evidencePublic)) {
         throw new ApiError("review_precondition_failed", "The submission's evidence was refreshed while it was being approved: look at it again. Nothing was changed.");

@@ -25,6 +25,7 @@ const { setVerifiedOrganisation, afterOrganisationChange } = await import("@/lib
 const { createRecord } = await import("@/lib/records/create-record");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { checklistFor } = await import("@/lib/reviews/checklists");
+const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
 
 type Db = Awaited<ReturnType<typeof getDb>>;
 type Auth = Awaited<ReturnType<typeof authenticateApiKey>>;
@@ -141,5 +142,25 @@ describe("verified_listing and reviewers", () => {
       ["domain", "reviewer", `domain_ownership record ${d.id}`],
       ["payee", "reviewer", `wallet_ownership record ${w.id}`],
     ]);
+  });
+
+  it("a listing whose part lapsed while it waited is not approved resting on it; once the part stands again it is", async () => {
+    const auth = await organisation("Quay Studios Ltd");
+    const d = await domainRecord(auth);
+    const w = await walletRecord(auth);
+    const sub = await create(auth, {
+      subject: "Quay Studios", claim_type: "verified_listing", claim: "Quay Studios Ltd runs listing 7.",
+      evidence: {
+        operator: "Quay Studios Ltd", listing_url: "https://rentals.example/listing/7", domain: d.domain, domain_record: d.id,
+        payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id,
+      },
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(202);
+    await changeLifecycle(db, auth, d.id, { operation: "suspend", reason: "Moving DNS providers." });
+    await expect(approve(sub.body.verification_id, "verified_listing", sub.body.evidence)).rejects.toMatchObject({
+      code: "review_precondition_failed", message: expect.stringContaining(`Part domain_record ${d.id} is no longer active (suspended).`),
+    });
+    await changeLifecycle(db, auth, d.id, { operation: "reinstate", reason: "DNS moved." });
+    expect(await approve(sub.body.verification_id, "verified_listing", sub.body.evidence)).toMatchObject({ status: "active" });
   });
 });
