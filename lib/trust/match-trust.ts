@@ -22,10 +22,12 @@ export async function judgeFound<T extends FoundRecord>(db: DbOrTx, rows: readon
   const needEvidence = rows.filter((r) => claimModuleOrNull(r.claimType)?.accountPartLapsed).map((r) => r.id);
   const [profiles, parts, evidence] = await Promise.all([
     getAccountProfiles(db, rows.map((r) => r.accountId)),
-    db.select({ recordId: recordLinks.recordId, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt })
-      .from(recordLinks)
-      .innerJoin(records, eq(records.id, recordLinks.targetId))
-      .where(inArray(recordLinks.recordId, ids)),
+    // Only types that declare links can rest on other records: a lookup of domains or wallets asks nothing more.
+    !rows.some((r) => claimModuleOrNull(r.claimType)?.links) ? Promise.resolve([])
+      : db.select({ recordId: recordLinks.recordId, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt })
+        .from(recordLinks)
+        .innerJoin(records, eq(records.id, recordLinks.targetId))
+        .where(inArray(recordLinks.recordId, ids)),
     needEvidence.length === 0 ? Promise.resolve([])
       : db.select({ id: records.id, evidence: records.evidencePublic }).from(records).where(inArray(records.id, needEvidence)),
   ]);
