@@ -3,28 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { useOwnDatabase } from "../own-database";
 
 // The data layer on a private PGlite folder, or a fresh PostgreSQL database of its own: the
 // log's note key is fixed once per database.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-notekey-"));
 process.env.DATA_DIR = dir;
-let dropDb: (() => Promise<void>) | undefined;
-if (process.env.DATABASE_URL) {
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  const name = `prs_notekey_${Date.now()}_${process.pid}`;
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  const adminUrl = process.env.DATABASE_URL;
-  url.pathname = `/${name}`;
-  process.env.DATABASE_URL = url.toString();
-  dropDb = async () => {
-    const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await a.unsafe(`drop database if exists ${name} with (force)`);
-    await a.end();
-  };
-}
+const ownDb = await useOwnDatabase("notekey");
 
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { claimNoteKey, NoteKeyConflict } = await import("@/lib/tlog/store");
@@ -32,7 +17,7 @@ const { noteKeyFromSeed } = await import("@/lib/tlog/note");
 
 afterAll(async () => {
   await closeDb();
-  await dropDb?.();
+  await ownDb.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

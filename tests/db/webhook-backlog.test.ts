@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useOwnDatabase } from "../own-database";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 // In-process, with delivery settings of its own — two retries, a threshold out of reach,
@@ -18,14 +18,7 @@ process.env.WEBHOOK_DISABLE_AFTER = "50";
 process.env.WEBHOOK_BACKLOG_MAX = "3";
 delete process.env.WEBHOOK_BACKLOG_DAYS; // the default, 7
 delete process.env.PUBLIC_BASE_URL;
-const adminUrl = process.env.DATABASE_URL;
-const dbName = adminUrl ? `prs_backlog_${Date.now()}_${randomBytes(3).toString("hex")}` : undefined;
-if (adminUrl) {
-  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await sql.unsafe(`create database ${dbName}`);
-  await sql.end();
-  process.env.DATABASE_URL = adminUrl.replace(/\/[^/?]+(\?|$)/, `/${dbName}$1`);
-}
+const ownDb = await useOwnDatabase("backlog");
 
 const { getDb, closeDb } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
@@ -45,11 +38,7 @@ afterAll(async () => {
   await rx.close();
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
-  if (adminUrl) {
-    const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`drop database if exists ${dbName} with (force)`);
-    await sql.end();
-  }
+  await ownDb.drop();
 });
 
 async function endpointFor(behaviour: Parameters<typeof rx.endpoint>[1]) {

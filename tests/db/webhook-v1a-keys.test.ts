@@ -4,14 +4,17 @@ import path from "node:path";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
 import * as jose from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useOwnDatabase } from "../own-database";
 import { startReceiver, type Received } from "../webhook-receiver";
 
 // In-process: a delivery worker that runs apart from the server (scripts/worker.ts) joins the
 // published key set as a server does, and signs v1a only with a key the JWKS lists — also
-// while its newest local key is not published yet (a rotation in progress).
+// while its newest local key is not published yet (a rotation in progress). On a database of
+// its own, so the test server's worker (another key) never delivers these events.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-v1a-"));
 process.env.DATA_DIR = dir;
 process.env.WEBHOOK_ALLOW_INSECURE = "1";
+const ownDb = await useOwnDatabase("v1a");
 
 const { getDb, getHandle, closeDb } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
@@ -49,6 +52,7 @@ afterAll(async () => {
   g.__prsPublished = undefined;
   await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids).flatMap((k) => [k, `sbx-${k}`])));
   await closeDb();
+  await ownDb.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
