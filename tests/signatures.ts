@@ -1,6 +1,6 @@
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
-import { createLocalJWKSet } from "jose";
+import { createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { call } from "./helpers";
 
 /**
@@ -9,8 +9,12 @@ import { call } from "./helpers";
  * encodes, WebCrypto verifies. Nothing of the service's own signing code is involved.
  */
 export async function verifyWithJwks(payload: unknown, signature: string, kid: string): Promise<boolean> {
-  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
-  const key = (await jwks({ alg: "EdDSA", kid })) as CryptoKey;
+  return verifyWithKeySet((await call("GET", "/.well-known/jwks.json")).body, payload, signature, kid);
+}
+
+/** The same check against a key set at hand (an in-process test's `publicJwks()`). */
+export async function verifyWithKeySet(keySet: JSONWebKeySet, payload: unknown, signature: string, kid: string): Promise<boolean> {
+  const key = (await createLocalJWKSet(keySet)({ alg: "EdDSA", kid })) as CryptoKey;
   const bytes = new TextEncoder().encode(canonicalize(payload)!);
   return crypto.subtle.verify("Ed25519", key, Buffer.from(signature, "base64url"), bytes);
 }

@@ -1,28 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
 // In-process: the batch pipeline on a private PGlite folder (or DATABASE_URL's PostgreSQL).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { db, sandboxCustomer } = await dataLayerTest();
 const { createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { createBatch } = await import("@/lib/records/create-batch");
 const { idempotencyKeys, records, usageCounters, walletChallenges } = await import("@/drizzle/schema");
 const { eq, sql } = await import("drizzle-orm");
 
-let db: Awaited<ReturnType<typeof getDb>>;
 const tag = randomBytes(4).toString("hex");
 const fn = `prs_test_fail_batch_${tag}`;
 
 beforeAll(async () => {
-  db = await getDb();
   // Make the very last step of a batch — storing its answer under the key — fail for keys
   // starting with "boom-<tag>": by then every row has been metered, its challenge used and
   // its record inserted, in the same transaction.
@@ -36,14 +27,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.execute(sql.raw(`drop trigger if exists ${fn} on idempotency_keys`));
   await db.execute(sql.raw(`drop function if exists ${fn}()`));
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function liveAuth() {
-  const a = await createAccount(db, { email: `b-${randomBytes(4).toString("hex")}@example.test` });
-  const sandbox = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
-  return { ...sandbox, environment: "live" as const, plan: "growth" as const };
+  const { auth } = await sandboxCustomer({ tag: "b" });
+  return { ...auth, environment: "live" as const, plan: "growth" as const };
 }
 
 describe("a batch is one transaction", () => {

@@ -1,35 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { db, sandboxCustomer } = await dataLayerTest();
 const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { domainOwnership } = await import("@/lib/claims/domain-ownership");
 const { walletOwnership } = await import("@/lib/claims/wallet-ownership");
-
-let db: Awaited<ReturnType<typeof getDb>>;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const later = () => new Date(Date.now() + 2 * 3600_000);
 
 describe("challenges expire after one hour", () => {
   it("domain: challenge_expired", async () => {
-    const a = await createAccount(db, { email: `d-${randomBytes(4).toString("hex")}@example.test` });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const { auth } = await sandboxCustomer({ tag: "d" });
     const c = await createDomainChallenge(db, auth, { domain: "expiry.example.com" });
     const input = { subject: "expiry.example.com", claim_type: "domain_ownership", claim: "x", evidence: { challenge_id: c.id } };
     const out = await domainOwnership.check(input, { auth, db, now: later(), linked: new Map() });
@@ -37,8 +19,7 @@ describe("challenges expire after one hour", () => {
   });
 
   it("wallet: challenge_expired even with a valid signature", async () => {
-    const a = await createAccount(db, { email: `w-${randomBytes(4).toString("hex")}@example.test` });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const { auth } = await sandboxCustomer({ tag: "w" });
     const acct = privateKeyToAccount(generatePrivateKey());
     const c = await createWalletChallenge(db, auth, { address: acct.address, network: "ethereum" });
     const signature = await acct.signMessage({ message: c.message });

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
 import { randomLei, setLeiRecord, startLeiRegister, updateLeiRecord } from "../lei-register";
+import { dataLayerTest } from "./setup";
 
 /**
  * A company_identity submitted while the LEI register answers 503 waits for review (202);
@@ -13,34 +14,18 @@ import { randomLei, setLeiRecord, startLeiRegister, updateLeiRecord } from "../l
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 const recordsFile = path.join(dir, "lei-records.json");
 const register = await startLeiRegister(recordsFile, {});
-process.env.DATA_DIR = dir;
-process.env.LEI_API_URL = register.url;
-process.env.LEI_TIMEOUT_MS = "2000";
-
-const { getDb, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { db, sandboxCustomer, reviewer: newReviewer } = await dataLayerTest({ dir, env: { LEI_API_URL: register.url, LEI_TIMEOUT_MS: "2000" } });
 const { createRecord } = await import("@/lib/records/create-record");
 const { rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-beforeAll(async () => {
-  db = await getDb();
-});
 afterAll(async () => {
   await register.close();
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
 
 describe("company_identity re-run", () => {
   it("waits while the register fails, and issues under the register's legal name once it answers", async () => {
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
-    const a = await createAccount(db, { email: email("c") });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const reviewer = await newReviewer();
+    const { auth } = await sandboxCustomer({ tag: "c" });
     const lei = randomLei();
     setLeiRecord(recordsFile, lei, { legalName: "Résumé Holdings AG", jurisdiction: "CH", registrationStatus: "ISSUED", entityStatus: "ACTIVE", failStatus: 503 });
 
@@ -60,9 +45,8 @@ describe("company_identity re-run", () => {
   });
 
   it("a re-run that finds another legal name does not issue", async () => {
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
-    const a = await createAccount(db, { email: email("c") });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const reviewer = await newReviewer();
+    const { auth } = await sandboxCustomer({ tag: "c" });
     const lei = randomLei();
     setLeiRecord(recordsFile, lei, { legalName: "Somebody Else Ltd", registrationStatus: "ISSUED", entityStatus: "ACTIVE", failStatus: 503 });
     const res = await createRecord(db, auth, { subject: "Acme Ltd", claim_type: "company_identity", claim: "Acme Ltd holds an active LEI.", evidence: { lei } }, randomUUID());

@@ -3,15 +3,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
-import { createLocalJWKSet } from "jose";
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { chainClients, deployOwnerWallet } from "../chain/contracts";
 import { setDns } from "../helpers";
+import { verifyWithKeySet } from "../signatures";
 import { startVaultInfo, vaultFixture, writeVaultInfo } from "../vault-info";
+import { dataLayerTest } from "./setup";
 
 /*
  * dex_control from submission to issue (spec 2.6; issue 16), in-process against the loopback
@@ -38,23 +38,20 @@ const rpc = http.createServer(async (req, res) => {
   res.writeHead(answer.status, { "content-type": "application/json" }).end(Buffer.from(await answer.arrayBuffer()));
 });
 await new Promise<void>((r) => rpc.listen(0, "127.0.0.1", r));
-process.env.EVM_RPC_URLS = JSON.stringify({ [evmChain.network]: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}` });
-process.env.RPC_TIMEOUT_MS = "1000";
 const infoFile = path.join(dir, "vault-info.json");
 const info = await startVaultInfo(infoFile);
-process.env.DATA_DIR = dir;
-process.env.DNS_SERVERS = inject("serverEnv").DNS_SERVERS!;
-process.env.DNS_TIMEOUT_MS = "250";
-process.env.VAULT_INFO_URL = info.url;
-process.env.VAULT_INFO_TIMEOUT_MS = "500";
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db, liveCustomer: newLiveCustomer, reviewer: newReviewer, create } = await dataLayerTest({
+  dir,
+  env: {
+    EVM_RPC_URLS: JSON.stringify({ [evmChain.network]: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}` }),
+    RPC_TIMEOUT_MS: "1000",
+    DNS_SERVERS: inject("serverEnv").DNS_SERVERS!,
+    DNS_TIMEOUT_MS: "250",
+    VAULT_INFO_URL: info.url,
+    VAULT_INFO_TIMEOUT_MS: "500",
+  },
+});
 const { records } = await import("@/drizzle/schema");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { createApiKey } = await import("@/lib/accounts/create-api-key");
-const { setPlan } = await import("@/lib/accounts/manage-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
-const { createRecord } = await import("@/lib/records/create-record");
 const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { decideSubmission, rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
@@ -64,34 +61,15 @@ const { answerLookup } = await import("@/lib/lookup/answer-lookup");
 const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
 const { publicJwks } = await import("@/lib/signing/keys");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-let reviewer: { id: string; role: "reviewer" };
-const email = (t: string) => `${t}-${randomBytes(4).toString("hex")}@example.test`;
-
-beforeAll(async () => {
-  db = await getDb();
-  reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" };
-});
+const reviewer = await newReviewer();
 beforeEach(() => writeVaultInfo(infoFile, {}));
 afterAll(async () => {
-  await closeDb();
   await info.close();
   await new Promise((r) => rpc.close(r));
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function liveCustomer() {
-  const a = await createAccount(db, { email: email("dex"), emailConfirmed: true });
-  await setPlan(db, a.accountId, "growth");
-  const { key } = await createApiKey(db, a.accountId, "live");
-  return authenticateApiKey(db, `Bearer ${key}`);
-}
+const liveCustomer = async () => (await newLiveCustomer({ tag: "dex" })).auth;
 type Auth = Awaited<ReturnType<typeof liveCustomer>>;
-const create = async (auth: Auth, body: Record<string, unknown>) => {
-  const r = await createRecord(db, auth, { visibility: "public", ...body } as never, randomUUID());
-  return { status: r.status, body: JSON.parse(r.bodyJson) };
-};
 
 async function domainRecord(auth: Auth) {
   const c = await createDomainChallenge(db, auth, { domain: `dex-${randomUUID().slice(0, 8)}.example.com` });
@@ -132,8 +110,7 @@ async function loadChecklist(id: string) {
 async function verifiedStatus(id: string) {
   const { body } = (await getSignedStatus(db, id))!;
   const { status_signature, ...signed } = JSON.parse(body);
-  const key = (await createLocalJWKSet(publicJwks())({ alg: "EdDSA", kid: signed.signing_key_id })) as CryptoKey;
-  expect(await crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature, "base64url"), new TextEncoder().encode(canonicalize(signed)!))).toBe(true);
+  expect(await verifyWithKeySet(publicJwks(), signed, status_signature, signed.signing_key_id)).toBe(true);
   return signed;
 }
 

@@ -1,8 +1,6 @@
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -10,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainClients } from "../chain/contracts";
 import { startHardhatNode, type HardhatNode } from "../chain/hardhat-node";
 import { freePort } from "../server";
+import { dataLayerTest } from "./setup";
 
 /**
  * An evm_transaction submitted while its network's RPC does not answer waits for review
@@ -17,22 +16,15 @@ import { freePort } from "../server";
  * the service knows is a switchable relay on loopback in front of a real hardhat node
  * (chain id 8453, as `base`): "down" answers 503, "up" relays every JSON-RPC call.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 const relayPort = await freePort();
-process.env.DATA_DIR = dir;
-process.env.EVM_RPC_URLS = JSON.stringify({ base: `http://127.0.0.1:${relayPort}` });
-process.env.EVM_CONFIRMATIONS = JSON.stringify({ base: 1 });
-process.env.RPC_TIMEOUT_MS = "3000";
-
-const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { dir, db, sandboxCustomer, reviewer: newReviewer } = await dataLayerTest({
+  env: { EVM_RPC_URLS: JSON.stringify({ base: `http://127.0.0.1:${relayPort}` }), EVM_CONFIRMATIONS: JSON.stringify({ base: 1 }), RPC_TIMEOUT_MS: "3000" },
+});
+const { rowsOf } = await import("@/lib/db/client");
 const { createRecord } = await import("@/lib/records/create-record");
 const { decideSubmission, rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
 let node: HardhatNode;
 let up = false;
 let relay: http.Server;
@@ -49,22 +41,16 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => relay.listen(relayPort, "127.0.0.1", r));
-  db = await getDb();
 });
 afterAll(async () => {
   await new Promise((r) => relay?.close(r));
   await node?.stop();
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
 
 describe("evm_transaction re-run", () => {
   it("a submission made while the RPC was down waits, stays pending while it is down, and issues once it answers", async () => {
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
-    const a = await createAccount(db, { email: email("c"), emailConfirmed: true });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const reviewer = await newReviewer();
+    const { auth } = await sandboxCustomer({ tag: "c", confirmed: true });
     const chain = chainClients(node.url, node.chainId);
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const hash = await chain.walletClient.sendTransaction({ to, value: parseEther("0.1") });
@@ -92,9 +78,8 @@ describe("evm_transaction re-run", () => {
 
   it("a payment made by an agent is issued only by the on-chain re-run, never by a reviewer's word, with its agent link read at the block time", async () => {
     up = false;
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
-    const a = await createAccount(db, { email: email("c"), emailConfirmed: true });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const reviewer = await newReviewer();
+    const { auth } = await sandboxCustomer({ tag: "c", confirmed: true });
     const agent = await createRecord(db, auth, {
       subject: "invoice-agent", claim_type: "agent_authorization", claim: "May pay invoices.", principal: "Acme", agent_id: "invoice-agent-9", act: "pay_invoices",
     }, randomUUID());

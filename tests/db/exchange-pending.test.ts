@@ -1,47 +1,32 @@
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
 /*
  * An exchange trade submission that waits because the exchange did not answer kept no
  * credentials: a reviewer cannot approve it (nothing can be confirmed), and the sweep closes
  * it 24 hours after it was made (moved back in the database: the clock the sweep reads).
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-xpend-"));
 const dead = net.createServer((s) => s.destroy());
 await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
-process.env.DATA_DIR = dir;
-process.env.EXCHANGE_TESTNET_URL = `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`;
-process.env.EXCHANGE_TIMEOUT_MS = "300";
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db, sandboxCustomer, reviewer: newReviewer } = await dataLayerTest({
+  prefix: "prs-xpend-", env: { EXCHANGE_TESTNET_URL: `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`, EXCHANGE_TIMEOUT_MS: "300" },
+});
 const { records } = await import("@/drizzle/schema");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createRecord } = await import("@/lib/records/create-record");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { closeStaleSubmissions } = await import("@/lib/records/expire-records");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
+afterAll(() => {
   dead.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("a pending exchange trade submission", () => {
   it("cannot be approved, and is closed 24 h after it was made", async () => {
-    const a = await createAccount(db, { email: `x-${randomBytes(4).toString("hex")}@example.test`, emailConfirmed: true });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
-    const reviewer = { id: (await createAccount(db, { email: `r-${randomBytes(4).toString("hex")}@example.test`, role: "reviewer" })).accountId, role: "reviewer" as const };
+    const { auth } = await sandboxCustomer({ tag: "x", confirmed: true });
+    const reviewer = await newReviewer("r");
     const res = await createRecord(db, auth, {
       subject: "BTCUSDT", claim_type: "exchange_verified_trade_test", claim: "A trade.",
       evidence: { environment: "testnet", api_key: "PRSXSECRETk", api_secret: "PRSXSECRETs", category: "linear", order_id: "o1", start_time: "2026-11-19T00:00:00Z", end_time: "2026-11-20T00:00:00Z" },

@@ -1,10 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { setDns } from "../helpers";
+import { dataLayerTest, uniqueEmail } from "./setup";
 
 /*
  * verified_listing with a reviewer in the loop (CONTRACT "What a public yes requires" →
@@ -12,49 +10,27 @@ import { setDns } from "../helpers";
  * record with the same authority and number; a listing with an unchecked part issues only
  * once a reviewer approves it, at evidence_verified, every check the reviewer's.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-process.env.DNS_SERVERS = inject("serverEnv").DNS_SERVERS!;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db, reviewer: newReviewer, create } = await dataLayerTest({ env: { DNS_SERVERS: inject("serverEnv").DNS_SERVERS! } });
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { setVerifiedOrganisation, afterOrganisationChange } = await import("@/lib/organisations/set-organisation");
-const { createRecord } = await import("@/lib/records/create-record");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { checklistFor } = await import("@/lib/reviews/checklists");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
 type Auth = Awaited<ReturnType<typeof authenticateApiKey>>;
-let db: Db;
-let reviewer: { id: string; role: "reviewer" };
-const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
-
-beforeAll(async () => {
-  db = await getDb();
-  reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" };
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const reviewer = await newReviewer();
 
 /** A live account that is the verified organisation `legalName` (as staff record it). */
 async function organisation(legalName: string) {
-  const a = await createAccount(db, { email: email("org"), plan: "growth", emailConfirmed: true });
+  const a = await createAccount(db, { email: uniqueEmail("org"), plan: "growth", emailConfirmed: true });
   await db.transaction((tx) => setVerifiedOrganisation(tx, {
     accountId: a.accountId, legalName, lei: null, jurisdiction: null, basis: "documents", domains: [], verificationId: null, at: new Date(),
   }));
   afterOrganisationChange(a.accountId);
   return authenticateApiKey(db, `Bearer ${(await createApiKey(db, a.accountId, "live")).key}`);
-}
-
-async function create(auth: Auth, body: Record<string, unknown>) {
-  const r = await createRecord(db, auth, { visibility: "public", ...body } as never, randomUUID());
-  return { status: r.status, body: JSON.parse(r.bodyJson) };
 }
 
 async function domainRecord(auth: Auth) {

@@ -1,16 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-delete process.env.SMTP_URL; // the sign-up mail goes to DATA_DIR/mail
-process.env.WEBHOOK_ALLOW_INSECURE = "1"; // the attacker's endpoint is on loopback
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db } = await dataLayerTest({
+  env: {
+    SMTP_URL: undefined, // the sign-up mail goes to DATA_DIR/mail
+    WEBHOOK_ALLOW_INSECURE: "1", // the attacker's endpoint is on loopback
+  },
+});
 const { accounts, apiKeys, events, loginTokens, mandateKeys, webhookDeliveries, webhooks } = await import("@/drizzle/schema");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
@@ -23,15 +21,6 @@ const { createMandateKey } = await import("@/lib/mandates/manage-mandate-keys");
 const { createWebhook, sendTestEvent } = await import("@/lib/webhooks/manage-webhooks");
 const { newDeliveryId } = await import("@/lib/ids");
 const { ApiError } = await import("@/lib/http/errors");
-
-let db: Awaited<ReturnType<typeof getDb>>;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const ATTACKER_PASSWORD = "attacker's own password";
 const MANDATE_PUBLIC_KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";

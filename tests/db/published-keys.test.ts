@@ -1,16 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import canonicalize from "canonicalize";
-import * as jose from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { verifyWithKeySet } from "../signatures";
+import { holdKeys as holdDataDirKeys, newKey, signingGlobals } from "./keyring";
+import { dataLayerTest } from "./setup";
 
 // In-process: several "instances" are played by swapping the keys file and the process's keyring
 // over one database (a private PGlite folder, or DATABASE_URL's PostgreSQL).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-keys-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { dir, db } = await dataLayerTest({ prefix: "prs-keys-" });
 const { signingKeys } = await import("@/drizzle/schema");
 const keys = await import("@/lib/signing/keys");
 const { publishLocalKeys, loadPublishedKeys, publishedJwks, publishedKeySet, KeyConflict } = await import("@/lib/signing/published-keys");
@@ -18,42 +13,23 @@ const { didDocument } = await import("@/lib/vc/did");
 const { signJson } = await import("@/lib/signing/canonical");
 const { inArray } = await import("drizzle-orm");
 
-type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
-const g = globalThis as unknown as G;
-let db: Awaited<ReturnType<typeof getDb>>;
+const g = signingGlobals;
 const suffix = Date.now().toString(36);
 const kids = { a: `a-${suffix}`, b: `b-${suffix}`, c: `c-${suffix}`, d: `d-${suffix}`, e: `e-${suffix}` };
 
-async function newKey(kid: string) {
-  const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
-  const jwk = await jose.exportJWK(privateKey);
-  return { kid, kty: "OKP", crv: "Ed25519", d: jwk.d!, x: jwk.x! };
-}
-
 /** This process becomes an instance holding `held` (the last one newest). */
-function holdKeys(held: { kid: string }[]) {
-  fs.writeFileSync(path.join(dir, "signing-keys.json"), JSON.stringify(held));
-  g.__prsKeyring = undefined;
-}
+const holdKeys = (held: { kid: string }[]) => holdDataDirKeys(dir, held);
 
 async function verifiesWithPublished(value: unknown) {
   const s = signJson(value);
-  const jwks = jose.createLocalJWKSet(await publishedJwks(db));
-  const key = (await jwks({ alg: "EdDSA", kid: s.kid })) as CryptoKey;
-  const ok = await crypto.subtle.verify("Ed25519", key, Buffer.from(s.signature, "base64url"), new TextEncoder().encode(canonicalize(value)!));
-  return { kid: s.kid, ok };
+  return { kid: s.kid, ok: await verifyWithKeySet(await publishedJwks(db), value, s.signature, s.kid) };
 }
 
-beforeAll(async () => {
-  db = await getDb();
-});
 afterAll(async () => {
   g.__prsKeyring = undefined;
   g.__prsPublished = undefined;
   const all = Object.values(kids);
   await db.delete(signingKeys).where(inArray(signingKeys.kid, [...all, ...all.map((k) => `sbx-${k}`)]));
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("one published key set for every instance", () => {

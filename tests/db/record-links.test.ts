@@ -1,11 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
-import { createLocalJWKSet } from "jose";
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { verifyWithKeySet } from "../signatures";
+import { dataLayerTest } from "./setup";
 
 /*
  * The record-link and public-view plumbing every linking claim type will use (agent →
@@ -13,18 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * no shipped type links records yet. It declares links, public fields, a validity and a
  * review precondition, exactly as a type under lib/claims/ would.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-process.env.MIN_VALIDITY_SECONDS = "1";
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db, sandboxCustomer, liveCustomer, reviewer: newReviewer, create: createPublic } = await dataLayerTest({ env: { MIN_VALIDITY_SECONDS: "1" } });
 const { recordLinks, records } = await import("@/drizzle/schema");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { createApiKey } = await import("@/lib/accounts/create-api-key");
-const { setPlan } = await import("@/lib/accounts/manage-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { registerClaimType } = await import("@/lib/claims/registry");
-const { createRecord } = await import("@/lib/records/create-record");
 const { createBatch } = await import("@/lib/records/create-batch");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
 const { getSignedStatus } = await import("@/lib/records/signed-status");
@@ -59,48 +47,22 @@ registerClaimType({
   },
 });
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function customer() {
-  const a = await createAccount(db, { email: `l-${randomBytes(4).toString("hex")}@example.test`, emailConfirmed: true });
-  return { accountId: a.accountId, auth: await authenticateApiKey(db, `Bearer ${a.sandboxKey}`) };
-}
+const customer = () => sandboxCustomer({ tag: "l", confirmed: true });
 type Auth = Awaited<ReturnType<typeof customer>>["auth"];
-
-/** A live key: sandbox records are always private, so only live ones can be named in public. */
-async function liveCustomer() {
-  const a = await createAccount(db, { email: `l-${randomBytes(4).toString("hex")}@example.test`, emailConfirmed: true });
-  await setPlan(db, a.accountId, "growth");
-  const { key } = await createApiKey(db, a.accountId, "live");
-  return { accountId: a.accountId, auth: await authenticateApiKey(db, `Bearer ${key}`) };
-}
-
-async function create(auth: Auth, body: Record<string, unknown>) {
-  const res = await createRecord(db, auth, { claim: "x", visibility: "public", ...body } as never, randomUUID());
-  return { status: res.status, body: JSON.parse(res.bodyJson) };
-}
+const create = (auth: Auth, body: Record<string, unknown>) => createPublic(auth, { claim: "x", ...body });
 const base = (auth: Auth, visibility = "public") =>
   create(auth, { subject: "Base Ltd", claim_type: "company_status", visibility }).then((r) => r.body.verification_id as string);
 
 async function verifies(body: Record<string, unknown>) {
   const { status_signature, ...payload } = body;
-  const key = (await createLocalJWKSet(publicJwks())({ alg: "EdDSA", kid: body.signing_key_id as string })) as CryptoKey;
-  return crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature as string, "base64url"), new TextEncoder().encode(canonicalize(payload)!));
+  return verifyWithKeySet(publicJwks(), payload, status_signature as string, body.signing_key_id as string);
 }
 
 const linksOf = (id: string) => db.select().from(recordLinks).where(eq(recordLinks.recordId, id));
 
 describe("record links and the one public view", () => {
   it("a link is written with the record; status, record object and view agree on the target's standing", async () => {
-    const c = await liveCustomer();
+    const c = await liveCustomer({ tag: "l" }); // live: sandbox records are always private, so only live ones can be named in public
     const target = await base(c.auth);
     const r = await create(c.auth, { subject: "Dependent", claim_type: TYPE, evidence: { base: target } });
     expect(r.status).toBe(201);
@@ -176,7 +138,7 @@ describe("record links and the one public view", () => {
 
   it("a review precondition refuses approval and changes nothing", async () => {
     const c = await customer();
-    const reviewer = { id: (await createAccount(db, { email: `r-${randomBytes(4).toString("hex")}@example.test`, role: "reviewer" })).accountId, role: "reviewer" as const };
+    const reviewer = await newReviewer("r");
     const target = await base(c.auth);
     const sub = await create(c.auth, { subject: "Dependent", claim_type: TYPE, evidence: { base: target, review: true } });
     expect(sub.status).toBe(202);

@@ -1,22 +1,20 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
-import { createLocalJWKSet } from "jose";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { setDns, sleep } from "../helpers";
+import { verifyWithKeySet } from "../signatures";
 import { inOneUsageMonth } from "../usage-month";
+import { dataLayerTest, onPostgres, uniqueEmail } from "./setup";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-process.env.DNS_SERVERS = inject("serverEnv").DNS_SERVERS!;
-process.env.DNS_TIMEOUT_MS = "250";
-process.env.MIN_VALIDITY_SECONDS = "1";
-process.env.PLAN_LIMITS = JSON.stringify({ starter: { reviewed_verifications: 2 } });
-
-const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
+const { db, reviewer: newReviewer } = await dataLayerTest({
+  env: {
+    DNS_SERVERS: inject("serverEnv").DNS_SERVERS!,
+    DNS_TIMEOUT_MS: "250",
+    MIN_VALIDITY_SECONDS: "1",
+    PLAN_LIMITS: JSON.stringify({ starter: { reviewed_verifications: 2 } }),
+  },
+});
+const { rowsOf } = await import("@/lib/db/client");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
@@ -29,27 +27,11 @@ const { listQueue, queueCounts, getSubmission } = await import("@/lib/reviews/re
 const { checklistFor } = await import("@/lib/reviews/checklists");
 const { publicJwks } = await import("@/lib/signing/keys");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-let reviewer: { id: string; role: "reviewer" };
-let reviewer2: { id: string; role: "reviewer" };
-
-beforeAll(async () => {
-  db = await getDb();
-  reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" };
-  reviewer2 = { id: (await createAccount(db, { email: email("rev2"), role: "reviewer" })).accountId, role: "reviewer" };
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function email(tag: string) {
-  return `${tag}-${randomBytes(4).toString("hex")}@example.test`;
-}
+const reviewer = await newReviewer("rev");
+const reviewer2 = await newReviewer("rev2");
 
 async function customer(opts: { live?: boolean } = {}) {
-  const a = await createAccount(db, { email: email("c"), plan: opts.live ? "starter" : "none", emailConfirmed: true });
+  const a = await createAccount(db, { email: uniqueEmail("c"), plan: opts.live ? "starter" : "none", emailConfirmed: true });
   const key = opts.live ? (await createApiKey(db, a.accountId, "live")).key : a.sandboxKey;
   return { accountId: a.accountId, auth: await authenticateApiKey(db, `Bearer ${key}`) };
 }
@@ -71,11 +53,7 @@ async function auditRows(recordId: string) {
   return rowsOf(await db.execute(sql`select decision, checklist, notes, reason, reviewer_account_id from review_decisions where record_id = ${recordId} order by seq`));
 }
 
-async function verifyIndependently(payload: unknown, signature: string, kid: string) {
-  const jwks = createLocalJWKSet(publicJwks());
-  const key = (await jwks({ alg: "EdDSA", kid })) as CryptoKey;
-  return crypto.subtle.verify("Ed25519", key, Buffer.from(signature, "base64url"), new TextEncoder().encode(canonicalize(payload)!));
-}
+const verifyIndependently = (payload: unknown, signature: string, kid: string) => verifyWithKeySet(publicJwks(), payload, signature, kid);
 
 describe("review decisions", () => {
   it("approve issues the record at evidence_verified, signed, with history, audit row and record.issued event", async () => {
@@ -146,7 +124,19 @@ describe("review decisions", () => {
     await decideSubmission(db, reviewer2, own.verification_id, { decision: "approve", checklist: fullChecklist() });
   });
 
-  it("two reviewers deciding at once: exactly one wins, the other gets review_conflict", async () => {
+  it("a decision after another is refused with review_conflict naming the one that stands", async () => {
+    const c = await customer();
+    const sub = await submitGeneric(c.auth);
+    await decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: fullChecklist() });
+    const late = decideSubmission(db, reviewer2, sub.verification_id, { decision: "reject", reason: "Source does not load." });
+    await expect(late).rejects.toMatchObject({ code: "review_conflict", message: expect.stringMatching(/already decided: it is active now \(approve by /) });
+    expect((await auditRows(sub.verification_id)).map((r) => r.decision)).toEqual(["approve"]);
+    expect((await getSubmission(db, sub.verification_id))!.row.status).toBe("active");
+  });
+
+  // PostgreSQL only: PGlite's one connection runs the two decisions' transactions one after
+  // the other, which is the test above; only PostgreSQL has both wait on the row lock.
+  it.runIf(onPostgres)("two reviewers deciding at once: exactly one wins, the other gets review_conflict", async () => {
     const c = await customer();
     for (let i = 0; i < 3; i++) {
       const sub = await submitGeneric(c.auth);

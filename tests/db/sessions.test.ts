@@ -1,32 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest, uniqueEmail } from "./setup";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db } = await dataLayerTest();
 const { accounts, revokedSessions } = await import("@/drizzle/schema");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { hashPassword } = await import("@/lib/auth/password");
 const { endAllSessions, replacePassword, upgradePasswordHash } = await import("@/lib/auth/store-password");
 const revocation = await import("@/lib/auth/session-revocation");
 
-let db: Awaited<ReturnType<typeof getDb>>;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
 const accountRow = async (id: string) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0]!;
 const newAccount = async (passwordHash?: string) =>
-  (await createAccount(db, { email: `s-${randomBytes(5).toString("hex")}@example.test`, ...(passwordHash ? { passwordHash } : {}) })).accountId;
+  (await createAccount(db, { email: uniqueEmail("s"), ...(passwordHash ? { passwordHash } : {}) })).accountId;
 
 describe("session epoch", () => {
   it("moves when the password is replaced or voided and on 'sign out everywhere', not when a hash is upgraded", async () => {

@@ -1,24 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
 // In-process: the SSRF guard with the insecure switch off (the default).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-delete process.env.WEBHOOK_ALLOW_INSECURE;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+await dataLayerTest({ env: { WEBHOOK_ALLOW_INSECURE: undefined } });
 const { getEnv } = await import("@/lib/env");
 const { checkWebhookUrl, guardedLookup, isPublicAddress } = await import("@/lib/webhooks/destination");
-
-beforeAll(async () => {
-  await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe("SSRF guard", () => {
   it("classifies addresses", () => {

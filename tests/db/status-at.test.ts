@@ -1,27 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
-import { createLocalJWKSet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { verifyWithKeySet } from "../signatures";
+import { dataLayerTest } from "./setup";
 
 /*
  * Status at a point in time, in process, for what the HTTP API cannot reach yet: the
  * standing of linked records as of the instant (no shipped type links records yet, so a
  * type registered by this test does), a submission approved later and a rejected one.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-process.env.MIN_VALIDITY_SECONDS = "1";
-
-const { getDb, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { createApiKey } = await import("@/lib/accounts/create-api-key");
-const { setPlan } = await import("@/lib/accounts/manage-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { db, liveCustomer: newLiveCustomer, reviewer: newReviewer, create: createPublic } = await dataLayerTest({ env: { MIN_VALIDITY_SECONDS: "1" } });
 const { registerClaimType } = await import("@/lib/claims/registry");
-const { createRecord } = await import("@/lib/records/create-record");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
 const { getHistory } = await import("@/lib/records/get-record");
 const { getSignedStatus, getSignedStatusAt } = await import("@/lib/records/signed-status");
@@ -44,31 +31,11 @@ registerClaimType({
   publicFields: ({ links }) => ({ base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null } }),
 });
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function liveCustomer() {
-  const a = await createAccount(db, { email: email("sa"), emailConfirmed: true });
-  await setPlan(db, a.accountId, "growth");
-  const { key } = await createApiKey(db, a.accountId, "live");
-  return authenticateApiKey(db, `Bearer ${key}`);
-}
+const liveCustomer = async () => (await newLiveCustomer({ tag: "sa" })).auth;
 type Auth = Awaited<ReturnType<typeof liveCustomer>>;
-
-async function create(auth: Auth, body: Record<string, unknown>) {
-  const res = await createRecord(db, auth, { claim: "x", visibility: "public", ...body } as never, randomUUID());
-  return { status: res.status, body: JSON.parse(res.bodyJson) };
-}
+const create = (auth: Auth, body: Record<string, unknown>) => createPublic(auth, { claim: "x", ...body });
 
 async function at(id: string, when: Date | number) {
   const s = await getSignedStatusAt(db, id, new Date(when));
@@ -77,8 +44,7 @@ async function at(id: string, when: Date | number) {
 
 async function verifies(body: Record<string, unknown>) {
   const { status_signature, ...payload } = body;
-  const key = (await createLocalJWKSet(publicJwks())({ alg: "EdDSA", kid: body.signing_key_id as string })) as CryptoKey;
-  return crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature as string, "base64url"), new TextEncoder().encode(canonicalize(payload)!));
+  return verifyWithKeySet(publicJwks(), payload, status_signature as string, body.signing_key_id as string);
 }
 
 const historyTimes = async (id: string) => (await getHistory(db, id)).map((h) => ({ status: h.status, at: h.at.getTime() }));
@@ -114,7 +80,7 @@ describe("getSignedStatusAt", () => {
 
   it("a submission is not issued until approved: 404 before, active from the approval on", async () => {
     const auth = await liveCustomer();
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
+    const reviewer = await newReviewer();
     const sub = await create(auth, {
       subject: "Reviewed Ltd", claim_type: "trade_licence", claim: "Holds trade licence 42", source_name: "Register",
       source_url: "https://example.org/licences/42", checked_at: new Date(Date.now() - 3600_000).toISOString(),
@@ -136,7 +102,7 @@ describe("getSignedStatusAt", () => {
 
   it("a rejected submission is null for any instant", async () => {
     const auth = await liveCustomer();
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
+    const reviewer = await newReviewer();
     const sub = await create(auth, {
       subject: "Refused Ltd", claim_type: "trade_licence", claim: "Holds trade licence 43", source_name: "Register",
       source_url: "https://example.org/licences/43", checked_at: new Date(Date.now() - 3600_000).toISOString(),

@@ -1,17 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import * as jose from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
 // In-process: the data layer itself, on a private PGlite folder (or DATABASE_URL's PostgreSQL).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, getHandle, closeDb, rowsOf } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
+const { db, sandboxCustomer } = await dataLayerTest();
+const { getHandle, rowsOf } = await import("@/lib/db/client");
 const { beginIdempotent, completeIdempotent, releaseIdempotent } = await import("@/lib/idempotency/key-store");
 const { runIdempotent } = await import("@/lib/idempotency/run-idempotent");
 const { completeKey } = await import("@/lib/idempotency/complete-key");
@@ -19,22 +14,9 @@ const { KeyTaken } = await import("@/lib/idempotency/key-taken");
 const { ApiError } = await import("@/lib/http/errors");
 const { idempotencyKeys, recordHistory, records, usageCounters } = await import("@/drizzle/schema");
 const { createRecord } = await import("@/lib/records/create-record");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { sql, eq } = await import("drizzle-orm");
 
-let db: Awaited<ReturnType<typeof getDb>>;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function account() {
-  const a = await createAccount(db, { email: `u-${randomBytes(4).toString("hex")}@example.test` });
-  return authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
-}
+const account = async () => (await sandboxCustomer({ tag: "u" })).auth;
 
 describe("idempotency keys", () => {
   it("answers 409 while the first request runs, and lets a later one take over a dead lease", async () => {

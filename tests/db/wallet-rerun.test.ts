@@ -1,14 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getContractAddress, hashMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { chainClients, deployOwnerWallet, isValidSignatureOnChain } from "../chain/contracts";
 import { HARDHAT_KEY_0, startHardhatNode, type HardhatNode } from "../chain/hardhat-node";
 import { freePort } from "../server";
+import { dataLayerTest } from "./setup";
 
 /**
  * A smart-account submission made while the network's RPC is down goes to review; a
@@ -16,41 +15,26 @@ import { freePort } from "../server";
  * process, so the URL stays the same throughout: first nothing listens on its port, then a
  * hardhat node (chain id 1, standing in for `ethereum`) is started on that very port.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
 const rpcPort = await freePort();
-process.env.DATA_DIR = dir;
-process.env.EVM_RPC_URLS = JSON.stringify({ ethereum: `http://127.0.0.1:${rpcPort}` });
-process.env.RPC_TIMEOUT_MS = "3000";
-
-const { getDb, closeDb, rowsOf } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { dir, db, sandboxCustomer, reviewer: newReviewer } = await dataLayerTest({
+  env: { EVM_RPC_URLS: JSON.stringify({ ethereum: `http://127.0.0.1:${rpcPort}` }), RPC_TIMEOUT_MS: "3000" },
+});
+const { rowsOf } = await import("@/lib/db/client");
 const { createRecord } = await import("@/lib/records/create-record");
 const { getPublicRecord } = await import("@/lib/records/get-record");
 const { createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
 
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
 let node: HardhatNode | undefined;
-
-const email = (tag: string) => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
-
-beforeAll(async () => {
-  db = await getDb();
-});
 afterAll(async () => {
   await node?.stop();
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("wallet_ownership re-run against a real chain", () => {
   it("an EIP-1271 submission made while the RPC was down stays pending, fails while the account has no code, and issues once it is deployed", async () => {
-    const reviewer = { id: (await createAccount(db, { email: email("rev"), role: "reviewer" })).accountId, role: "reviewer" as const };
-    const a = await createAccount(db, { email: email("c"), emailConfirmed: true });
-    const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+    const reviewer = await newReviewer();
+    const { auth } = await sandboxCustomer({ tag: "c", confirmed: true });
 
     // The account will be the first contract hardhat's account #0 deploys on a fresh node.
     const wallet = getContractAddress({ from: privateKeyToAccount(HARDHAT_KEY_0).address, nonce: 0n });

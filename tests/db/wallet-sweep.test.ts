@@ -1,33 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import bs58 from "bs58";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { dataLayerTest } from "./setup";
 
 /**
  * The one-off sweep of finding 1 (docs/security.md): solana wallet records issued before the
  * strict check — rows written here as the lax verifier would have issued them — are listed
  * when their proof fails strict Ed25519; sound proofs and other networks are not.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-
-const { getDb, closeDb } = await import("@/lib/db/client");
+const { db, sandboxCustomer } = await dataLayerTest();
 const { records } = await import("@/drizzle/schema");
-const { createAccount } = await import("@/lib/accounts/create-account");
 const { runAdminCommand } = await import("@/lib/admin/commands");
-
-type Db = Awaited<ReturnType<typeof getDb>>;
-let db: Db;
-beforeAll(async () => {
-  db = await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const message = "Proof Records wallet challenge\nNonce: 7";
 const forged = bs58.encode(Uint8Array.from([1, ...new Array(63).fill(0)]));
@@ -44,7 +28,7 @@ async function legacyRecord(accountId: string, network: string, address: string,
 
 describe("wallet-proofs sweep", () => {
   it("lists the forged solana proofs, and not the sound ones", async () => {
-    const a = await createAccount(db, { email: `sweep-${randomBytes(4).toString("hex")}@example.test` });
+    const a = await sandboxCustomer({ tag: "sweep" });
     const secret = ed25519.utils.randomSecretKey();
     const good = bs58.encode(ed25519.getPublicKey(secret));
     const goodId = await legacyRecord(a.accountId, "solana", good, bs58.encode(ed25519.sign(new TextEncoder().encode(message), secret)));

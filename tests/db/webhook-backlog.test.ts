@@ -1,62 +1,35 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useOwnDatabase } from "../own-database";
+import { afterAll, describe, expect, it } from "vitest";
 import { startReceiver, waitFor } from "../webhook-receiver";
+import { dataLayerTest } from "./setup";
 
 // In-process, with delivery settings of its own — two retries, a threshold out of reach,
 // a backlog of three — on a database of its own (a fresh PostgreSQL database when
 // DATABASE_URL is set, so the test server's worker, configured otherwise, stays out).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-unit-"));
-process.env.DATA_DIR = dir;
-process.env.WEBHOOK_ALLOW_INSECURE = "1";
-process.env.WEBHOOK_RETRY_SCHEDULE_MS = "30,30";
-process.env.WEBHOOK_DISABLE_AFTER = "50";
-process.env.WEBHOOK_BACKLOG_MAX = "3";
-delete process.env.WEBHOOK_BACKLOG_DAYS; // the default, 7
-delete process.env.PUBLIC_BASE_URL;
-const ownDb = await useOwnDatabase("backlog");
-
-const { getDb, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { db, sandboxCustomer, webhookEndpoint, raiseEvent } = await dataLayerTest({
+  ownDatabase: "backlog",
+  env: {
+    WEBHOOK_ALLOW_INSECURE: "1",
+    WEBHOOK_RETRY_SCHEDULE_MS: "30,30",
+    WEBHOOK_DISABLE_AFTER: "50",
+    WEBHOOK_BACKLOG_MAX: "3",
+    WEBHOOK_BACKLOG_DAYS: undefined, // the default, 7
+    PUBLIC_BASE_URL: undefined,
+  },
+});
 const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
 const { enableWebhook, listDeliveries } = await import("@/lib/webhooks/manage-webhooks");
-const { webhooks, events } = await import("@/drizzle/schema");
-const { buildEvent } = await import("@/lib/outbox/write-event");
+const { webhooks } = await import("@/drizzle/schema");
 
-let db: Awaited<ReturnType<typeof getDb>>;
-let rx: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  db = await getDb();
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await closeDb();
-  fs.rmSync(dir, { recursive: true, force: true });
-  await ownDb.drop();
-});
+const rx = await startReceiver();
+afterAll(() => rx.close());
 
 async function endpointFor(behaviour: Parameters<typeof rx.endpoint>[1]) {
-  const a = await createAccount(db, { email: `bl-${randomBytes(4).toString("hex")}@example.test` });
-  const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+  const { auth } = await sandboxCustomer({ tag: "bl" });
   const ep = rx.endpoint(`backlog-${randomBytes(3).toString("hex")}`, behaviour);
-  const secret = `whsec_${randomBytes(32).toString("base64")}`;
-  ep.setSecret(secret);
-  const id = `wh_${randomBytes(10).toString("hex")}`;
-  await db.insert(webhooks).values({
-    id, accountId: auth.accountId, environment: "sandbox", url: ep.url, events: [], description: null,
-    secret, status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
-  });
-  const raise = async (label: string, at = new Date()) => {
-    const e = buildEvent({ accountId: auth.accountId, environment: "sandbox", type: "record.issued", data: { label }, at });
-    await db.insert(events).values(e);
-    return e.id;
-  };
+  const id = await webhookEndpoint(auth.accountId, ep);
+  const raise = (label: string, at = new Date()) => raiseEvent(auth.accountId, { label }, at);
   const deliveries = async () => (await listDeliveries(db, auth, id)).data;
   return { auth, ep, id, raise, deliveries };
 }

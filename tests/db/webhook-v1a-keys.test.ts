@@ -1,73 +1,41 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createPublicKey, randomBytes, verify } from "node:crypto";
-import * as jose from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useOwnDatabase } from "../own-database";
+import { afterAll, describe, expect, it } from "vitest";
 import { startReceiver, type Received } from "../webhook-receiver";
+import { holdKeys as holdDataDirKeys, newKey, signingGlobals } from "./keyring";
+import { dataLayerTest } from "./setup";
 
 // In-process: a delivery worker that runs apart from the server (scripts/worker.ts) joins the
 // published key set as a server does, and signs v1a only with a key the JWKS lists — also
 // while its newest local key is not published yet (a rotation in progress). On a database of
 // its own, so the test server's worker (another key) never delivers these events.
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-v1a-"));
-process.env.DATA_DIR = dir;
-process.env.WEBHOOK_ALLOW_INSECURE = "1";
-const ownDb = await useOwnDatabase("v1a");
-
-const { getDb, getHandle, closeDb } = await import("@/lib/db/client");
-const { createAccount } = await import("@/lib/accounts/create-account");
-const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+const { dir, db, sandboxCustomer, webhookEndpoint, raiseEvent } = await dataLayerTest({
+  prefix: "prs-v1a-", ownDatabase: "v1a", env: { WEBHOOK_ALLOW_INSECURE: "1" },
+});
+const { getHandle } = await import("@/lib/db/client");
 const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
-const { webhooks, events, signingKeys } = await import("@/drizzle/schema");
-const { buildEvent } = await import("@/lib/outbox/write-event");
+const { signingKeys } = await import("@/drizzle/schema");
 const { joinPublishedKeys, loadPublishedKeys, publishedJwks } = await import("@/lib/signing/published-keys");
 const { inArray } = await import("drizzle-orm");
 
-type G = { __prsKeyring?: unknown; __prsPublished?: unknown };
-const g = globalThis as unknown as G;
+const g = signingGlobals;
 const suffix = Date.now().toString(36);
 const kids = { a: `wa-${suffix}`, b: `wb-${suffix}` };
-let db: Awaited<ReturnType<typeof getDb>>;
-let rx: Awaited<ReturnType<typeof startReceiver>>;
+const holdKeys = (held: { kid: string }[]) => holdDataDirKeys(dir, held);
 
-async function newKey(kid: string) {
-  const { privateKey } = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
-  const jwk = await jose.exportJWK(privateKey);
-  return { kid, kty: "OKP", crv: "Ed25519", d: jwk.d!, x: jwk.x! };
-}
-function holdKeys(held: { kid: string }[]) {
-  fs.writeFileSync(path.join(dir, "signing-keys.json"), JSON.stringify(held));
-  g.__prsKeyring = undefined;
-}
-
-beforeAll(async () => {
-  db = await getDb();
-  rx = await startReceiver();
-});
+const rx = await startReceiver();
 afterAll(async () => {
   await rx.close();
   g.__prsKeyring = undefined;
   g.__prsPublished = undefined;
   await db.delete(signingKeys).where(inArray(signingKeys.kid, Object.values(kids).flatMap((k) => [k, `sbx-${k}`])));
-  await closeDb();
-  await ownDb.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** One event to a fresh endpoint, sent by one worker round; the delivery as received. */
 async function deliverOne(): Promise<Received> {
-  const a = await createAccount(db, { email: `v1a-${randomBytes(4).toString("hex")}@example.test` });
-  const auth = await authenticateApiKey(db, `Bearer ${a.sandboxKey}`);
+  const { accountId } = await sandboxCustomer({ tag: "v1a" });
   const ep = rx.endpoint(`v1a-${randomBytes(3).toString("hex")}`);
-  const secret = `whsec_${randomBytes(32).toString("base64")}`;
-  ep.setSecret(secret);
-  await db.insert(webhooks).values({
-    id: `wh_${randomBytes(10).toString("hex")}`, accountId: auth.accountId, environment: "sandbox", url: ep.url, events: [], description: null,
-    secret, status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
-  });
-  await db.insert(events).values(buildEvent({ accountId: auth.accountId, environment: "sandbox", type: "record.issued", data: {}, at: new Date() }));
+  await webhookEndpoint(accountId, ep);
+  await raiseEvent(accountId, {});
   await runWorkerRound(db);
   for (let i = 0; i < 100 && ep.received().length < 1; i++) await new Promise((r) => setTimeout(r, 50));
   expect(ep.rejected()).toBe(0);
