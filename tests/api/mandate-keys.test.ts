@@ -113,7 +113,9 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect((await call("GET", "/api/v1/mandate-keys", { key: b.sandboxKey })).body.data.map((k: any) => k.key_id)).toEqual([keyId.toUpperCase()]);
   });
 
-  it("concurrent registrations of one key_id: exactly one wins", async () => {
+  // PostgreSQL only: on PGlite the server's one connection runs the six inserts one after
+  // another, which is the sequential 409 for a taken key_id tested above.
+  it.skipIf(!process.env.DATABASE_URL)("concurrent registrations of one key_id: exactly one wins", async () => {
     const accounts = await Promise.all([newAccount("mk-c1"), newAccount("mk-c2"), newAccount("mk-c3")]);
     const keyId = uniqueId("race");
     const results = await Promise.all(
