@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import canonicalize from "canonicalize";
 import path from "node:path";
 import { randomLei, setLeiRecord } from "../tests/lei-register";
-import { admin, baseURL, collectBrowserErrors, hydrated, ownClientAddress, shotBoth, signIn, signUp, submitAction } from "./helpers";
+import { admin, baseURL, callApi as api, collectBrowserErrors, hydrated, ownClientAddress, shotBoth, signIn, signUp, submitAction } from "./helpers";
 
 /**
  * An agent's mandate from the browser (issue 13): issued from "New record" as the
@@ -12,13 +12,6 @@ import { admin, baseURL, collectBrowserErrors, hydrated, ownClientAddress, shotB
  * record that does not qualify refused beside its field with the input kept, and unlinked.
  */
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
-
-async function api(method: string, p: string, key: string, body?: unknown) {
-  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
-  if (body) Object.assign(headers, { "Content-Type": "application/json", "Idempotency-Key": randomUUID() });
-  const r = await fetch(`${baseURL}${p}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  return { status: r.status, body: await r.json() };
-}
 
 async function record(key: string, body: Record<string, unknown>) {
   const r = await api("POST", "/api/v1/records", key, { visibility: "public", ...body });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { admin, baseURL, collectBrowserErrors, ownClientAddress, setDns, shot } from "./helpers";
+import { admin, baseURL, callApi as api, collectBrowserErrors, ownClientAddress, setDns, shot } from "./helpers";
 
 /**
  * A stranger who scans the QR code must tell in five seconds who said what, how far it was
@@ -8,13 +8,6 @@ import { admin, baseURL, collectBrowserErrors, ownClientAddress, setDns, shot } 
  * (live, active, checked) record is green; attested and sandbox pages are noindex.
  */
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
-
-async function api(method: string, p: string, key: string, body?: unknown) {
-  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
-  if (body) Object.assign(headers, { "Content-Type": "application/json", "Idempotency-Key": randomUUID() });
-  const r = await fetch(`${baseURL}${p}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  return { status: r.status, body: await r.json() };
-}
 
 async function liveAccount(name: string) {
   const a = await admin("account", "create", "--email", `e2e-cert-${randomUUID().slice(0, 8)}@example.com`);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { writeVaultInfo } from "../tests/vault-info";
-import { admin, baseURL, collectBrowserErrors, hydrated, newClientContext, setDns, shotBoth, signInWithPassword, signUp } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, hydrated, setDns, shotBoth, signedUpPerson as person } from "./helpers";
 
 /**
  * dex_control, domainless (spec 2.6 rule 5), end to end: the customer signs a dex_control
@@ -23,18 +23,6 @@ async function liveCustomer(tag: string) {
     });
     return { status: r.status, body: await r.json() };
   };
-}
-
-async function person(browser: Browser, tag: string) {
-  const ctx = await newClientContext(browser);
-  const page = await ctx.newPage();
-  const email = `e2e-${tag}-${randomUUID().slice(0, 8)}@example.com`;
-  await signUp(page, email);
-  await page.goto("/signin?callbackUrl=%2Fdevelopers");
-  await signInWithPassword(page, email);
-  await expect(page).toHaveURL(/\/developers$/);
-  const accountId = (await page.locator("dd code").first().innerText()).trim();
-  return { ctx, page, email, accountId };
 }
 
 test("a domainless wallet owner: submitted by API, approved in the console, certified in plain words", async ({ browser }) => {

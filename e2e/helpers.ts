@@ -181,6 +181,28 @@ export async function issue(key: string, subject: string): Promise<string> {
   return body.verification_id as string;
 }
 
+/** The API from the test process, with `key` if given; a body goes as JSON under a fresh Idempotency-Key. */
+export async function callApi(method: string, p: string, key?: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (body) Object.assign(headers, { "Content-Type": "application/json", "Idempotency-Key": randomUUID() });
+  const r = await fetch(`${baseURL}${p}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return { status: r.status, body: await r.json() };
+}
+
+/** A browser of its own (own cookies, own client address), signed up and signed in on /developers. */
+export async function signedUpPerson(browser: Browser, tag: string) {
+  const ctx = await newClientContext(browser);
+  const page = await ctx.newPage();
+  const email = `e2e-${tag}-${randomUUID().slice(0, 8)}@example.com`;
+  const key = await signUp(page, email);
+  await page.goto("/signin?callbackUrl=%2Fdevelopers");
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(/\/developers$/);
+  const accountId = (await page.locator("dd code").first().innerText()).trim();
+  return { ctx, page, email, key, accountId };
+}
+
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
 export const admin = (...argv: string[]): Promise<Record<string, unknown>> =>
   adminViaServer(process.env.PRS_E2E_DATA_DIR!, baseURL, argv);

@@ -1,21 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { randomLei, setLeiRecord } from "../tests/lei-register";
-import { admin, hydrated, newClientContext, shotBoth, signInWithPassword, signUp } from "./helpers";
-
-/** A browser of its own (own cookies, own client address), signed up and signed in on /developers. */
-async function person(browser: Browser, tag: string) {
-  const ctx = await newClientContext(browser);
-  const page = await ctx.newPage();
-  const email = `e2e-${tag}-${Date.now()}@example.com`;
-  await signUp(page, email);
-  await page.goto("/signin?callbackUrl=%2Fdevelopers");
-  await signInWithPassword(page, email);
-  await expect(page).toHaveURL(/\/developers$/);
-  const accountId = (await page.locator("dd code").first().innerText()).trim();
-  return { ctx, page, email, accountId };
-}
+import { admin, hydrated, shotBoth, signedUpPerson as person } from "./helpers";
 
 /** A real one-page PDF (with its cross-reference table) whose page says `text`, as a scanner would make it. */
 function onePagePdf(text: string): Buffer {
