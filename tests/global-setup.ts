@@ -57,15 +57,19 @@ export default async function setup(project: TestProject) {
   const deadRpc = net.createServer((socket) => socket.destroy());
   await new Promise<void>((r) => deadRpc.listen(0, "127.0.0.1", r));
   const closeDeadRpc = () => new Promise<void>((r) => deadRpc.close(() => r()));
-  let chain: HardhatNode;
-  try {
-    chain = await onFreePort((port) => startHardhatNode({ port, chainId: evmChain.chainId, logFile: path.join(dataDir, "hardhat.log") }));
-  } catch (e) {
+  /** What a start that failed half way must stop (the chain and the server stop on their own lines). */
+  const closeStandIns = async () => {
     await dns.close();
     await smtp.close();
     await lei.close();
     await closeExchanges();
     await closeDeadRpc();
+  };
+  let chain: HardhatNode;
+  try {
+    chain = await onFreePort((port) => startHardhatNode({ port, chainId: evmChain.chainId, logFile: path.join(dataDir, "hardhat.log") }));
+  } catch (e) {
+    await closeStandIns();
     throw e;
   }
   evmChain.url = chain.url;
@@ -116,11 +120,7 @@ export default async function setup(project: TestProject) {
     );
   } catch (e) {
     await chain.stop();
-    await dns.close();
-    await smtp.close();
-    await lei.close();
-    await closeExchanges();
-    await closeDeadRpc();
+    await closeStandIns();
     throw e;
   }
   project.provide("baseUrl", server.baseUrl);
