@@ -1,22 +1,13 @@
 import { createPublicKey, verify as nodeVerify } from "node:crypto";
+import knownRoots from "../../tests/vectors/merkle/roots.json";
 import { describe, expect, it } from "vitest";
 import { consistencyProof, coordKey, inclusionProof, leafHash, nodesCompletedBy, rootHash, type NodeSource } from "./merkle";
 import { noteKeyFromSeed, signNote } from "./note";
 import { leafHashOf as hl, verifyConsistency, verifyInclusion } from "../../tests/tlog-check";
 
 // Known answers: transparency-dev/merkle testonly/constants.go (RFC 6962 = RFC 9162 hashing).
-const LEAVES = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map((h) => Buffer.from(h, "hex"));
-const ROOTS = [
-  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-  "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
-  "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
-  "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
-  "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
-  "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
-  "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
-  "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
-  "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
-];
+const LEAVES = knownRoots.leaves.map((h) => Buffer.from(h, "hex"));
+const ROOTS = knownRoots.roots;
 const LEVEL1 = ["fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
   "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a", "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0"];
 
