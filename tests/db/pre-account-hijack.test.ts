@@ -3,13 +3,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dataLayerTest } from "./setup";
 
+// On a database of its own: on PostgreSQL the test server's delivery worker would otherwise
+// send the attacker's queued delivery, fail (nothing listens) and disable the endpoint, which
+// the tests below expect to stay enabled where nothing revoked it.
 const { db } = await dataLayerTest({
+  ownDatabase: "hijack",
   env: {
     SMTP_URL: undefined, // the sign-up mail goes to DATA_DIR/mail
     WEBHOOK_ALLOW_INSECURE: "1", // the attacker's endpoint is on loopback
   },
 });
-const { accounts, apiKeys, events, loginTokens, mandateKeys, webhookDeliveries, webhooks } = await import("@/drizzle/schema");
+const { accounts, apiKeys, loginTokens, mandateKeys, webhookDeliveries, webhooks } = await import("@/drizzle/schema");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
 const { confirmEmail } = await import("@/lib/accounts/manage-account");
@@ -50,15 +54,8 @@ async function attackerSignsUp() {
   await createMandateKey(db, auth, { key_id: keyId, public_key: MANDATE_PUBLIC_KEY });
   const hook = await createWebhook(db, auth, { url: "http://127.0.0.1:9/attacker" });
   const evt = await sendTestEvent(db, auth, hook.id);
-  // On PostgreSQL the test server's worker shares this database and may be fanning the same
-  // event out: hold the event row first (its dispatcher claims with SKIP LOCKED, so it then
-  // passes it by), and let the unique (endpoint, event) index keep one delivery either way.
-  await db.transaction(async (tx) => {
-    await tx.select({ id: events.id }).from(events).where(eq(events.id, evt.id)).for("key share");
-    await tx.insert(webhookDeliveries)
-      .values({ id: newDeliveryId(), webhookId: hook.id, eventId: evt.id, status: "pending", nextAttemptAt: new Date() })
-      .onConflictDoNothing();
-  });
+  // No worker runs on this database: the delivery is queued here, as a dispatcher would.
+  await db.insert(webhookDeliveries).values({ id: newDeliveryId(), webhookId: hook.id, eventId: evt.id, status: "pending", nextAttemptAt: new Date() });
   const pendingReset = await createLoginToken(db, s.accountId, "password_reset");
   const before = await accountRow(s.accountId);
   return { ...s, victim, mandateKeyId: keyId, webhookId: hook.id, pendingReset, sessionEpoch: before.sessionEpoch };
