@@ -30,8 +30,8 @@ export const uniqueEmail = (tag = "t") => `${tag}-${randomBytes(4).toString("hex
 /**
  * The setup of an in-process data-layer test: a private DATA_DIR, the env it asks for, a
  * database of its own if asked, then lib/db/client imported and the database opened; closed
- * and the folder removed after all (after the file's own afterAll hooks, which vitest runs
- * first). lib/ modules read the env when first used, so a test file imports its own lib/
+ * and the folder removed after all, after the file's own afterAll hooks (vitest runs them
+ * last-registered first). lib/ modules read the env when first used, so a test file imports its own lib/
  * modules only after this has returned (top-level `await import(...)`).
  */
 export async function dataLayerTest(opts: DataLayerOptions = {}) {
@@ -51,8 +51,6 @@ export async function dataLayerTest(opts: DataLayerOptions = {}) {
   });
   return { dir, db, ...builders(db) };
 }
-
-export type DataLayer = Awaited<ReturnType<typeof dataLayerTest>>;
 
 /** Small builders for the rows tests keep making; each imports lib/ only when called (the env is set by then). */
 function builders(db: Db) {
