@@ -100,7 +100,7 @@ describe("webhook delivery survives a crash", () => {
       await second?.stop();
       await first.stop();
     }
-  });
+  }, 180_000); // two server starts: on a busy machine far more than the default 30 s (114 s seen at load 14)
 
   /*
    * What is guaranteed: at-least-once delivery, with the same webhook-id (the event id) and
