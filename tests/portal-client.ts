@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { inject } from "vitest";
+import { admin, call, uniqueEmail } from "./helpers";
 import { mailedLinkIn, mailTo } from "./mail-capture";
 
 /**
@@ -102,6 +104,28 @@ export async function signOut(c: Client): Promise<{ status: number; cleared: boo
 export async function portalPage(c: Client, page: string): Promise<{ status: number; location: string | null; html: string }> {
   const res = await fetch(`${c.base}${page}`, { headers: { "x-forwarded-for": c.ip, ...(c.cookie ? { cookie: c.cookie } : {}) }, redirect: "manual" });
   return { status: res.status, location: res.headers.get("location"), html: await res.text() };
+}
+
+/** The password of the tests' portal accounts. */
+export const PASSWORD = "a long enough password";
+
+let ipSeq = 0;
+/** Another client address (TRUST_PROXY): portal clients of one test file do not share the per-address sign-in limit. */
+export const nextIp = () => `198.51.100.${(++ipSeq % 250) + 1}`;
+
+/**
+ * A signed-in portal session of a new account, signed up through the form, with `role` granted
+ * by the operator CLI (null: a customer).
+ */
+export async function staffSession(role: "reviewer" | "admin" | null, tag = "staff"): Promise<Client & { accountId: string }> {
+  const email = uniqueEmail(tag);
+  const c: Client = { base: inject("baseUrl"), ip: nextIp() };
+  const key = await signUp(c, email, PASSWORD);
+  const accountId = (await call("GET", "/api/v1/account", { key })).body.id as string;
+  if (role) await admin("role", "grant", "--account", accountId, "--role", role);
+  const s = await signIn(c, "credentials", { email, password: PASSWORD });
+  if (s.error) throw new Error(`signing in as ${email} (${role}) failed: ${s.error}`);
+  return { ...c, cookie: s.cookie, accountId };
 }
 
 export { mailTo };

@@ -12,7 +12,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * Checks every key and string of a parsed JSON body before anything reads it, iteratively
  * (no recursion, so no stack to exhaust): nesting at most MAX_JSON_DEPTH, no `__proto__`
  * key at any depth (a plain object parse drops it silently), no NUL (PostgreSQL text and
- * jsonb cannot hold it) and no lone surrogate (not Unicode; not storable as UTF-8).
+ * jsonb cannot hold it), no lone surrogate (not Unicode; not storable as UTF-8) and no number
+ * JSON.parse made infinite (`1e999`: not JSON once parsed, so no canonical form or hash).
  * Returns the first problem, or null.
  */
 export function checkJsonInput(root: unknown, prefix = ""): FieldError | null {
@@ -24,6 +25,9 @@ export function checkJsonInput(root: unknown, prefix = ""): FieldError | null {
       const bad = badText(value);
       if (bad) return { code: "invalid_value", param: at(), message: `'${at()}' ${bad}` };
       continue;
+    }
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      return { code: "invalid_value", param: at(), message: `'${at()}' is a number too large to hold.` };
     }
     if (value === null || typeof value !== "object") continue;
     if (path.length >= MAX_JSON_DEPTH) {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newLiveAccount, setDns, uniqueEmail, until } from "../helpers";
-import { portalPage, serverAction, signIn, signUp, type Client } from "../portal-client";
+import { admin, call, newLiveAccount, setDns, until } from "../helpers";
+import { nextIp, portalPage, serverAction, staffSession, type Client } from "../portal-client";
+import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
@@ -24,32 +24,7 @@ afterAll(async () => {
   await rx.close();
 });
 
-const PASSWORD = "a long enough password";
-let ipSeq = 0;
-const nextIp = () => `198.51.100.${(++ipSeq % 250) + 1}`;
 const OPERATOR = "Harbour Lofts Ltd";
-
-async function domainRecord(key: string) {
-  const domain = `standing-${randomUUID().slice(0, 8)}.example.com`;
-  const c = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain } })).body;
-  setDns(c.txt_name, [c.txt_value]);
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { domain, id: r.body.verification_id as string, txtName: c.txt_name as string, txtValue: c.txt_value as string };
-}
-
-async function walletRecord(key: string) {
-  const acct = privateKeyToAccount(generatePrivateKey());
-  const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: acct.address, network: "ethereum" } })).body;
-  const signature = await acct.signMessage({ message: c.message });
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: acct.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", visibility: "public", evidence: { challenge_id: c.id, signature } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { address: acct.address, id: r.body.verification_id as string };
-}
 
 /** A verified organisation's listing on its proved domain, paid to its proved wallet: 201 source_verified. */
 async function verifiedListing(hooked = false) {
@@ -89,18 +64,6 @@ const lifecycle = (key: string, id: string, operation: string, reason = "Changed
   call("POST", `/api/v1/records/${id}/lifecycle`, { key, body: { operation, reason } });
 const record = async (key: string, id: string) => (await call("GET", `/api/v1/records/${id}`, { key })).body;
 const lastHistory = async (key: string, id: string) => (await record(key, id)).lifecycle.history.at(-1);
-
-/** A signed-in portal session of a new account with `role`. */
-async function staffSession(role: "reviewer" | "admin" | null): Promise<Client & { accountId: string }> {
-  const email = uniqueEmail("staffact");
-  const c: Client = { base: inject("baseUrl"), ip: nextIp() };
-  const key = await signUp(c, email, PASSWORD);
-  const accountId = (await call("GET", "/api/v1/account", { key })).body.id as string;
-  if (role) await admin("role", "grant", "--account", accountId, "--role", role);
-  const s = await signIn(c, "credentials", { email, password: PASSWORD });
-  expect(s.error).toBeUndefined();
-  return { ...c, cookie: s.cookie, accountId };
-}
 
 const staffAct = (c: Client, id: string, form: Record<string, string>) =>
   serverAction(c, `/review/${id}`, ["app/review/staff-actions.ts", "staffRecordAction"], { form: { id, ...form } });
@@ -209,7 +172,7 @@ describe("staff actions", () => {
 
   it("a reviewer acts from the console's record page (audited); a customer cannot", async () => {
     const { live, id } = await verifiedListing();
-    const rev = await staffSession("reviewer");
+    const rev = await staffSession("reviewer", "staffact");
     const page = await portalPage(rev, `/review/${id}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('data-testid="staff-suspend"');
@@ -229,7 +192,7 @@ describe("staff actions", () => {
     expect(noConfirm.text).toContain("cannot be undone");
     expect((await signedStatus(id)).status).toBe("suspended");
 
-    const customer = await staffSession(null);
+    const customer = await staffSession(null, "staffact");
     const denied = await staffAct(customer, id, { operation: "reinstate", reason: "Let me back in." });
     expect(denied.text).toContain("Only reviewers and admins");
     expect((await portalPage(customer, `/review/${id}`)).status).toBe(403);
@@ -249,7 +212,7 @@ describe("staff actions", () => {
     expect(sent.status).toBe(200);
     const report = (await admin("reports", "list")).reports.find((r: { record_id: string }) => r.record_id === id);
     expect(report).toBeTruthy();
-    const rev = await staffSession("admin");
+    const rev = await staffSession("admin", "staffact");
     const reports = await portalPage(rev, "/review/reports");
     expect(reports.html).toContain(`data-record="${id}"`);
 

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { call, newAccount, newLiveAccount } from "../helpers";
+import { domainRecord } from "../proved-records";
 
 /**
  * dex_control through the HTTP API (spec 2.6): each subtype submits as 202 pending_review,
@@ -12,15 +12,6 @@ import { call, newAccount, newLiveAccount, setDns } from "../helpers";
  */
 const USER = "0x1111111111111111111111111111111111111111";
 const VAULT = "0xdfc24b077bc1425ad1dea75bcb6f8158e10df303";
-
-async function domainRecord(key: string) {
-  const domain = `dexapi-${randomUUID().slice(0, 8)}.example.com`;
-  const c = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain } })).body;
-  setDns(c.txt_name, [c.txt_value]);
-  const r = await call("POST", "/api/v1/records", { key, body: { subject: domain, claim_type: "domain_ownership", claim: "Controls it.", visibility: "public", evidence: { challenge_id: c.id } } });
-  expect(r.status, r.text).toBe(201);
-  return { domain, id: r.body.verification_id as string };
-}
 
 async function challenge(key: string, wallet = privateKeyToAccount(generatePrivateKey())) {
   const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: wallet.address, network: "ethereum", claim_type: "dex_control" } })).body;

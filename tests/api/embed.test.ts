@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { baseUrl, call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { baseUrl, call, newLiveAccount, setDns } from "../helpers";
 import { verifyWithJwks } from "../signatures";
+import { inOneUsageMonth } from "../usage-month";
 
 /**
  * GET /embed.js and its versioned address: small (the 12 KB gzipped budget), cacheable,
@@ -48,21 +49,27 @@ describe("the embed script", () => {
   });
 
   it("is loaded by nothing that meters: the status it reads is free and cross-origin", async () => {
-    const a = await newAccount("embed");
-    const r = await call("POST", "/api/v1/records", {
-      key: a.sandboxKey, body: { subject: "Acme", claim_type: "company_status", claim: "Acme is active.", visibility: "public" },
+    await inOneUsageMonth(async () => {
+      // A live account, whose records are metered: the issue below counts, the badge's reads must not.
+      const a = await newLiveAccount();
+      const r = await call("POST", "/api/v1/records", {
+        key: a.liveKey, body: { subject: "Acme", claim_type: "company_status", claim: "Acme is active.", visibility: "public" },
+      });
+      expect(r.status, r.text).toBe(201);
+      const before = (await call("GET", "/api/v1/usage", { key: a.liveKey })).body;
+      expect(before.live_records.used).toBe(1);
+      for (let i = 0; i < 3; i++) {
+        const st = await fetch(`${baseUrl()}/api/v1/records/${r.body.verification_id}/status`, { headers: { Origin: "https://shop.example" } });
+        expect(st.status).toBe(200);
+        expect(st.headers.get("access-control-allow-origin")).toBe("*");
+      }
+      const keys = await fetch(`${baseUrl()}/.well-known/jwks.json`, { headers: { Origin: "https://shop.example" } });
+      expect(keys.headers.get("access-control-allow-origin")).toBe("*");
+      const missing = await fetch(`${baseUrl()}/api/v1/records/PRS-00000000000000000000/status`, { headers: { Origin: "https://shop.example" } });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+      expect((await call("GET", "/api/v1/usage", { key: a.liveKey })).body).toEqual(before);
     });
-    expect(r.status).toBe(201);
-    const before = (await call("GET", "/api/v1/usage", { key: a.sandboxKey })).body;
-    const st = await fetch(`${baseUrl()}/api/v1/records/${r.body.verification_id}/status`, { headers: { Origin: "https://shop.example" } });
-    expect(st.status).toBe(200);
-    expect(st.headers.get("access-control-allow-origin")).toBe("*");
-    const keys = await fetch(`${baseUrl()}/.well-known/jwks.json`, { headers: { Origin: "https://shop.example" } });
-    expect(keys.headers.get("access-control-allow-origin")).toBe("*");
-    const missing = await fetch(`${baseUrl()}/api/v1/records/PRS-00000000000000000000/status`, { headers: { Origin: "https://shop.example" } });
-    expect(missing.status).toBe(404);
-    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
-    expect((await call("GET", "/api/v1/usage", { key: a.sandboxKey })).body).toEqual(before);
   });
 });
 

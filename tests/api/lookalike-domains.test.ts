@@ -1,29 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { call, newLiveAccount, setDns } from "../helpers";
+import { call, newLiveAccount } from "../helpers";
+import { domainRecord } from "../proved-records";
 
 /**
  * Look-alike domains and the exact-host rule (CONTRACT "What still stands", "Embed badge"):
  * a Cyrillic `аррӏе` domain is shown with its A-label everywhere it is shown publicly, and a
  * proof of `www.x` makes the badge green on `www.x` only.
  */
-async function domainRecord(key: string, domain: string) {
-  const c = await call("POST", "/api/v1/domain-challenges", { key, body: { domain } });
-  expect(c.status, c.text).toBe(201);
-  setDns(c.body.txt_name, [c.body.txt_value]);
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.body.id } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return r.body.verification_id as string;
-}
-
 describe("look-alike domains", () => {
   it("a Cyrillic look-alike of apple is shown with its A-label: signed status, certificate, directory", async () => {
     const { liveKey } = await newLiveAccount();
     const tag = randomUUID().slice(0, 6);
     const domain = `аррӏе${tag}.com`; // Cyrillic а р р ӏ е, then ASCII: mixed with Latin digits/letters of the tag
-    const id = await domainRecord(liveKey, domain);
+    const id = (await domainRecord(liveKey, domain)).id;
     const ascii = new URL(`https://${domain}`).hostname;
     expect(ascii).toMatch(/^xn--/);
 
@@ -48,7 +38,7 @@ describe("look-alike domains", () => {
   it("a plain domain is shown as typed, with no A-label", async () => {
     const { liveKey } = await newLiveAccount();
     const domain = `plain-${randomUUID().slice(0, 8)}.example.com`;
-    const id = await domainRecord(liveKey, domain);
+    const id = (await domainRecord(liveKey, domain)).id;
     expect((await call("GET", `/api/v1/records/${id}/status`)).body.display).toEqual({ subject: domain, websites: [domain] });
     expect((await call("GET", `/r/${id}`)).text).not.toContain("data-a-label");
   });
@@ -58,12 +48,12 @@ describe("exact-host coverage", () => {
   it("a proof of www.x covers www.x only; a proof of x covers x and www.x", async () => {
     const { liveKey } = await newLiveAccount();
     const bare = `exact-${randomUUID().slice(0, 8)}.example.com`;
-    const wwwId = await domainRecord(liveKey, `www.${bare}`);
+    const wwwId = (await domainRecord(liveKey, `www.${bare}`)).id;
     const www = (await call("GET", `/api/v1/records/${wwwId}/status`)).body;
     expect(www.covers_hosts).toEqual([`www.${bare}`]);
 
     const other = `exact-${randomUUID().slice(0, 8)}.example.com`;
-    const bareId = await domainRecord(liveKey, other);
+    const bareId = (await domainRecord(liveKey, other)).id;
     expect((await call("GET", `/api/v1/records/${bareId}/status`)).body.covers_hosts).toEqual([other, `www.${other}`]);
   });
 });

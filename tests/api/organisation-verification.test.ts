@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
-import { admin, call, issue, newAccount, uniqueEmail, until } from "../helpers";
+import { call, issue, newAccount, uniqueEmail, until } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
-import { portalPage, serverAction, signIn, signUp, type Client } from "../portal-client";
+import { nextIp, PASSWORD, portalPage, serverAction, signIn, signUp, staffSession, type Client } from "../portal-client";
 import { verifyWithJwks } from "../signatures";
 import { PDF, upload } from "../uploads";
 
@@ -12,21 +12,6 @@ import { PDF, upload } from "../uploads";
  * one verified account; a lapse in the register shows in every signed status.
  */
 const { recordsFile } = inject("leiRegister");
-const PASSWORD = "a long enough password";
-let ipSeq = 0;
-const nextIp = () => `198.51.100.${(++ipSeq % 250) + 1}`;
-
-/** A signed-in portal session of a new account with the reviewer role. */
-async function reviewer(): Promise<Client & { accountId: string }> {
-  const email = uniqueEmail("orgrev");
-  const c: Client = { base: inject("baseUrl"), ip: nextIp() };
-  const key = await signUp(c, email, PASSWORD);
-  const accountId = (await call("GET", "/api/v1/account", { key })).body.id as string;
-  await admin("role", "grant", "--account", accountId, "--role", "reviewer");
-  const s = await signIn(c, "credentials", { email, password: PASSWORD });
-  expect(s.error).toBeUndefined();
-  return { ...c, cookie: s.cookie, accountId };
-}
 
 const LEI_CHECKS = ["lei_active", "document_names_applicant", "independent_channel"];
 const applicant = { name: "Ada Lovelace", role: "Director", email: "ada@example.com" };
@@ -101,7 +86,7 @@ describe("applying", () => {
 
 describe("the reviewer's decision", () => {
   it("approval makes the account the verified organisation: legal name from the register, name locked, documents readable by the reviewer only", async () => {
-    const rev = await reviewer();
+    const rev = await staffSession("reviewer", "orgrev");
     const { sandboxKey } = await newAccount("org");
     const lei = ownLei("Lovelace Analytical Engines Ltd");
     const app = (await apply(sandboxKey, { lei })).body;
@@ -139,7 +124,7 @@ describe("the reviewer's decision", () => {
   });
 
   it("a second account applying for the same LEI is flagged with the holder, and its approval is refused (lei_already_verified)", async () => {
-    const rev = await reviewer();
+    const rev = await staffSession("reviewer", "orgrev");
     const first = await newAccount("org");
     const second = await newAccount("org");
     const lei = ownLei("Babbage Difference Works plc");
@@ -163,7 +148,7 @@ describe("the reviewer's decision", () => {
   });
 
   it("without an LEI the reviewer types the legal name from the documents (basis documents); customers cannot decide", async () => {
-    const rev = await reviewer();
+    const rev = await staffSession("reviewer", "orgrev");
     const { sandboxKey } = await newAccount("org");
     const app = (await apply(sandboxKey, {})).body;
     expect(app).toMatchObject({ lei: null, register: null });
@@ -185,7 +170,7 @@ describe("the reviewer's decision", () => {
 
 describe("the LEI re-check", () => {
   it("a lapse in the register turns organisation.status to lapsed in a record's signed status, and a renewal back to verified", async () => {
-    const rev = await reviewer();
+    const rev = await staffSession("reviewer", "orgrev");
     const { sandboxKey } = await newAccount("org");
     const lei = ownLei("Menabrea Translations SpA");
     const rec = await issue(sandboxKey);

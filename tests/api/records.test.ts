@@ -4,6 +4,12 @@ import { describe, expect, it } from "vitest";
 import { baseUrl, call, companyStatus, issue, newAccount, newLiveAccount } from "../helpers";
 import { verifyWithJwks } from "../signatures";
 
+/** A claim about Acme Trading Ltd that cites its source: [name, URL, when it was checked]. */
+const submitCited = (key: string, claimType: string, claim: string, [name, url, checkedAt]: [string, string, string], evidence?: Record<string, unknown>) =>
+  call("POST", "/api/v1/records", {
+    key, body: { subject: "Acme Trading Ltd", claim_type: claimType, claim, source_name: name, source_url: url, checked_at: checkedAt, ...(evidence ? { evidence } : {}) },
+  });
+
 describe("records: happy path", () => {
   it("issues a company_status record with every URL, lifecycle and integrity field", async () => {
     const { sandboxKey } = await newAccount();
@@ -60,13 +66,7 @@ describe("records: happy path", () => {
 
   it("a pending submission has no evidence level until issued; the level it would issue at is under review", async () => {
     const { sandboxKey } = await newAccount();
-    const r = await call("POST", "/api/v1/records", {
-      key: sandboxKey,
-      body: {
-        subject: "Acme Trading Ltd", claim_type: "trade_licence", claim: "Acme Trading Ltd holds trade licence 42.",
-        source_name: "City register", source_url: "https://register.example.org/42", checked_at: "2026-01-05T09:00:00Z",
-      },
-    });
+    const r = await submitCited(sandboxKey, "trade_licence", "Acme Trading Ltd holds trade licence 42.", ["City register", "https://register.example.org/42", "2026-01-05T09:00:00Z"]);
     expect(r.status, r.text).toBe(202);
     expect(r.body).toMatchObject({
       status: "pending_review", evidence_level: null, verified: false,
@@ -84,14 +84,7 @@ describe("records: happy path", () => {
 
   it("sends a claim type without a connector to review: 202, no URLs, not public", async () => {
     const { sandboxKey } = await newAccount();
-    const r = await call("POST", "/api/v1/records", {
-      key: sandboxKey,
-      body: {
-        subject: "Acme Trading Ltd", claim_type: "press_coverage", claim: "Covered by the Financial Times.",
-        source_name: "Financial Times", source_url: "https://www.ft.com/content/abc", checked_at: "2026-11-20T10:00:00Z",
-        evidence: { note: "page 3" },
-      },
-    });
+    const r = await submitCited(sandboxKey, "press_coverage", "Covered by the Financial Times.", ["Financial Times", "https://www.ft.com/content/abc", "2026-11-20T10:00:00Z"], { note: "page 3" });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({
       status: "pending_review", verified: false, certificate_url: null, qr_url: null, signature_url: null, status_url: null,

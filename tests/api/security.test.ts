@@ -1,110 +1,14 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { admin, call, companyStatus, issue, newAccount, newLiveAccount } from "../helpers";
-import { PDF, upload } from "../uploads";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { accountWithResources, bodyFor, documentedOperations, pathFor, snapshot } from "../api-operations";
+import { admin, call, companyStatus, issue, newAccount, newLiveAccount, uniqueEmail } from "../helpers";
+import { withServerDb } from "../server-db";
 
-type Operation = {
-  method: string;
-  /** As documented, e.g. /api/v1/records/{id}. */
-  template: string;
-  operationId: string;
-  hasBody: boolean;
-  /** The error codes the document lists for its 404, if any. */
-  notFoundCodes: string[];
-};
-
-/**
- * Every operation the published OpenAPI document lists with `bearerAuth` — so a route added
- * to the API (lib/openapi/build-openapi.test.ts holds the document to the route files) is in
- * this battery without anyone editing it.
- */
-async function keyedOperations(): Promise<{ keyed: Operation[]; open: Operation[] }> {
-  const doc = await call("GET", "/api/v1/openapi.json");
-  expect(doc.status).toBe(200);
-  const keyed: Operation[] = [];
-  const open: Operation[] = [];
-  for (const [template, item] of Object.entries<Record<string, any>>(doc.body.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      const codes = [...String(op.responses?.["404"]?.description ?? "").matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
-      const o = { method: method.toUpperCase(), template, operationId: op.operationId, hasBody: !!op.requestBody, notFoundCodes: codes };
-      // The operator's metrics endpoint takes METRICS_TOKEN, not an API key (tests/api/metrics.test.ts).
-      if (op.security?.some((s: Record<string, unknown>) => "metricsToken" in s)) continue;
-      (op.security?.some((s: Record<string, unknown>) => "bearerAuth" in s) ? keyed : open).push(o);
-    }
-  }
-  return { keyed, open };
-}
-
-/** A resource of account A for each kind of path parameter, by the collection it names. */
-type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string };
-
-function pathFor(op: Operation, f: Fixtures): string {
-  return op.template.replace(/\/([a-z-]+)\/\{(\w+)\}/g, (_, collection: string, name: string) => {
-    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, "status-lists": "revocation" } as Record<string, string>)[collection];
-    if (!id) throw new Error(`security battery: no fixture for {${name}} in ${op.template}; add one for '${collection}'`);
-    return `/${collection}/${id}`;
-  }).replace("/{list}", "/0"); // a status list: /status-lists/{purpose}/{list}
-}
-
-/** A well-formed body per operation, so a refusal can only come from the key or the tenancy. */
-const BODIES: Record<string, unknown> = {
-  createRecord: companyStatus(),
-  createRecordBatch: { records: [companyStatus()] },
-  changeRecordLifecycle: { operation: "suspend", reason: "security battery" },
-  createWebhook: { url: "http://127.0.0.1:9/battery" },
-  createMandateKey: { key_id: "battery-key-x", public_key: edPublicKey() },
-  createDomainChallenge: { domain: "battery.example.com" },
-  createWalletChallenge: { address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" },
-  updateAccount: { name: "Security Battery Ltd" },
-  changeRecordPrincipal: { principal_record_id: null },
-  refreshRecordEvidence: { evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x00" } },
-  // Multipart in real use (tests/api/files.test.ts); the key is refused before the body is read.
-  uploadFile: {},
-  applyForOrganisationVerification: { applicant: { name: "Battery Person", role: "Director", email: "battery@example.com" }, documents: [] },
-};
-
-function edPublicKey() {
-  return (generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }) as { x: string }).x;
-}
-
-function bodyFor(op: Operation): unknown {
-  if (!op.hasBody) return undefined;
-  if (!(op.operationId in BODIES)) throw new Error(`security battery: add a well-formed body for ${op.operationId} (${op.method} ${op.template})`);
-  return BODIES[op.operationId];
-}
-
-/** Account A with one of each resource (made with its sandbox key), and everything A can list, for comparing afterwards. */
-async function accountWithResources() {
-  const a = await newLiveAccount("growth");
-  const rec = await issue(a.sandboxKey);
-  // Subscribed to an event nothing here raises: its delivery list stays empty unless someone queues to it.
-  const hook = await call("POST", "/api/v1/webhooks", { key: a.sandboxKey, body: { url: "http://127.0.0.1:9/owner", events: ["principal_link.changed"] } });
-  expect(hook.status, hook.text).toBe(201);
-  const mk = await call("POST", "/api/v1/mandate-keys", { key: a.sandboxKey, body: { key_id: `battery-${randomUUID().slice(0, 8)}`, public_key: edPublicKey() } });
-  expect(mk.status, mk.text).toBe(201);
-  const file = await upload(a.sandboxKey, PDF, "authority.pdf");
-  expect(file.status, file.text).toBe(201);
-  const fixtures: Fixtures = { recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id };
-  return { ...a, fixtures };
-}
-
-/** What account A's sandbox key sees of its own resources. */
-async function snapshot(key: string, f: Fixtures) {
-  const get = async (p: string) => {
-    const r = await call("GET", p, { key });
-    expect(r.status, `${p}: ${r.text}`).toBe(200);
-    return r.body;
-  };
-  return {
-    record: await get(`/api/v1/records/${f.recordId}`),
-    records: await get("/api/v1/records"),
-    webhooks: await get("/api/v1/webhooks"),
-    deliveries: await get(`/api/v1/webhooks/${f.webhookId}/deliveries`),
-    mandateKeys: await get("/api/v1/mandate-keys"),
-    file: await get(`/api/v1/files/${f.fileId}`),
-    organisation: await get("/api/v1/account/organisation-verification"),
-    account: await get("/api/v1/account"),
-  };
+/** The keyed operations of the published document (the metrics endpoint takes METRICS_TOKEN: tests/api/metrics.test.ts). */
+async function keyedOperations() {
+  const ops = await documentedOperations();
+  return { keyed: ops.filter((o) => o.auth === "key"), open: ops.filter((o) => o.auth === "public") };
 }
 
 describe("authentication battery over every keyed operation of the OpenAPI document", () => {
@@ -124,14 +28,14 @@ describe("authentication battery over every keyed operation of the OpenAPI docum
     ];
     for (const op of keyed) {
       const p = pathFor(op, owner.fixtures);
-      const body = bodyFor(op);
       for (const [key, code] of cases) {
+        const body = bodyFor(op);
         const r = await call(op.method, p, { key, body });
         expect(r.status, `${op.method} ${p} with ${key}: ${r.text}`).toBe(401);
         expect(r.body.error, `${op.method} ${p}`).toMatchObject({ type: "authentication_error", code });
         expect(r.headers.get("access-control-allow-origin")).toBeNull();
       }
-      const basic = await call(op.method, p, { headers: { Authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }, body });
+      const basic = await call(op.method, p, { headers: { Authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }, body: bodyFor(op) });
       expect(basic.status, `${op.method} ${p} with Basic`).toBe(401);
     }
     // The keyless operations really are keyless: none of them asks for a key.
@@ -162,10 +66,10 @@ describe("authentication battery over every keyed operation of the OpenAPI docum
         const r = await call(op.method, p, { key, body: bodyFor(op) });
         const label = `${op.method} ${p} by ${who}: ${r.text.slice(0, 300)}`;
         if (p !== op.template) {
-          expect(op.notFoundCodes.length, `${op.operationId} documents its 404 code`).toBeGreaterThan(0);
+          expect((op.codes["404"] ?? []).length, `${op.operationId} documents its 404 code`).toBeGreaterThan(0);
           expect(r.status, label).toBe(404);
           expect(r.body.error.type, label).toBe("not_found");
-          expect(op.notFoundCodes, label).toContain(r.body.error.code);
+          expect(op.codes["404"] ?? [], label).toContain(r.body.error.code);
         } else {
           // A collection read answers only the caller's own things: nothing of the owner's.
           expect(r.status, label).toBe(200);
@@ -202,23 +106,23 @@ describe("key and account changes take effect at once (no stale cached authentic
 });
 
 describe("tenancy", () => {
-  it("another account's record is 404 on every endpoint and stays untouched", async () => {
+  // That another account's record (and every other resource) is 404 with the documented code on every keyed
+  // operation taking its id, and stays untouched, is the battery above, driven by the OpenAPI document.
+  it("another account's record is not in its list and is no list cursor", async () => {
     const a = await newAccount();
     const b = await newAccount();
     const rec = await issue(a.sandboxKey);
     const id = rec.verification_id;
-    const get = await call("GET", `/api/v1/records/${id}`, { key: b.sandboxKey });
-    expect(get.status).toBe(404);
-    expect(get.body.error).toMatchObject({ type: "not_found", code: "record_not_found" });
-    const life = await call("POST", `/api/v1/records/${id}/lifecycle`, { key: b.sandboxKey, body: { operation: "revoke", reason: "not mine" } });
-    expect(life.status).toBe(404);
     const list = await call("GET", "/api/v1/records", { key: b.sandboxKey });
+    expect(list.status).toBe(200);
     expect(list.body.data).toEqual([]);
     const cursor = await call("GET", `/api/v1/records?starting_after=${id}`, { key: b.sandboxKey });
     expect(cursor.status).toBe(422); // another account's id is no cursor: nothing about it leaks
     expect(cursor.body.error).toMatchObject({ code: "invalid_value", param: "starting_after" });
-    const still = await call("GET", `/api/v1/records/${id}`, { key: a.sandboxKey });
-    expect(still.body).toEqual(rec);
+    // The owner's own id is a cursor (so the 422 above is about whose it is).
+    const own = await call("GET", `/api/v1/records?starting_after=${id}`, { key: a.sandboxKey });
+    expect(own.status, own.text).toBe(200);
+    expect((await call("GET", `/api/v1/records/${id}`, { key: a.sandboxKey })).body).toEqual(rec);
   });
 
   it("sandbox and live are separate: a live record is 404 to the same account's sandbox key", async () => {
@@ -231,11 +135,24 @@ describe("tenancy", () => {
     expect(sandboxList.body.data).toEqual([]);
   });
 
-  it("the internal admin endpoint refuses a caller without the server's token", async () => {
-    const r = await call("POST", "/api/internal/admin", { body: { argv: ["account", "create", "--email", "x@example.test"] } });
-    expect(r.status).toBe(404);
-    const wrong = await call("POST", "/api/internal/admin", { headers: { Authorization: "Bearer nope" }, body: { argv: [] } });
-    expect(wrong.status).toBe(404);
+  it("the internal admin endpoint refuses a caller without the server's token, and runs nothing", async () => {
+    const { token } = JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "server.json"), "utf8")) as { token: string };
+    const sameLength = token.replace(/^./, (c) => (c === "A" ? "B" : "A"));
+    const emails: string[] = [];
+    for (const auth of [undefined, "Bearer nope", `Bearer ${sameLength}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, token]) {
+      const email = uniqueEmail("admin-refused");
+      emails.push(email);
+      const r = await call("POST", "/api/internal/admin", { headers: auth ? { Authorization: auth } : {}, body: { argv: ["account", "create", "--email", email] } });
+      expect(r.status, `${auth}: ${r.text}`).toBe(404);
+      expect(r.body.error.code).toBe("not_found");
+      expect(r.text).not.toContain("sandbox_key");
+    }
+    // Nothing was created: no account holds any of those emails.
+    const created = () => withServerDb(async (sql) => Array.from(await sql`select email from accounts where email in ${sql(emails)}`, (r) => r.email as string));
+    expect(await created()).toEqual([]);
+    // The same command with the token does create one (so the query above would see it).
+    await admin("account", "create", "--email", emails[0]!);
+    expect(await created()).toEqual([emails[0]]);
   });
 });
 

@@ -1,6 +1,6 @@
-import { describe, expect, inject, it } from "vitest";
-import { admin, call, newAccount, uniqueEmail } from "../helpers";
-import { portalPage, serverAction, signIn, signUp, type Client } from "../portal-client";
+import { describe, expect, it } from "vitest";
+import { call, newAccount } from "../helpers";
+import { portalPage, serverAction, staffSession } from "../portal-client";
 import { withServerDb } from "../server-db";
 import { PDF, upload } from "../uploads";
 
@@ -10,20 +10,6 @@ import { PDF, upload } from "../uploads";
  * status, event or signed payload — shown to reviewers inline and to nobody else, and kept
  * 90 days from the decision.
  */
-const PASSWORD = "a long enough password";
-let ip = 0;
-const nextIp = () => `198.51.100.${(++ip % 250) + 1}`;
-
-async function reviewer(): Promise<Client> {
-  const email = uniqueEmail("docrev");
-  const c: Client = { base: inject("baseUrl"), ip: nextIp() };
-  const key = await signUp(c, email, PASSWORD);
-  const accountId = (await call("GET", "/api/v1/account", { key })).body.id as string;
-  await admin("role", "grant", "--account", accountId, "--role", "reviewer");
-  const s = await signIn(c, "credentials", { email, password: PASSWORD });
-  expect(s.error).toBeUndefined();
-  return { ...c, cookie: s.cookie };
-}
 
 const reviewed = (documents: string[]) => ({
   subject: "Harbour Rentals Ltd", claim_type: "bank_account_confirmation", claim: "Harbour Rentals Ltd holds the account GB33 BUKB 2020 1555 5555 55.",
@@ -53,7 +39,7 @@ describe("documents with a reviewed submission", () => {
     expect(malformed.body.error.param).toBe("documents[0]");
 
     // The reviewer console shows the document inline; its bytes are served to reviewers only.
-    const rev = await reviewer();
+    const rev = await staffSession("reviewer", "docrev");
     const id = sub.body.verification_id as string;
     const page = await portalPage(rev, `/review/${id}`);
     expect(page.status).toBe(200);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount, setDns } from "../helpers";
+import { admin, call, newAccount, newLiveAccount } from "../helpers";
 import { LEI } from "../lei-register";
+import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
@@ -22,28 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rx.close();
 });
-
-async function domainRecord(key: string) {
-  const domain = `listing-${randomUUID().slice(0, 8)}.example.com`;
-  const c = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain } })).body;
-  setDns(c.txt_name, [c.txt_value]);
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { domain, id: r.body.verification_id as string };
-}
-
-async function walletRecord(key: string) {
-  const acct = privateKeyToAccount(generatePrivateKey());
-  const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: acct.address, network: "ethereum" } })).body;
-  const signature = await acct.signMessage({ message: c.message });
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: acct.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", visibility: "public", evidence: { challenge_id: c.id, signature } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { address: acct.address, id: r.body.verification_id as string };
-}
 
 /** A live account that is the verified organisation `legalName` (recorded by staff). */
 async function verifiedOrganisation(legalName: string) {
@@ -105,7 +83,25 @@ describe("verified_listing", () => {
     expect(changed.body.data).toMatchObject({ part: d.id, record: { verification_id: id, status: "suspended" } });
   });
 
-  it("an IBAN payee or a licence number waits for a reviewer (202); a bad IBAN is 422", async () => {
+  it("a licence number waits for a reviewer (202) when every other part is checked; without it the same listing is 201", async () => {
+    const live = await verifiedOrganisation("Seaview Apartments");
+    const d = await domainRecord(live.liveKey);
+    const w = await walletRecord(live.liveKey);
+    const checked = { listing_url: `https://${d.domain}/listing/4471`, domain: d.domain, domain_record: d.id, payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id };
+    const licence = await call("POST", "/api/v1/records", {
+      key: live.liveKey, body: listing({ ...checked, licence: { authority: "Malta Tourism Authority", number: "HPI/1234" } }),
+    });
+    expect(licence.status, licence.text).toBe(202);
+    expect(licence.body).toMatchObject({ status: "pending_review", evidence_level: null, verified: false, review: { evidence_level: "evidence_verified" } });
+    expect(licence.body.review.reason).toMatch(/^Not checked: licence\./);
+    expect((await call("GET", `/api/v1/records/${licence.body.verification_id}/status`)).status).toBe(404);
+    // The licence was the only part left unchecked: the same listing without it issues at once.
+    const without = await call("POST", "/api/v1/records", { key: live.liveKey, body: listing(checked) });
+    expect(without.status, without.text).toBe(201);
+    expect(without.body).toMatchObject({ status: "active", evidence_level: "source_verified" });
+  });
+
+  it("an IBAN payee waits for a reviewer (202), and with a licence names both; a bad IBAN is 422", async () => {
     const live = await verifiedOrganisation("Seaview Apartments");
     const d = await domainRecord(live.liveKey);
     const iban = await call("POST", "/api/v1/records", {

@@ -63,6 +63,19 @@ async function sandboxKey(server: StartedServer, email: string): Promise<string>
   return acct.body.result.sandbox_key;
 }
 
+/** A webhook of the key's account to `ep`, then a record of `subject`: its record.issued is the one event for that webhook. */
+async function hookThenRecord(server: StartedServer, key: string, ep: ReturnType<typeof rx.endpoint>, subject: string) {
+  const hook = await api(server.baseUrl, "/api/v1/webhooks", { method: "POST", key, body: JSON.stringify({ url: ep.url }) });
+  expect(hook.status).toBe(201);
+  ep.setSecret(hook.body.secret);
+  const rec = await api(server.baseUrl, "/api/v1/records", {
+    method: "POST", key, headers: { "Idempotency-Key": crypto.randomUUID() },
+    body: JSON.stringify({ subject, claim_type: "company_status", claim: `${subject} is active.` }),
+  });
+  expect(rec.status).toBe(201);
+  return { hook: hook.body as { id: string }, rec: rec.body as { verification_id: string } };
+}
+
 describe("webhook delivery survives a crash", () => {
   it("delivers an event written before a SIGKILL once, after restart", async () => {
     const { env, port, log } = await serverEnv();
@@ -72,13 +85,7 @@ describe("webhook delivery survives a crash", () => {
     try {
       const key = await sandboxKey(first, `restart-${port}@example.test`);
       const ep = rx.endpoint("restart");
-      const hook = await api(first.baseUrl, "/api/v1/webhooks", { method: "POST", key, body: JSON.stringify({ url: ep.url }) });
-      ep.setSecret(hook.body.secret);
-      const rec = await api(first.baseUrl, "/api/v1/records", {
-        method: "POST", key, headers: { "Idempotency-Key": "restart-1" },
-        body: JSON.stringify({ subject: "Crash Ltd", claim_type: "company_status", claim: "Crash Ltd is active." }),
-      });
-      expect(rec.status).toBe(201);
+      const { rec } = await hookThenRecord(first, key, ep, "Crash Ltd");
       await first.kill9();
       expect(ep.hits()).toBe(0);
 
@@ -88,12 +95,12 @@ describe("webhook delivery survives a crash", () => {
       await new Promise((r) => setTimeout(r, 800));
       expect(ep.received()).toHaveLength(1);
       expect(ep.received()[0]).toMatchObject({ type: "record.issued", duplicate: false, acked: true });
-      expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.body.verification_id);
+      expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
     } finally {
       await second?.stop();
       await first.stop();
     }
-  });
+  }, 180_000); // two server starts: on a busy machine far more than the default 30 s (114 s seen at load 14)
 
   /*
    * What is guaranteed: at-least-once delivery, with the same webhook-id (the event id) and
@@ -115,13 +122,7 @@ describe("webhook delivery survives a crash", () => {
       let killed: Promise<void> | undefined;
       // The receiver takes the delivery (verified, recorded) and, instead of answering, kills the sender.
       const ep = rx.endpoint("midsend", { hold: true, onHold: () => (killed = first.kill9()) });
-      const hook = await api(first.baseUrl, "/api/v1/webhooks", { method: "POST", key, body: JSON.stringify({ url: ep.url }) });
-      ep.setSecret(hook.body.secret);
-      const rec = await api(first.baseUrl, "/api/v1/records", {
-        method: "POST", key, headers: { "Idempotency-Key": "midsend-1" },
-        body: JSON.stringify({ subject: "Midsend Ltd", claim_type: "company_status", claim: "Midsend Ltd is active." }),
-      });
-      expect(rec.status).toBe(201);
+      const { hook, rec } = await hookThenRecord(first, key, ep, "Midsend Ltd");
       await waitFor(() => killed, 15_000);
       await killed;
       const cut = ep.received()[0]!;
@@ -138,7 +139,7 @@ describe("webhook delivery survives a crash", () => {
       await waitFor(() => again.acked);
 
       // The service records the answered attempt only, and the delivery as succeeded.
-      const deliveries = () => api(second!.baseUrl, `/api/v1/webhooks/${hook.body.id}/deliveries`, { key }).then((r) => r.body.data);
+      const deliveries = () => api(second!.baseUrl, `/api/v1/webhooks/${hook.id}/deliveries`, { key }).then((r) => r.body.data);
       let d: any;
       for (const end = Date.now() + 10_000; Date.now() < end && d?.status !== "succeeded"; ) {
         [d] = await deliveries();
@@ -150,7 +151,7 @@ describe("webhook delivery survives a crash", () => {
       // Per event id: received twice (at least once), acknowledged once, processed once.
       expect(ep.received().map((r) => r.id)).toEqual([cut.id, cut.id]);
       expect(ep.received().filter((r) => r.acked).map((r) => r.id)).toEqual([cut.id]);
-      expect(ep.processed().map((r) => r.body.data.record.verification_id)).toEqual([rec.body.verification_id]);
+      expect(ep.processed().map((r) => r.body.data.record.verification_id)).toEqual([rec.verification_id]);
       expect(ep.rejected()).toBe(0);
     } finally {
       await second?.stop();
