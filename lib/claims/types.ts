@@ -304,3 +304,9 @@ export interface ClaimModule {
    */
   recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string; accountId: string }, db: DbOrTx): Promise<RecheckOutcome>;
 }
+
+/**
+ * A create request once validated: its parsed input and the module its claim_type resolved to,
+ * carried together through the pipeline (check, assemble, store) so no step asks the registry again.
+ */
+export type ClaimRequest = { input: RecordCreateInput; module: ClaimModule };
