@@ -1,7 +1,7 @@
 import { isAddress } from "viem";
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
-import { consumeChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge } from "@/lib/challenges/challenge-store";
 import { feePercent, maxBuilderFee, vaultDetails, vaultInfoApi } from "@/lib/connectors/vault-info";
 import type { HttpSource } from "@/lib/connectors/http";
 import type { Tx } from "@/lib/db/client";
@@ -215,6 +215,7 @@ const subtypeOf = (input: RecordCreateInput) => (input as RecordCreateInput & { 
 
 export const dexControl: ClaimModule = {
   type: "dex_control",
+  challenge: { kind: "wallet" },
   docs: {
     describe:
       "`dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, " +

@@ -10,7 +10,7 @@ import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
 import { nearestClaimType } from "./nearest-claim-type";
-import type { ClaimModule } from "./types";
+import type { ClaimChallenge, ClaimModule } from "./types";
 
 /**
  * Claim types with a module. A new claim type is one file plus one line here. A Map, not an
@@ -58,6 +58,27 @@ export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimTyp
 
 /** The claim types whose records the public lookup can find (they declare `lookupValues`). */
 export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.lookupValues).map((m) => m.type);
+
+const typesWith = (has: (m: ClaimModule) => unknown): string[] => [...MODULES.values()].filter(has).map((m) => m.type);
+
+/** The types a challenge of this kind can be asked for (e.g. a wallet challenge's `claim_type`), in registry order. */
+export const challengeClaimTypes = (kind: ClaimChallenge["kind"]) => typesWith((m) => m.challenge?.kind === kind) as [string, ...string[]];
+
+/** The module a challenge of this kind is for when none is named, and the one the portal's Proofs page creates. */
+export function primaryChallengeModule(kind: ClaimChallenge["kind"]): ClaimModule & { challenge: Required<ClaimChallenge> } {
+  const mod = [...MODULES.values()].find((m) => m.challenge?.kind === kind && m.challenge.primary);
+  if (!mod) throw new Error(`no claim type is the primary one for ${kind} challenges`);
+  return mod as ClaimModule & { challenge: Required<ClaimChallenge> };
+}
+
+/** The types whose checked records prove a legal identity (`provesLegalIdentity`). */
+export const legalIdentityClaimTypes = () => typesWith((m) => m.provesLegalIdentity);
+
+/** The types whose active records prove control of a wallet (`provesWalletControl`). */
+export const walletControlClaimTypes = () => typesWith((m) => m.provesWalletControl);
+
+/** The types whose records name a principal their owner may change (`principal`). */
+export const principalClaimTypes = () => typesWith((m) => m.principal);
 
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);

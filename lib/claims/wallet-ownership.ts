@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
-import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenge-store";
 import type { Tx } from "@/lib/db/client";
 import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
@@ -53,6 +53,13 @@ export async function signedWalletChallenge(
  */
 export const walletOwnership: ClaimModule = {
   type: "wallet_ownership",
+  provesWalletControl: true,
+  challenge: {
+    kind: "wallet",
+    primary: {
+      proofRequest: ({ subject, challengeId, signature }) => ({ subject, claim: `Controls the key behind ${subject}.`, evidence: { challenge_id: challengeId, signature } }),
+    },
+  },
   docs: {
     describe:
       "`wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge " +
