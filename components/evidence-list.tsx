@@ -1,24 +1,22 @@
 /**
  * A record's public evidence for people: labels instead of keys, links for addresses that
  * are links, dates in UTC, nested values flattened one level. The claim type's own UI piece
- * says what it means (components/claims/); this lists what was kept.
+ * says what it means (components/claims/) and names its own keys (`labels`); this lists what was kept.
  */
-const LABELS: Record<string, string> = {
-  source_name: "Source", source_url: "Source link", checked_at: "Checked at", lei: "LEI", legal_name: "Legal name",
-  txt_name: "DNS record", txt_value: "DNS value", tx_hash: "Transaction", chain_id: "Chain id", explorer_url: "Explorer",
-  register_url: "Register entry", next_renewal_date: "Next renewal", block_time: "Block time", block_hash: "Block hash",
-  signature_scheme: "Signature scheme", challenge_id: "Challenge",
-};
+type Labels = Readonly<Record<string, string>>;
+/** The keys every type may keep (the reviewed fallback's source fields). */
+const SHARED: Labels = { source_name: "Source", source_url: "Source link", checked_at: "Checked at" };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
-export const labelOf = (key: string) => LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replaceAll("_", " ");
+const labelOf = (key: string, labels: Labels = {}) =>
+  labels[key] ?? SHARED[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replaceAll("_", " ");
 
 export function formatUtc(iso: string) {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$|:\d\dZ$/, " UTC");
 }
 
-function Value({ v }: { v: unknown }) {
+function Value({ v, labels }: { v: unknown; labels?: Labels }) {
   if (v === null || v === undefined || v === "") return <span className="text-slate-400">—</span>;
   if (typeof v === "string" && /^https?:\/\/\S+$/i.test(v)) {
     return <a className="break-all text-sky-800 underline" href={v} rel="nofollow noopener noreferrer">{v}</a>;
@@ -30,21 +28,21 @@ function Value({ v }: { v: unknown }) {
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-3">
       {Object.entries(v as Record<string, unknown>).map(([k, x]) => (
-        <div key={k} className="contents"><dt className="text-slate-500">{labelOf(k)}</dt><dd><Value v={x} /></dd></div>
+        <div key={k} className="contents"><dt className="text-slate-500">{labelOf(k, labels)}</dt><dd><Value v={x} labels={labels} /></dd></div>
       ))}
     </dl>
   );
 }
 
-export function EvidenceList({ evidence }: { evidence: Record<string, unknown> }) {
+export function EvidenceList({ evidence, labels }: { evidence: Record<string, unknown>; labels?: Labels }) {
   const entries = Object.entries(evidence);
   if (entries.length === 0) return <p className="text-sm text-slate-600">No evidence: this is a statement only.</p>;
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]" data-testid="evidence-list">
       {entries.map(([k, v]) => (
         <div key={k} className="contents">
-          <dt className="text-slate-500">{labelOf(k)}</dt>
-          <dd className="mb-2 sm:mb-0"><Value v={v} /></dd>
+          <dt className="text-slate-500">{labelOf(k, labels)}</dt>
+          <dd className="mb-2 sm:mb-0"><Value v={v} labels={labels} /></dd>
         </div>
       ))}
     </dl>

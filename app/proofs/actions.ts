@@ -9,6 +9,7 @@ import { createDomainChallenge, createWalletChallenge, findChallenge } from "@/l
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
+import { primaryChallengeModule } from "@/lib/claims/registry";
 import { createRecord } from "@/lib/records/create-record";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
@@ -26,6 +27,12 @@ import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state
 export type ProofRecord = { id: string; status: string; subject: string; environment: Environment; certificateUrl: string | null };
 export type ProofState = { error?: string; notFound?: string; issued?: ProofRecord; pending?: ProofRecord };
 export type WalletChallenge = { id: string; address: string; network: string; message: string; expiresAt: string };
+
+/** The record a met challenge of this kind proves: the claim type the registry names for it, and what that type asks. */
+function proofRequest(kind: "domain" | "wallet", proof: { subject: string; challengeId: string; signature?: string }, visibility: string) {
+  const mod = primaryChallengeModule(kind);
+  return { ...mod.challenge.primary.proofRequest(proof), claim_type: mod.type, visibility };
+}
 
 
 async function portalContext(environment: unknown) {
@@ -81,19 +88,14 @@ export async function checkDomainAction(_prev: ProofState, form: FormData): Prom
   if (!ch) return { error: "No such challenge for this account and environment. Request a new one." };
   const visibility = form.get("visibility") === "public" ? "public" : "private";
   try {
-    const result = await createRecord(ctx.db, ctx.auth, {
-      subject: ch.domain, claim_type: "domain_ownership", claim: `Controls DNS for ${ch.domain}.`,
-      evidence: { challenge_id: ch.id }, visibility,
-    }, proofKey(ch.id));
+    const result = await createRecord(ctx.db, ctx.auth, proofRequest("domain", { subject: ch.domain, challengeId: ch.id }, visibility), proofKey(ch.id));
     return answer(result.bodyJson);
   } catch (e) {
     if (!(e instanceof ApiError)) return unexpected("domain check", e);
     // A failed check writes nothing: the challenge stays open for the next try.
+    // The check's own message says what to publish and what DNS holds instead: shown as is.
     if (e.code === "dns_record_not_found") {
-      const other = /Found \d+ TXT value\(s\), none equal to the challenge's\./.exec(e.message);
-      return {
-        notFound: `TXT record not found yet at ${ch.txtName}. DNS can take a few minutes to reach every resolver; check again.${other ? ` ${other[0]}` : ""}`,
-      };
+      return { notFound: `TXT record not found yet at ${ch.txtName}. DNS can take a few minutes to reach every resolver; check again. ${e.message}` };
     }
     if (e.code === "idempotency_key_in_use") return { error: "A check of this challenge is still running; wait a moment and check again." };
     return { error: e.message };
@@ -137,10 +139,7 @@ export async function submitWalletProofAction(input: unknown): Promise<ProofStat
   const ch = await findChallenge(ctx.db, walletChallenges, ctx.auth, challengeId);
   if (!ch) return { error: "No such challenge for this account and environment. Request a new one." };
   try {
-    const result = await createRecord(ctx.db, ctx.auth, {
-      subject: ch.address, claim_type: "wallet_ownership", claim: `Controls the key behind ${ch.address}.`,
-      evidence: { challenge_id: challengeId, signature }, visibility,
-    }, proofKey(challengeId));
+    const result = await createRecord(ctx.db, ctx.auth, proofRequest("wallet", { subject: ch.address, challengeId, signature }, visibility), proofKey(challengeId));
     return answer(result.bodyJson);
   } catch (e) {
     if (!(e instanceof ApiError)) return unexpected("wallet proof", e);

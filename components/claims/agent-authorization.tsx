@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { AuthContext } from "@/lib/accounts/types";
 import { listPrincipalCandidates } from "@/lib/agents/principal-candidates";
 import { spendSummary } from "@/lib/agents/spend-summary";
+import { principalProblem } from "@/lib/claims/agent-authorization";
 import { companyIdentity } from "@/lib/claims/company-identity";
 import { getDb } from "@/lib/db/client";
 import { isIssued } from "@/lib/records/effective-status";
@@ -50,7 +51,7 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
   const shownRecord = agent.principal_record ? obj(agent.principal_record) : null;
   const payments = spendSummary(agent.payments);
   const issued = isIssued(record.status);
-  const candidates = issued ? await listPrincipalCandidates(await getDb(), auth.accountId, record.environment) : [];
+  const candidates = issued ? await listPrincipalCandidates(await getDb(), auth.accountId, record.environment, principalProblem) : [];
   const row = (label: string, value: ReactNode, testId: string) => (
     <><dt className="text-slate-500">{label}</dt><dd data-testid={testId}>{value}</dd></>
   );

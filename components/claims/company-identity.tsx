@@ -2,6 +2,7 @@ import { checkedAt, shown, str, type ClaimUi } from "./types";
 
 export const companyIdentityUi: ClaimUi = {
   type: "company_identity",
+  labels: { lei: "LEI", legal_name: "Legal name", register_url: "Register entry", next_renewal_date: "Next renewal" },
   scope: (evidence) => ({
     proved: (
       <>At {checkedAt(evidence)} the LEI register listed <strong>{str(evidence.legal_name)}</strong> under LEI <code>{str(evidence.lei)}</code>

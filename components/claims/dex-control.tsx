@@ -22,6 +22,7 @@ const age = (evidence: Evidence) => {
 
 export const dexControlUi: ClaimUi = {
   type: "dex_control",
+  labels: { challenge_id: "Challenge", legal_name: "Legal name" },
   scope: (evidence) => ({
     proved: (
       <>

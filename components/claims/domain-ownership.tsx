@@ -2,6 +2,7 @@ import { checkedAt, shown, str, type ClaimUi } from "./types";
 
 export const domainOwnershipUi: ClaimUi = {
   type: "domain_ownership",
+  labels: { txt_name: "DNS record", txt_value: "DNS value", challenge_id: "Challenge" },
   scope: (evidence) => ({
     proved: (
       <>Control of DNS for <strong>{str(evidence.domain)}</strong> at {checkedAt(evidence)}: the TXT record <code>{str(evidence.txt_name)}</code> held the value <code className="break-all">{str(evidence.txt_value)}</code>.</>

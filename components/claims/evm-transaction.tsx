@@ -45,6 +45,7 @@ function AgentPayment({ link, act }: { link: Evidence; act: string }) {
 
 export const evmTransactionUi: ClaimUi = {
   type: "evm_transaction",
+  labels: { tx_hash: "Transaction", chain_id: "Chain id", explorer_url: "Explorer", block_time: "Block time", block_hash: "Block hash" },
   scope: (evidence) => {
     const link = obj(evidence.agent_link);
     return {

@@ -7,6 +7,8 @@ export type Evidence = Record<string, unknown>;
 /** A claim type's UI piece: what its certificate says was and was not proved, and what a reviewer sees. */
 export type ClaimUi = {
   type: string;
+  /** Names for the type's own public evidence keys in the certificate's evidence list (components/evidence-list.tsx); others are spelled out from the key. */
+  labels?: Readonly<Record<string, string>>;
   /** The certificate's "what was proved / what this does not prove" box. */
   scope?: (evidence: Evidence) => { proved?: ReactNode; notProved: string; recheck?: ReactNode };
   /**

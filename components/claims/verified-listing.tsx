@@ -12,6 +12,7 @@ function payee(evidence: Evidence) {
 
 export const verifiedListingUi: ClaimUi = {
   type: "verified_listing",
+  labels: { legal_name: "Legal name", lei: "LEI" },
   scope: (evidence) => ({
     proved: (
       <>The listing <a className="break-all underline" href={str(evidence.listing_url)} rel="nofollow noopener noreferrer">{str(evidence.listing_url)}</a> is

@@ -2,6 +2,7 @@ import { checkedAt, shown, str, type ClaimUi } from "./types";
 
 export const walletOwnershipUi: ClaimUi = {
   type: "wallet_ownership",
+  labels: { signature_scheme: "Signature scheme", challenge_id: "Challenge" },
   scope: (evidence) => ({
     proved: (
       <>Control of the key behind the {str(evidence.network)} address <code className="break-all">{str(evidence.address)}</code> at {checkedAt(evidence)}: it signed the challenge message ({str(evidence.signature_scheme)}).</>

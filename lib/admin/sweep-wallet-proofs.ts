@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, inArray, sql } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
-import { walletOwnership } from "@/lib/claims/wallet-ownership";
+import { challengeClaimTypes } from "@/lib/claims/registry";
 import type { Db } from "@/lib/db/client";
 import { normalizeAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
@@ -11,7 +11,7 @@ export type WeakWalletProof = {
 
 /**
  * One-off sweep after the strict Ed25519 fix (docs/security.md, finding 1): every solana
- * wallet_ownership record whose stored proof fails today's strict check — a weak address or
+ * record proved by a wallet challenge (wallet_ownership; dex_control takes EVM wallets only) whose stored proof fails today's strict check — a weak address or
  * a signature only the lax (ZIP-215) verifier accepted. Lists them; revoking stays the
  * operator's decision (`POST /api/v1/records/{id}/lifecycle` with the owner's key, or the portal).
  * Solana checks need no network, so this reads and computes only.
@@ -22,7 +22,7 @@ export async function sweepWalletProofs(db: Db): Promise<WeakWalletProof[]> {
       id: records.id, accountId: records.accountId, environment: records.environment, status: records.status, evidence: records.evidencePublic,
     })
     .from(records)
-    .where(and(eq(records.claimType, walletOwnership.type), sql`${records.evidencePublic}->>'network' = 'solana'`))
+    .where(and(inArray(records.claimType, challengeClaimTypes("wallet")), sql`${records.evidencePublic}->>'network' = 'solana'`))
     .orderBy(asc(records.createdAt));
   const weak: WeakWalletProof[] = [];
   for (const r of rows) {

@@ -1,4 +1,5 @@
 import { and, asc, eq, like } from "drizzle-orm";
+import { walletControlClaimTypes } from "@/lib/claims/registry";
 import { recordHistory, recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus } from "@/lib/records/effective-status";
@@ -75,6 +76,6 @@ async function agentWalletAddresses(db: DbOrTx, agentRecordId: string, now: Date
     .innerJoin(records, eq(records.id, recordLinks.targetId))
     .where(and(eq(recordLinks.recordId, agentRecordId), like(recordLinks.role, "agent\\_wallet\\_%")));
   return new Set(rows
-    .filter((r) => r.claimType === "wallet_ownership" && effectiveStatus(r, now.getTime()).status === "active")
+    .filter((r) => walletControlClaimTypes().includes(r.claimType) && effectiveStatus(r, now.getTime()).status === "active")
     .map((r) => r.subject.trim().toLowerCase()));
 }

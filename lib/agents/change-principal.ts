@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordLinks } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
-import { agentAuthorization, principalProblem } from "@/lib/claims/agent-authorization";
+import { claimModuleFor, principalClaimTypes } from "@/lib/claims/registry";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -21,8 +21,6 @@ export const principalChangeSchema = z
   })
   .meta({ id: "PrincipalChange" });
 
-const ROLE = "principal_record";
-
 /**
  * Link an agent authorization to its principal's company record, or unlink it (spec 2.3
  * rule 4). The link is the record's `principal_record` row in record_links; the change, its
@@ -33,15 +31,17 @@ export async function changePrincipal(db: Db, auth: AuthContext, id: string, raw
   const input = parseOrThrow(principalChangeSchema, raw);
   const record = await db.transaction(async (tx) => {
     const row = await getRecordOrThrow(tx, auth, id, { forUpdate: true });
-    if (row.claimType !== agentAuthorization.type) {
-      throw new ApiError("field_not_allowed", `Only ${agentAuthorization.type} records have a principal; this is ${row.claimType}.`, "principal_record_id");
+    const principal = claimModuleFor(row.claimType).principal;
+    if (!principal) {
+      throw new ApiError("field_not_allowed", `Only ${principalClaimTypes().join(" or ")} records have a principal; this is ${row.claimType}.`, "principal_record_id");
     }
+    const ROLE = principal.role;
     if (!isIssued(row.status)) throw new ApiError("invalid_transition", `A ${row.status} submission has no principal to change.`, "id");
     const [before] = await tx.select().from(recordLinks).where(and(eq(recordLinks.recordId, row.id), eq(recordLinks.role, ROLE)));
     const next = input.principal_record_id;
     if (next !== null) {
       const target = (await loadLinkTargets(tx, auth.accountId, [{ role: ROLE, targetId: next }])).get(ROLE);
-      const problem = principalProblem(target, row.environment);
+      const problem = principal.problem(target, row.environment);
       if (problem) throw ApiError.fromField(problem);
     }
     const previous = before?.targetId ?? null;

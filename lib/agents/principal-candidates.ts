@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
 import type { Environment } from "@/lib/accounts/types";
-import { principalProblem } from "@/lib/claims/agent-authorization";
-import { companyIdentity } from "@/lib/claims/company-identity";
+import { legalIdentityClaimTypes } from "@/lib/claims/registry";
+import type { PrincipalRule } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
 
 export type PrincipalCandidate = { verification_id: string; subject: string; environment: Environment };
@@ -11,14 +11,16 @@ const MAX_CANDIDATES = 100;
 
 /**
  * The records of this account an agent in `agentEnvironment` could name as its principal
- * now: company identity records that pass the same rule the link itself is held to
- * (principalProblem: public, active, checked, live for a live agent), newest first. Only
+ * now: records proving a legal identity that pass the same rule the link itself is held to
+ * (the agent type's `principal.problem`: public, active, checked, live for a live agent), newest first. Only
  * offered in a form: changePrincipal judges whatever is sent.
  */
-export async function listPrincipalCandidates(db: DbOrTx, accountId: string, agentEnvironment: Environment, now = Date.now()): Promise<PrincipalCandidate[]> {
+export async function listPrincipalCandidates(
+  db: DbOrTx, accountId: string, agentEnvironment: Environment, principalProblem: PrincipalRule, now = Date.now(),
+): Promise<PrincipalCandidate[]> {
   const rows = await db.select().from(records)
     .where(and(
-      eq(records.accountId, accountId), eq(records.claimType, companyIdentity.type),
+      eq(records.accountId, accountId), inArray(records.claimType, legalIdentityClaimTypes()),
       eq(records.visibility, "public"), inArray(records.status, ["active"]),
     ))
     .orderBy(desc(records.createdAt))

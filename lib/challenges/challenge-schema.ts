@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { domainEvidence } from "@/lib/claims/domain-ownership";
-import { walletEvidence } from "@/lib/claims/wallet-ownership";
+import { challengeClaimTypes } from "@/lib/claims/registry";
+import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import type { Assert, Fits, Out, SameKeys } from "@/lib/http/response-checks";
 import { timestampSchema } from "@/lib/http/response-primitives";
 import { WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
@@ -11,7 +11,7 @@ import type { createDomainChallenge, createWalletChallenge } from "./challenges"
 export const domainChallengeSchema = z
   .strictObject({
     object: z.literal("domain_challenge"),
-    id: domainEvidence.shape.challenge_id.describe("Send it as evidence.challenge_id of a domain_ownership record."),
+    id: z.string().regex(DOMAIN_CHALLENGE_ID_RE).describe("Send it as evidence.challenge_id of a domain_ownership record."),
     domain: z.string().describe("The normalised domain: lower case, IDN as punycode, no trailing dot."),
     token: z.string().regex(/^[A-Za-z0-9_-]+$/).describe("Random token; txt_value is built from it."),
     txt_name: z.string().describe("Where to publish the TXT record: _prs-challenge.<domain>."),
@@ -27,10 +27,10 @@ export const domainChallengeSchema = z
 export const walletChallengeSchema = z
   .strictObject({
     object: z.literal("wallet_challenge"),
-    id: walletEvidence.shape.challenge_id.describe("Send it as evidence.challenge_id of a wallet_ownership record."),
+    id: z.string().regex(WALLET_CHALLENGE_ID_RE).describe("Send it as evidence.challenge_id of a wallet_ownership record."),
     address: z.string().describe("The normalised address: EVM EIP-55 checksummed, bech32 lower case, base58 as sent."),
     network: z.enum(WALLET_NETWORKS),
-    claim_type: z.enum(["wallet_ownership", "dex_control"]).describe("The claim type the challenge can prove."),
+    claim_type: z.enum(challengeClaimTypes("wallet")).describe("The claim type the challenge can prove."),
     message: z.string().describe("The exact text to sign, as UTF-8 bytes, unchanged (line breaks are \\n)."),
     expires_at: timestampSchema.describe("One hour after created_at; the record must be created before then."),
     created_at: timestampSchema,

@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { domainChallenges, walletChallenges } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
-import type { Db, DbOrTx } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { ApiError, type FieldError } from "@/lib/http/errors";
 import { normalizeDomain, txtNameFor, txtValueFor } from "@/lib/proofs/domain-name";
 import { normalizeAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { walletMessage } from "@/lib/proofs/wallet-message";
+import { challengeClaimTypes, primaryChallengeModule } from "@/lib/claims/registry";
+
+export { consumeChallenge, findChallenge, loadChallenge } from "./challenge-store";
 
 export const CHALLENGE_TTL_MS = 3600_000;
 const rid = (prefix: string) => `${prefix}_${randomBytes(15).toString("base64url").replace(/[-_]/g, "x")}`;
@@ -18,7 +20,7 @@ export const walletChallengeRequest = z
   .strictObject({
     address: z.string().min(1).max(200),
     network: z.enum(WALLET_NETWORKS),
-    claim_type: z.enum(["wallet_ownership", "dex_control"]).optional(),
+    claim_type: z.enum(challengeClaimTypes("wallet")).optional(),
   })
   .meta({ id: "WalletChallengeCreate" });
 
@@ -51,7 +53,7 @@ export async function createWalletChallenge(db: Db, auth: AuthContext, input: z.
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   const id = rid("wch");
   const nonce = randomBytes(12).toString("hex");
-  const claimType = input.claim_type ?? "wallet_ownership";
+  const claimType = input.claim_type ?? primaryChallengeModule("wallet").type;
   const base = getEnv().publicBaseUrl;
   const message = walletMessage({
     host: new URL(base).host, uri: base, address, network: input.network, claimType, nonce, issuedAt: now, expiresAt, challengeId: id,
@@ -65,38 +67,3 @@ export async function createWalletChallenge(db: Db, auth: AuthContext, input: z.
   };
 }
 
-type ChallengeTable = typeof domainChallenges | typeof walletChallenges;
-const PARAM = "evidence.challenge_id";
-
-/** The caller's challenge in whatever state (open, used, expired), or null; for the portal. */
-export async function findChallenge<T extends ChallengeTable>(db: DbOrTx, table: T, auth: AuthContext, id: string) {
-  const [row] = await db
-    .select()
-    .from(table as ChallengeTable)
-    .where(and(eq(table.id, id), eq(table.accountId, auth.accountId), eq(table.environment, auth.environment)));
-  return (row as T["$inferSelect"] | undefined) ?? null;
-}
-
-/** The caller's own, unexpired, unused challenge — or the field error saying why not. */
-export async function loadChallenge<T extends ChallengeTable>(db: DbOrTx, table: T, auth: AuthContext, id: string, now: Date) {
-  const [row] = await db
-    .select()
-    .from(table as ChallengeTable)
-    .where(and(eq(table.id, id), eq(table.accountId, auth.accountId), eq(table.environment, auth.environment)));
-  if (!row) return { error: { code: "challenge_not_found", param: PARAM, message: `No challenge ${id.slice(0, 60)} for this API key.` } as FieldError };
-  if (row.usedAt) return { error: { code: "challenge_used", param: PARAM, message: "This challenge has already been used; request a new one." } as FieldError };
-  if (row.expiresAt.getTime() <= now.getTime()) {
-    return { error: { code: "challenge_expired", param: PARAM, message: "This challenge expired (challenges live one hour); request a new one." } as FieldError };
-  }
-  return { row: row as T["$inferSelect"] };
-}
-
-/** Mark the challenge used inside the issuing transaction; a concurrent use loses. */
-export async function consumeChallenge(tx: DbOrTx, table: ChallengeTable, id: string, recordId: string): Promise<FieldError | null> {
-  const r = await tx
-    .update(table)
-    .set({ usedAt: new Date(), usedByRecord: recordId })
-    .where(and(eq(table.id, id), isNull(table.usedAt)))
-    .returning({ id: table.id });
-  return r.length === 1 ? null : { code: "challenge_used", param: PARAM, message: "This challenge has already been used; request a new one." };
-}

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { organisations, records } from "@/drizzle/schema";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import { companyIdentity } from "@/lib/claims/company-identity";
+import { legalIdentityClaimTypes } from "@/lib/claims/registry";
 import { editDistance } from "@/lib/claims/nearest-claim-type";
 import { legalNameKey } from "@/lib/connectors/legal-name";
 import { isValidLei } from "@/lib/connectors/lei-format";
@@ -115,7 +115,7 @@ async function organisationRecord(db: DbOrTx, accountId: string, lei: string | n
   const rows = await db
     .select({ id: records.id, evidenceLevel: records.evidenceLevel, evidence: records.evidencePublic })
     .from(records)
-    .where(and(listedNow(now), eq(records.accountId, accountId), eq(records.claimType, companyIdentity.type)))
+    .where(and(listedNow(now), eq(records.accountId, accountId), inArray(records.claimType, legalIdentityClaimTypes())))
     .limit(20);
   return rows.find((r) => r.evidence?.lei === lei && r.evidenceLevel !== "participant_attested") ?? null;
 }
@@ -151,7 +151,7 @@ async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): 
   const rows = await db
     .select({ id: records.id, subject: records.subject, evidenceLevel: records.evidenceLevel, evidence: records.evidencePublic })
     .from(records)
-    .where(and(listedNow(now), eq(records.claimType, companyIdentity.type)))
+    .where(and(listedNow(now), inArray(records.claimType, legalIdentityClaimTypes())))
     .limit(MAX_CLOSE_SCAN);
   const hit = rows.find((r) => r.evidenceLevel !== "participant_attested" && (asked.lei ? r.evidence?.lei === asked.lei : legalNameKey(r.subject) === key));
   return {

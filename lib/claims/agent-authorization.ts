@@ -172,6 +172,7 @@ const paymentsOf = (extras: unknown): PaymentLedger | null => (obj(extras)?.paym
  */
 export const agentAuthorization: ClaimModule = {
   type: "agent_authorization",
+  principal: { role: PRINCIPAL_ROLE, problem: principalProblem },
   docs: {
     describe:
       "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +

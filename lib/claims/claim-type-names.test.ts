@@ -1,14 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { knownClaimTypes } from "./registry";
 
 /**
  * A claim type is one definition (lib/claims/<type>.ts) plus its UI piece
  * (components/claims/<type>.tsx): no other source file names it as a string, so nothing
- * else can branch on it. Connector clients may mention it in prose only.
+ * else can branch on it, and none imports a claim module or a UI piece — only the registry
+ * (lib/claims/registry.ts, components/claims/index.ts), the shared contracts (types.ts) and
+ * the shared helpers beside them. Prose inside a longer string or a comment is not a name.
  */
 const root = path.resolve(import.meta.dirname, "..", "..");
-const SOURCE_DIRS = ["lib", "app", "components", "scripts"];
+// scripts/ holds API clients (benchmarks) that send claim types as request data, like any customer.
+const SOURCE_DIRS = ["lib", "app", "components"];
+const OWN_DIRS = ["lib/claims/", "components/claims/"];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -18,13 +23,34 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe("claim types are named only by their own files", () => {
-  const files = SOURCE_DIRS.flatMap(sourceFiles);
+const read = (f: string) => fs.readFileSync(path.join(root, f), "utf8");
+const outside = SOURCE_DIRS.flatMap(sourceFiles).filter((f) => !OWN_DIRS.some((d) => f.startsWith(d)));
 
-  it.each(["company_identity", "evm_transaction"])("%s", (type) => {
+/** The files the registries import their definitions from: the claim modules and the UI pieces. */
+function definitionFiles(registry: string, dir: string): string[] {
+  const imports = [...read(registry).matchAll(/from "\.\/([a-z0-9-]+)"/g)].map((m) => m[1]!);
+  return imports.filter((f) => !["types", "nearest-claim-type"].includes(f)).map((f) => `${dir}/${f}`);
+}
+const DEFINITIONS = [...definitionFiles("lib/claims/registry.ts", "lib/claims"), ...definitionFiles("components/claims/index.ts", "components/claims")];
+
+describe("claim types are named only by their own files", () => {
+  const types = knownClaimTypes();
+
+  it("knows every type", () => {
+    expect(types.length).toBeGreaterThanOrEqual(10);
+    expect(DEFINITIONS.length).toBeGreaterThanOrEqual(types.length);
+  });
+
+  it.each(types)("no file outside lib/claims and components/claims names %s", (type) => {
     const literal = new RegExp(`["'\`]${type}["'\`]`);
-    const naming = files.filter((f) => literal.test(fs.readFileSync(path.join(root, f), "utf8")));
-    const kebab = type.replaceAll("_", "-");
-    expect(naming.sort()).toEqual([`components/claims/${kebab}.tsx`, `lib/claims/${kebab}.ts`]);
+    expect(outside.filter((f) => literal.test(read(f)))).toEqual([]);
+  });
+
+  it("no file outside lib/claims and components/claims imports a claim module or a UI piece", () => {
+    const importing = outside.flatMap((f) => {
+      const text = read(f);
+      return DEFINITIONS.filter((d) => new RegExp(`from "@/${d}(\\.tsx?)?"`).test(text)).map((d) => `${f} imports ${d}`);
+    });
+    expect(importing).toEqual([]);
   });
 });

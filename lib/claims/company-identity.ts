@@ -50,6 +50,7 @@ const notActive = (rec: LeiRecord) =>
  */
 export const companyIdentity: ClaimModule = {
   type: "company_identity",
+  provesLegalIdentity: true,
   docs: {
     describe:
       "`company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register " +

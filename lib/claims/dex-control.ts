@@ -1,7 +1,7 @@
 import { isAddress } from "viem";
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
-import { consumeChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge } from "@/lib/challenges/challenge-store";
 import { feePercent, maxBuilderFee, vaultDetails, vaultInfoApi } from "@/lib/connectors/vault-info";
 import type { HttpSource } from "@/lib/connectors/http";
 import type { Tx } from "@/lib/db/client";
@@ -10,13 +10,12 @@ import { fieldErrors } from "@/lib/http/validation";
 import { RECORD_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizedValue } from "@/lib/lookup/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
-import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
-import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
+import { sameAddress } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkTarget } from "@/lib/records/public-view";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
-import { signedWalletChallenge } from "./wallet-ownership";
+import { signedWalletChallenge, verifyKeptSignature } from "./wallet-ownership";
 import { domainOwnership } from "./domain-ownership";
 import type { ApprovalRecheck, ApprovalRecheckInput, ChecklistItem, ClaimContext, ClaimModule, CheckOutcome, RecheckOutcome } from "./types";
 
@@ -215,6 +214,7 @@ const subtypeOf = (input: RecordCreateInput) => (input as RecordCreateInput & { 
 
 export const dexControl: ClaimModule = {
   type: "dex_control",
+  challenge: { kind: "wallet" },
   docs: {
     describe:
       "`dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, " +
@@ -345,23 +345,12 @@ export const dexControl: ClaimModule = {
    */
   async recheck(evidence, now): Promise<RecheckOutcome> {
     if (evidence.signature_checked === true) return { kind: "checked", publicEvidence: evidence, reason: "The wallet signature was already checked." };
-    const network = String(evidence.network) as WalletNetwork;
-    const addr = normalizeAddress(String(evidence.address), network);
-    if ("error" in addr) return { kind: "fail", reason: addr.error.message };
-    const result = await verifyWalletSignature(addr, network, String(evidence.message), String(evidence.signature));
-    switch (result.kind) {
-      case "valid":
-        return {
-          kind: "checked", publicEvidence: { ...evidence, signature_checked: true, checked_at: now.toISOString() },
-          reason: "The network answered: the wallet signature checked out. A reviewer still confirms the rest.",
-        };
-      case "unreachable":
-        return { kind: "unreachable", reason: result.reason };
-      case "malformed":
-        return { kind: "fail", reason: result.message };
-      case "mismatch":
-        return { kind: "fail", reason: `The signature was not made by the key behind ${String(evidence.address)} over the challenge message.` };
-    }
+    const again = await verifyKeptSignature(evidence);
+    if (again.kind !== "valid") return again;
+    return {
+      kind: "checked", publicEvidence: { ...evidence, signature_checked: true, checked_at: now.toISOString() },
+      reason: "The network answered: the wallet signature checked out. A reviewer still confirms the rest.",
+    };
   },
   /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */
   publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { domainChallenges } from "@/drizzle/schema";
-import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenge-store";
 import { resolveTxt } from "@/lib/connectors/dns";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -22,6 +22,10 @@ export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DO
 export const domainOwnership: ClaimModule = {
   type: "domain_ownership",
   provesAccountDomain: true,
+  challenge: {
+    kind: "domain",
+    primary: { proofRequest: ({ subject, challengeId }) => ({ subject, claim: `Controls DNS for ${subject}.`, evidence: { challenge_id: challengeId } }) },
+  },
   docs: {
     describe:
       "`domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) " +

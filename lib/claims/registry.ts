@@ -1,5 +1,4 @@
 import { getEnv } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
 import { agentAuthorization } from "./agent-authorization";
 import { verifiedListing } from "./verified-listing";
 import { companyIdentity } from "./company-identity";
@@ -11,7 +10,7 @@ import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
 import { nearestClaimType } from "./nearest-claim-type";
-import type { ClaimModule } from "./types";
+import type { ClaimChallenge, ClaimModule } from "./types";
 
 /**
  * Claim types with a module. A new claim type is one file plus one line here. A Map, not an
@@ -27,20 +26,25 @@ const MODULES = new Map<string, ClaimModule>(
  * before a shipped type does; it changes nothing but this process's registry.
  */
 export function registerClaimType(m: ClaimModule) {
-  if (MODULES.has(m.type) || (NOT_YET_AVAILABLE as readonly string[]).includes(m.type)) throw new Error(`claim type ${m.type} is taken`);
+  if (MODULES.has(m.type)) throw new Error(`claim type ${m.type} is taken`);
   MODULES.set(m.type, m);
 }
 
+/** A claim type, or its module already resolved (the create pipeline carries it). */
+type TypeOrModule = string | ClaimModule;
+const resolved = (t: TypeOrModule): ClaimModule => (typeof t === "string" ? claimModuleFor(t) : t);
+
 /** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
-export function nextRecheckAt(claimType: string, at: Date): Date | null {
-  if (MODULES.get(claimType)?.recheckAtExpiry) return expiryFor(claimType, at);
-  const every = MODULES.get(claimType)?.monitor?.intervalMs();
+export function nextRecheckAt(type: TypeOrModule, at: Date): Date | null {
+  const mod = resolved(type);
+  if (mod.recheckAtExpiry) return expiryFor(mod, at);
+  const every = mod.monitor?.intervalMs();
   return every ? new Date(at.getTime() + every) : null;
 }
 
 /** The validity a record of this type gets when the request names no end: its type's `validityDays`, or the service default. */
-export function expiryFor(claimType: string, from: Date): Date {
-  const days = MODULES.get(claimType)?.validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
+export function expiryFor(type: TypeOrModule, from: Date): Date {
+  const days = resolved(type).validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
   return new Date(from.getTime() + days * 86_400_000);
 }
 
@@ -49,56 +53,50 @@ export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), m
 
 /** The claim types whose active live records name a verified domain of their account. */
 export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.provesAccountDomain).map((m) => m.type);
-/** The module of a claim type that has one of its own (not the reviewed fallback), or undefined. */
-export const ownModule = (claimType: string): ClaimModule | undefined => MODULES.get(claimType);
-
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 
 /** The claim types whose records the public lookup can find (they declare `lookupValues`). */
 export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.lookupValues).map((m) => m.type);
 
+const typesWith = (has: (m: ClaimModule) => unknown): string[] => [...MODULES.values()].filter(has).map((m) => m.type);
+
+/** The types a challenge of this kind can be asked for (e.g. a wallet challenge's `claim_type`), in registry order. */
+export const challengeClaimTypes = (kind: ClaimChallenge["kind"]) => typesWith((m) => m.challenge?.kind === kind) as [string, ...string[]];
+
+/** The module a challenge of this kind is for when none is named, and the one the portal's Proofs page creates. */
+export function primaryChallengeModule(kind: ClaimChallenge["kind"]): ClaimModule & { challenge: Required<ClaimChallenge> } {
+  const mod = [...MODULES.values()].find((m) => m.challenge?.kind === kind && m.challenge.primary);
+  if (!mod) throw new Error(`no claim type is the primary one for ${kind} challenges`);
+  return mod as ClaimModule & { challenge: Required<ClaimChallenge> };
+}
+
+/** The types whose checked records prove a legal identity (`provesLegalIdentity`). */
+export const legalIdentityClaimTypes = () => typesWith((m) => m.provesLegalIdentity);
+
+/** The types whose active records prove control of a wallet (`provesWalletControl`). */
+export const walletControlClaimTypes = () => typesWith((m) => m.provesWalletControl);
+
+/** The types whose records name a principal their owner may change (`principal`). */
+export const principalClaimTypes = () => typesWith((m) => m.principal);
+
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
 
-/** Named by the spec, but their connectors have not landed: refused, never faked. */
-export const NOT_YET_AVAILABLE = [] as const;
-
-/** Every claim type the service knows by name: those with a module and those not available yet (the spec's whole table). */
-export const knownClaimTypes = (): string[] => [...MODULES.keys(), ...NOT_YET_AVAILABLE];
+/** Every claim type with a module of its own: the guard test and the typo check read this list. */
+export const knownClaimTypes = (): string[] => [...MODULES.keys()];
 
 /**
- * The module a new request's claim_type is checked by. Like claimModuleFor, and a type that
- * is not known but lies within two edits of a known one (`company_stauts`) is refused as a
- * likely typo, naming the type meant, rather than taken for a new reviewed type. Stored
- * records use claimModuleFor: a type accepted before keeps its module.
+ * The module a claim type is judged by: its own, or the reviewed fallback for any other type.
+ * Total — it never throws and never answers "none" — so every caller, whether it holds a new
+ * request or a stored record, asks it the same way.
  */
-export function claimModuleForRequest(claimType: string): ClaimModule {
-  const mod = claimModuleFor(claimType);
-  if (mod !== manualReview) return mod;
-  const meant = nearestClaimType(claimType, knownClaimTypes());
-  if (meant) throw new ApiError("unknown_claim_type", `Unknown claim_type '${claimType}'; did you mean '${meant}'?`, "claim_type");
-  return mod;
-}
+export const claimModuleFor = (claimType: string): ClaimModule => MODULES.get(claimType) ?? manualReview;
 
-export function claimModuleFor(claimType: string): ClaimModule {
-  const mod = MODULES.get(claimType);
-  if (mod) return mod;
-  if ((NOT_YET_AVAILABLE as readonly string[]).includes(claimType)) {
-    throw new ApiError(
-      "claim_type_not_available",
-      `claim_type '${claimType}' is not available yet on this service.`,
-      "claim_type",
-    );
-  }
-  return manualReview;
-}
-
-/** A stored record's module (or the reviewed fallback); null for a type withdrawn since. */
-export function claimModuleOrNull(claimType: string): ClaimModule | null {
-  try {
-    return claimModuleFor(claimType);
-  } catch {
-    return null;
-  }
-}
+/**
+ * For a new request's claim_type that has no module: the known type it lies within two edits
+ * of (`company_stauts` → `company_status`), which the request is refused as a likely typo of
+ * rather than taken for a new reviewed type; otherwise undefined. Stored records never ask:
+ * a type accepted before keeps its module.
+ */
+export const likelyTypoOf = (claimType: string): string | undefined => nearestClaimType(claimType, knownClaimTypes()) ?? undefined;

@@ -157,6 +157,30 @@ export type ViewExtrasInput = { id: string | null; accountId: string; evidence: 
  */
 export type CheckedFact = { fact: string; by: "source" | "signature"; source?: string };
 
+/** A challenge the service issues (lib/challenges) that a request of this type answers. */
+export type ClaimChallenge = {
+  /**
+   * `domain`: a DNS TXT challenge (POST /api/v1/domain-challenges); `wallet`: a message to sign
+   * (POST /api/v1/wallet-challenges), whose `claim_type` may name any type of this kind (the
+   * message says which, and the check refuses a challenge asked for another type).
+   */
+  kind: "domain" | "wallet";
+  /**
+   * The type a challenge of this kind is for when the request names none, and the one the
+   * portal's Proofs page creates once its challenge is met (one per kind); it says how
+   * (`proofRequest`: the record's subject, claim and evidence).
+   */
+  primary?: {
+    proofRequest(proof: { subject: string; challengeId: string; signature?: string }): { subject: string; claim: string; evidence: Record<string, unknown> };
+  };
+};
+
+/**
+ * Why a record cannot be the principal of a record of this type (spec 2.3 rule 4), or null:
+ * judged when the request names it, when the owner changes it, and to list the candidates.
+ */
+export type PrincipalRule = (target: LinkTarget | undefined, environment: string, now?: number) => FieldError | null;
+
 export interface ClaimModule {
   /** The claim_type this module checks (the registry's key). */
   type: string;
@@ -291,6 +315,24 @@ export interface ClaimModule {
    * lookup or /check counts it (lib/trust/decide.ts).
    */
   accountPartLapsed?(evidence: Record<string, unknown>, account: AccountProfile): string | null;
+  /** A request of this type answers a challenge the service issued (lib/challenges asks the registry which types take one). */
+  challenge?: ClaimChallenge;
+  /**
+   * A checked record of this type proves its subject's legal identity (its public evidence
+   * names the entity's `lei`): /check looks a company up among these, and an agent's
+   * principal is one of them.
+   */
+  provesLegalIdentity?: boolean;
+  /**
+   * An active record of this type proves control of the key behind the wallet address its
+   * subject names, and nothing more: an agent's wallets are such records (lib/agents/agent-link.ts).
+   */
+  provesWalletControl?: boolean;
+  /**
+   * Records of this type name a principal by link (`role`) that the owner may change after
+   * issue (PATCH /api/v1/records/{id}/principal, lib/agents/change-principal.ts), judged by `problem`.
+   */
+  principal?: { role: string; problem: PrincipalRule };
   /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
   offline?: boolean;
   /** Type-specific validation of an already shape-checked request; first problem or null. */
@@ -304,3 +346,9 @@ export interface ClaimModule {
    */
   recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string; accountId: string }, db: DbOrTx): Promise<RecheckOutcome>;
 }
+
+/**
+ * A create request once validated: its parsed input and the module its claim_type resolved to,
+ * carried together through the pipeline (check, assemble, store) so no step asks the registry again.
+ */
+export type ClaimRequest = { input: RecordCreateInput; module: ClaimModule };

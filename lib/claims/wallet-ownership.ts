@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
-import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenges";
+import { consumeChallenge, loadChallenge } from "@/lib/challenges/challenge-store";
 import type { Tx } from "@/lib/db/client";
 import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
@@ -48,11 +48,40 @@ export async function signedWalletChallenge(
 }
 
 /**
+ * The wallet signature a record's evidence keeps (`address`, `network`, `message`,
+ * `signature`) verified again — a smart account's on-chain: valid with its scheme, the
+ * network's silence, or why it fails. Shared by every type proved with a wallet challenge.
+ */
+export async function verifyKeptSignature(evidence: Record<string, unknown>) {
+  const network = String(evidence.network) as WalletNetwork;
+  const addr = normalizeAddress(String(evidence.address), network);
+  if ("error" in addr) return { kind: "fail" as const, reason: addr.error.message };
+  const result = await verifyWalletSignature(addr, network, String(evidence.message), String(evidence.signature));
+  switch (result.kind) {
+    case "valid":
+      return result;
+    case "unreachable":
+      return { kind: "unreachable" as const, reason: result.reason };
+    case "malformed":
+      return { kind: "fail" as const, reason: result.message };
+    case "mismatch":
+      return { kind: "fail" as const, reason: `The signature was not made by the key behind ${String(evidence.address)} over the challenge message.` };
+  }
+}
+
+/**
  * wallet_ownership: control of the key behind an address at signing time, shown by a
  * signature over the challenge message. It says nothing about who holds the key.
  */
 export const walletOwnership: ClaimModule = {
   type: "wallet_ownership",
+  provesWalletControl: true,
+  challenge: {
+    kind: "wallet",
+    primary: {
+      proofRequest: ({ subject, challengeId, signature }) => ({ subject, claim: `Controls the key behind ${subject}.`, evidence: { challenge_id: challengeId, signature } }),
+    },
+  },
   docs: {
     describe:
       "`wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge " +
@@ -97,19 +126,8 @@ export const walletOwnership: ClaimModule = {
       : { kind: "review", evidenceLevel: "evidence_verified", reason: result.reason, publicEvidence: evidence, commit };
   }),
   async recheck(evidence, now) {
-    const network = String(evidence.network) as WalletNetwork;
-    const addr = normalizeAddress(String(evidence.address), network);
-    if ("error" in addr) return { kind: "fail", reason: addr.error.message };
-    const result = await verifyWalletSignature(addr, network, String(evidence.message), String(evidence.signature));
-    switch (result.kind) {
-      case "valid":
-        return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString(), signature_scheme: result.scheme } };
-      case "unreachable":
-        return { kind: "unreachable", reason: result.reason };
-      case "malformed":
-        return { kind: "fail", reason: result.message };
-      case "mismatch":
-        return { kind: "fail", reason: `The signature was not made by the key behind ${String(evidence.address)} over the challenge message.` };
-    }
+    const again = await verifyKeptSignature(evidence);
+    if (again.kind !== "valid") return again;
+    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString(), signature_scheme: again.scheme } };
   },
 };

@@ -59,7 +59,6 @@ const CODES = {
   unknown_field: [422, "invalid_request_error"],
   nesting_too_deep: [422, "invalid_request_error"],
   missing_evidence: [422, "invalid_request_error"],
-  claim_type_not_available: [422, "invalid_request_error"],
   unknown_claim_type: [422, "invalid_request_error"],
   evidence_level_not_allowed: [422, "invalid_request_error"],
   invalid_superseding_record: [422, "invalid_request_error"],

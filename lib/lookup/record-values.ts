@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, notExists, sql } from "drizzle-orm";
 import { records, recordValues } from "@/drizzle/schema";
-import { lookupClaimTypes, ownModule } from "@/lib/claims/registry";
+import { claimModuleFor, lookupClaimTypes } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
 import { normalizedValue, type LookupKind } from "./normalize";
 
@@ -15,7 +15,7 @@ type Source = Pick<RecordRow, "id" | "claimType" | "subject" | "evidencePublic" 
  */
 export function recordValuesOf(row: Source): RecordValueRow[] {
   if (row.environment !== "live" || row.visibility !== "public") return [];
-  const declared = ownModule(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const declared = claimModuleFor(row.claimType).lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const out = new Map<string, RecordValueRow>();
   for (const d of declared) {
     const value = normalizedValue(d.kind, d.value);

@@ -1,8 +1,8 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
+import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
-import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
+import type { CheckOutcome, ClaimModule, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
 import { recordValuesOf } from "@/lib/lookup/record-values";
 import { buildEvent } from "@/lib/outbox/write-event";
@@ -16,12 +16,12 @@ export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
 /** The row, its first history entry, its links, its lookup values, the answer and the outbox event of a new record. */
 export function assemble(
-  auth: AuthContext, input: RecordCreateInput, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
+  auth: AuthContext, { input, module: mod }: ClaimRequest, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
   extras?: ViewExtras,
 ) {
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
-  const outcome = stripSecrets(checked, claimModuleFor(input.claim_type).secrets ?? [], input);
-  const row = buildRow(auth, input, outcome, now);
+  const outcome = stripSecrets(checked, mod.secrets ?? [], input);
+  const row = buildRow(auth, input, mod, outcome, now);
   const history = {
     recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
     reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
@@ -37,7 +37,7 @@ export function assemble(
   return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, links, values, event };
 }
 
-function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, now: Date): RecordRow {
+function buildRow(auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, outcome: Passed, now: Date): RecordRow {
   const id = newRecordId();
   const base = {
     id, accountId: auth.accountId, environment: auth.environment, claimType: input.claim_type,
@@ -50,8 +50,8 @@ function buildRow(auth: AuthContext, input: RecordCreateInput, outcome: Passed, 
     return { ...base, status: "pending_review" as const, reviewReason: outcome.reason, issuedAt: null, validFrom: null,
       expiresAt: null, recheckAt: null, signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null, supersededBy: null };
   }
-  const expiresAt = outcome.expiresAt ?? (input.expires_at ? new Date(input.expires_at) : expiryFor(input.claim_type, now));
-  return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(input.claim_type, now), supersededBy: null,
+  const expiresAt = outcome.expiresAt ?? (input.expires_at ? new Date(input.expires_at) : expiryFor(mod, now));
+  return { ...base, status: "active" as const, reviewReason: null, recheckAt: nextRecheckAt(mod, now), supersededBy: null,
     ...signIssue({ ...base, evidence: outcome.publicEvidence, expiresAt, accountName: auth.accountName }, now) };
 }
 

@@ -1,10 +1,8 @@
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor } from "@/lib/claims/registry";
-import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
+import type { CheckOutcome, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { filesOfAccount } from "@/lib/files/get-file";
 import { loadLinkTargets, type LinkedTarget } from "./public-view";
-import type { RecordCreateInput } from "./schemas";
 
 /** A check's outcome and, for one that passed, the records the new record rests on (written with it). */
 export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: ViewExtras };
@@ -14,8 +12,7 @@ export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: 
  * loaded (this account's only), the type's check decides, and the links it declared whose
  * targets exist go with the record.
  */
-export async function checkClaim(db: Db, auth: AuthContext, input: RecordCreateInput, now: Date): Promise<Checked> {
-  const mod = claimModuleFor(input.claim_type);
+export async function checkClaim(db: Db, auth: AuthContext, { input, module: mod }: ClaimRequest, now: Date): Promise<Checked> {
   const wanted = mod.links?.(input) ?? [];
   const targets = await loadLinkTargets(db, auth.accountId, wanted);
   const checked = await mod.check(input, { auth, now, db, linked: targets });

@@ -1,8 +1,7 @@
 import { meterLiveUsage, requireReviewAllowance, requireActivePlan } from "@/lib/accounts/plans";
 import { getAccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor } from "@/lib/claims/registry";
-import type { CheckOutcome, CommitHook } from "@/lib/claims/types";
+import type { CheckOutcome, ClaimRequest, CommitHook } from "@/lib/claims/types";
 import type { Db, Tx } from "@/lib/db/client";
 import type { FieldError } from "@/lib/http/errors";
 import { completeKey } from "@/lib/idempotency/complete-key";
@@ -16,7 +15,6 @@ import { insertRecordBundles } from "./insert-record-bundle";
 import { movedByNewRecords } from "./moved-by-new-records";
 import { notifyStatusChanged } from "./notify-status";
 import { invalidateStatus } from "./status-cache";
-import type { RecordCreateInput } from "./schemas";
 import { recordUrls } from "./urls";
 import { validateBatchInput } from "./validate-batch";
 
@@ -54,10 +52,10 @@ class Refused extends Error {
 
 type Ready = { index: number; outcome: Passed } & ReturnType<typeof assemble>;
 
-async function issueRows(db: Db, auth: AuthContext, inputs: RecordCreateInput[], key: KeyClaim) {
+async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key: KeyClaim) {
   const now = new Date();
   const [outcomes, account] = await Promise.all([
-    mapLimit(inputs, CHECK_CONCURRENCY, (input) => checkClaim(db, auth, input, now)),
+    mapLimit(inputs, CHECK_CONCURRENCY, (request) => checkClaim(db, auth, request, now)),
     getAccountProfile(db, auth.accountId),
   ]);
   const results: BatchRowResult[] = [];

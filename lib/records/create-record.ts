@@ -4,8 +4,8 @@ import { getAccountProfile } from "@/lib/accounts/account-profile";
 import { notifyStatusChanged } from "./notify-status";
 import { invalidateStatus } from "./status-cache";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, claimModuleForRequest, ownModule } from "@/lib/claims/registry";
-import type { ClaimModule } from "@/lib/claims/types";
+import { claimModuleFor, likelyTypoOf } from "@/lib/claims/registry";
+import type { ClaimRequest } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
@@ -27,20 +27,24 @@ const MAX_VALIDITY_MS = 5 * 366 * 86_400_000;
 /** `bodyJson` is the answer as sent: the same text is stored for replays and spliced into the event. */
 export type CreateResult = IdempotentResult<201 | 202>;
 
-/** Shape and type-specific checks that need no I/O; the first problem is thrown as a 422. */
-export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInput {
+/**
+ * Shape and type-specific checks that need no I/O; the first problem is thrown as a 422. The
+ * claim type's module is resolved once, here, and travels with the input.
+ */
+export function validateRecordInput(raw: unknown, prefix = ""): ClaimRequest {
   const p = (f: string) => (prefix ? `${prefix}.${f}` : f);
+  // The claim_type as sent: the parse below keeps a valid one unchanged, and refuses any other.
+  const mod = claimModuleFor(isObject(raw) && typeof raw.claim_type === "string" ? raw.claim_type : "");
   // A type's own top-level fields (and its screen for what must never be echoed) come first.
-  const own = isObject(raw) && typeof raw.claim_type === "string" ? ownModule(raw.claim_type) : undefined;
-  const screened = own?.screen?.(raw as Record<string, unknown>);
+  const screened = mod.screen?.(raw as Record<string, unknown>);
   if (screened) throw new ApiError(screened.code, screened.message, screened.param ? p(screened.param) : undefined);
-  const ownKeys = Object.keys(own?.requestFields ?? {});
+  const ownKeys = Object.keys(mod.requestFields ?? {});
   const base = ownKeys.length && isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => !ownKeys.includes(k))) : raw;
   const input: RecordCreateInput = parseOrThrow(recordCreateSchema, base, prefix);
   if (ownKeys.length && isObject(raw)) {
     // The type's fields, parsed by its schema and carried to its check beside the base ones.
     const given = Object.fromEntries(Object.entries(raw).filter(([k]) => ownKeys.includes(k)));
-    Object.assign(input, parseOrThrow(z.strictObject(own!.requestFields!), given, prefix));
+    Object.assign(input, parseOrThrow(z.strictObject(mod.requestFields!), given, prefix));
   }
   if (input.evidence && Buffer.byteLength(canonicalJson(input.evidence)) > EVIDENCE_LIMIT) {
     throw new ApiError("too_large", "'evidence' exceeds 32 KiB.", p("evidence"));
@@ -52,19 +56,14 @@ export function validateRecordInput(raw: unknown, prefix = ""): RecordCreateInpu
       throw new ApiError("invalid_value", `'expires_at' must lie between ${min} seconds and five years from now.`, p("expires_at"));
     }
   }
-  let mod: ClaimModule;
-  try {
-    mod = claimModuleForRequest(input.claim_type);
-  } catch (err) {
-    if (err instanceof ApiError && err.param) throw new ApiError(err.code, err.message, p(err.param));
-    throw err;
-  }
+  const meant = likelyTypoOf(input.claim_type);
+  if (meant) throw new ApiError("unknown_claim_type", `Unknown claim_type '${input.claim_type}'; did you mean '${meant}'?`, p("claim_type"));
   if (mod.validityDays !== undefined && input.expires_at !== undefined && Date.parse(input.expires_at) > Date.now() + mod.validityDays * 86_400_000) {
     throw new ApiError("invalid_value", `A ${input.claim_type} record is valid for at most ${mod.validityDays} days: 'expires_at' is later.`, p("expires_at"));
   }
   const problem = mod.validate(input);
   if (problem) throw new ApiError(problem.code, problem.message, problem.param ? p(problem.param) : undefined);
-  return input;
+  return { input, module: mod };
 }
 
 /**
@@ -77,9 +76,9 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
     scope: { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: idempotencyKey },
     body: raw,
     validate: () => validateRecordInput(raw),
-    fastPath: (input) => claimModuleFor(input.claim_type).offline === true,
-    execute: async (input, key) => {
-      const { outcome, result } = await checkAndAssemble(db, auth, input);
+    fastPath: (request) => request.module.offline === true,
+    execute: async (request, key) => {
+      const { outcome, result } = await checkAndAssemble(db, auth, request);
       await persist(db, auth, outcome, { ...result, key: { ...key, status: result.status, bodyJson: result.bodyJson } });
       return { status: result.status, bodyJson: result.bodyJson };
     },
@@ -87,13 +86,13 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
 }
 
 /** The claim check, and for a record that passes it everything to write: row, history, answer, event. */
-async function checkAndAssemble(db: Db, auth: AuthContext, input: RecordCreateInput) {
+async function checkAndAssemble(db: Db, auth: AuthContext, request: ClaimRequest) {
   requireActivePlan(auth);
   const now = new Date();
-  const [{ outcome, linked, extras }, account] = await Promise.all([checkClaim(db, auth, input, now), getAccountProfile(db, auth.accountId)]);
+  const [{ outcome, linked, extras }, account] = await Promise.all([checkClaim(db, auth, request, now), getAccountProfile(db, auth.accountId)]);
   if (outcome.kind === "fail") throw ApiError.fromField(outcome.error);
   if (outcome.kind === "review") await requireReviewAllowance(db, auth, now);
-  return { outcome, result: assemble(auth, input, outcome, linked, account, now, extras) };
+  return { outcome, result: assemble(auth, request, outcome, linked, account, now, extras) };
 }
 
 /**

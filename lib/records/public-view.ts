@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
-import { claimModuleOrNull } from "@/lib/claims/registry";
+import { claimModuleFor } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
 import { normalizedValue, provedHost } from "@/lib/lookup/normalize";
@@ -144,8 +144,8 @@ export function withTypeFields<T extends Record<string, unknown>>(base: T, field
   return Object.assign(base, Object.fromEntries(Object.entries(fields).filter(([k]) => !Object.hasOwn(base, k))));
 }
 
-/** A stored record's type always has a module (or the reviewed fallback); a type withdrawn since has no fields. */
-const claimModuleForView = claimModuleOrNull;
+/** A stored record's type always has a module (its own, or the reviewed fallback). */
+const claimModuleForView = claimModuleFor;
 
 const TARGET_COLUMNS = {
   id: records.id, accountId: records.accountId, environment: records.environment, claimType: records.claimType,

@@ -1,7 +1,8 @@
 import { ApiError, type FieldError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { validateRecordInput } from "./create-record";
-import { BATCH_MAX_RECORDS, batchEnvelopeSchema, type RecordCreateInput } from "./schemas";
+import type { ClaimRequest } from "@/lib/claims/types";
+import { BATCH_MAX_RECORDS, batchEnvelopeSchema } from "./schemas";
 
 export type RowErrors = { index: number; errors: FieldError[] };
 
@@ -11,7 +12,7 @@ export type RowErrors = { index: number; errors: FieldError[] };
  * POST /api/v1/records checks it, collecting each invalid row's first problem. Any invalid row
  * → 422 `invalid_batch` with `error.rows`, params written `records[i].field`.
  */
-export function validateBatchInput(raw: unknown): RecordCreateInput[] {
+export function validateBatchInput(raw: unknown): ClaimRequest[] {
   const { records } = parseOrThrow(batchEnvelopeSchema, raw);
   if (records.length === 0) throw new ApiError("too_short", "'records' must hold at least one record.", "records");
   if (records.length > BATCH_MAX_RECORDS) {
@@ -21,7 +22,7 @@ export function validateBatchInput(raw: unknown): RecordCreateInput[] {
       "records",
     );
   }
-  const inputs: RecordCreateInput[] = [];
+  const inputs: ClaimRequest[] = [];
   const invalid: RowErrors[] = [];
   records.forEach((row, index) => {
     try {

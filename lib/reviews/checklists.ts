@@ -14,14 +14,8 @@ const GENERIC: ChecklistItem[] = [
   { key: "checked_at_plausible", label: "What the source shows is consistent with checked_at." },
 ];
 
-/** The claim type's review policy (its definition under lib/claims/); none for a type whose module has not landed. */
-export function reviewPolicyFor(claimType: string): ClaimModule["review"] {
-  try {
-    return claimModuleFor(claimType).review;
-  } catch {
-    return undefined;
-  }
-}
+/** The claim type's review policy (its definition under lib/claims/); none for the reviewed fallback. */
+export const reviewPolicyFor = (claimType: string): ClaimModule["review"] => claimModuleFor(claimType).review;
 
 /** The claim type's own checklist (for this submission's evidence), or the generic source checklist. */
 export function checklistFor(claimType: string, evidence: Record<string, unknown>): readonly ChecklistItem[] {

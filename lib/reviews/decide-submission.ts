@@ -243,10 +243,6 @@ function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_is
 
 /** The module whose connector can check this claim type again, if any. */
 export function recheckableModule(claimType: string) {
-  try {
-    const mod = claimModuleFor(claimType);
-    return mod.recheck ? mod : null;
-  } catch {
-    return null;
-  }
+  const mod = claimModuleFor(claimType);
+  return mod.recheck ? mod : null;
 }

@@ -149,7 +149,7 @@ export default async function CertificatePage({ params }: Props) {
 
         <details className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" open={row.evidenceLevel !== "participant_attested"}>
           <summary className="cursor-pointer font-semibold">Evidence kept with the record</summary>
-          <div className="mt-3"><EvidenceList evidence={row.evidencePublic ?? {}} /></div>
+          <div className="mt-3"><EvidenceList evidence={row.evidencePublic ?? {}} labels={claimUi(row.claimType)?.labels} /></div>
         </details>
 
         <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">

@@ -30,7 +30,7 @@ export function recordPaths(claims: ClaimTypeDocs, listParameters: JsonSchema[])
           }),
           "201": jsonResponse("Issued.", ref("Record")),
           "202": jsonResponse("Accepted for review: status pending_review; the same id is issued once a reviewer confirms.", ref("Record")),
-          ...errorResponses([...CREATE_CODES, "claim_type_not_available", "unknown_claim_type", ...claims.errors, ...OTHER_METHODS]),
+          ...errorResponses([...CREATE_CODES, "unknown_claim_type", ...claims.errors, ...OTHER_METHODS]),
         },
       },
       get: {
