@@ -139,6 +139,21 @@ function provedHostsOf(row: RecordRow): string[] {
   return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
 }
 
+/** The fields every public answer about a record opens with (the API record object, the signed status), in this order. */
+export function baseFields(view: PublicView) {
+  const { row } = view;
+  return {
+    verification_id: row.id,
+    status: view.status,
+    environment: row.environment,
+    verified: view.verified,
+    account: view.account,
+    claim_type: row.claimType,
+    subject: row.subject,
+    websites: view.websites,
+  };
+}
+
 /** `base` with the type's fields added after it; a type field never replaces a base field. */
 export function withTypeFields<T extends Record<string, unknown>>(base: T, fields: Record<string, unknown>): T {
   return Object.assign(base, Object.fromEntries(Object.entries(fields).filter(([k]) => !Object.hasOwn(base, k))));
