@@ -12,10 +12,8 @@ import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
-import { getPublicRecord } from "@/lib/records/get-record";
-import { getPublicView } from "@/lib/records/public-view";
+import { getCertificate, getCertificateHead } from "@/lib/records/get-certificate";
 import { recordUrls } from "@/lib/records/urls";
-import { latestProvenEntry } from "@/lib/tlog/store";
 import { ReportForm } from "./report-form";
 import { Checks, Speaker } from "./speaker";
 
@@ -23,16 +21,12 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-/**
- * Only a live, public record that something was checked for may be indexed: sandbox,
- * private and participant-attested pages carry noindex.
- */
+/** Which certificates may be indexed is decided in lib (isIndexable). */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const row = await getPublicRecord(await getDb(), id);
-  if (!row) return { title: "Record not found", robots: { index: false } };
-  const hidden = row.environment === "sandbox" || row.visibility === "private" || row.evidenceLevel === "participant_attested";
-  return { title: `${row.id} — ${subjectDisplayText(row.subject)}`, robots: hidden ? { index: false, follow: false } : undefined };
+  const head = await getCertificateHead(await getDb(), id);
+  if (!head) return { title: "Record not found", robots: { index: false } };
+  return { title: `${head.id} — ${subjectDisplayText(head.subject)}`, robots: head.indexable ? undefined : { index: false, follow: false } };
 }
 
 /**
@@ -60,9 +54,9 @@ const TONE = {
 
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
-  const db = await getDb();
-  const view = await getPublicView(db, id);
-  if (!view) notFound();
+  const certificate = await getCertificate(await getDb(), id);
+  if (!certificate) notFound();
+  const { view, logEntry, replacedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
   const Facts = claimUi(row.claimType)?.Facts;
   const urls = recordUrls(row.id);
@@ -71,11 +65,7 @@ export default async function CertificatePage({ params }: Props) {
   const headline = levelHeadline({ level: row.evidenceLevel, account, environment: row.environment, verified });
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
-  const logEntry = row.environment === "live" ? await latestProvenEntry(db, row.id) : null;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
-  // A successor is linked only while it is itself a public, issued record of this service.
-  const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
-  const successorShown = successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null;
   const actedBy = whoActed(status, history.at(-1));
 
   return (
@@ -91,10 +81,10 @@ export default async function CertificatePage({ params }: Props) {
           <div data-testid="status-alert" role="alert" className={`mb-4 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
             {statusText.label.toUpperCase()}: {statusText.explain}
             {actedBy && <span className="block text-base font-normal" data-testid="status-actor">{actedBy}</span>}
-            {row.supersededBy && (
+            {replacedBy && (
               <span className="block text-base font-normal">
-                {successorShown
-                  ? <>Replaced by <a className="underline" href={`/r/${successorShown}`}>{successorShown}</a>.</>
+                {replacedBy.id
+                  ? <>Replaced by <a className="underline" href={`/r/${replacedBy.id}`}>{replacedBy.id}</a>.</>
                   : "Replaced by a newer record that is not public."}
               </span>
             )}
