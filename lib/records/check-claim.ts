@@ -3,7 +3,8 @@ import { claimModuleFor } from "@/lib/claims/registry";
 import type { CheckOutcome, ViewExtras } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { filesOfAccount } from "@/lib/files/get-file";
-import { loadLinkTargets, type LinkedTarget } from "./public-view";
+import type { LinkedTarget } from "./link-types";
+import { loadLinkTargets } from "./public-view";
 import type { RecordCreateInput } from "./schemas";
 
 /** A check's outcome and, for one that passed, the records the new record rests on (written with it). */

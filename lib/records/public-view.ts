@@ -9,29 +9,11 @@ import { checksOf, type Check } from "@/lib/trust/checks";
 import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "./link-types";
 import { recordUrls } from "./urls";
 
 type RecordRow = typeof records.$inferSelect;
 type HistoryRow = typeof recordHistory.$inferSelect;
-
-/** What a view needs to know about a record another one rests on. */
-export type LinkTarget = Pick<
-  RecordRow,
-  "id" | "accountId" | "environment" | "claimType" | "subject" | "status" | "evidenceLevel" | "visibility" | "expiresAt" | "statusChangedAt" | "evidencePublic"
->;
-export type LinkedTarget = { role: string; target: LinkTarget };
-
-/**
- * A linked record as the public may see it: its standing now (`active` while it is active,
- * `lapsed` otherwise) and, only while it is public and issued, who it is. A private or
- * unissued target is never named.
- */
-export type LinkedStanding = {
-  role: string;
-  status: RecordStatus;
-  standing: "active" | "lapsed";
-  record: { verification_id: string; claim_type: string; subject: string; certificate_url: string } | null;
-};
 
 export type HistoryEntry = { status: RecordStatus; at: Date; reason: string | null; by: string };
 
