@@ -3,6 +3,7 @@
  * are links, dates in UTC, nested values flattened one level. The claim type's own UI piece
  * says what it means (components/claims/); this lists what was kept.
  */
+import { formatUtc } from "@/lib/format/dates";
 const LABELS: Record<string, string> = {
   source_name: "Source", source_url: "Source link", checked_at: "Checked at", lei: "LEI", legal_name: "Legal name",
   txt_name: "DNS record", txt_value: "DNS value", tx_hash: "Transaction", chain_id: "Chain id", explorer_url: "Explorer",
@@ -12,11 +13,6 @@ const LABELS: Record<string, string> = {
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
 export const labelOf = (key: string) => LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replaceAll("_", " ");
-
-export function formatUtc(iso: string) {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$|:\d\dZ$/, " UTC");
-}
 
 function Value({ v }: { v: unknown }) {
   if (v === null || v === undefined || v === "") return <span className="text-slate-400">—</span>;

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
 import { SubjectName } from "@/components/domain-name";
-import { EvidenceList, formatUtc } from "@/components/evidence-list";
+import { EvidenceList } from "@/components/evidence-list";
 import { LogProof } from "@/components/log-proof";
 import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
@@ -14,6 +14,7 @@ import { subjectDisplayText } from "@/lib/format/domain-display";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
 import { getCertificate, getCertificateHead } from "@/lib/records/get-certificate";
 import { recordUrls } from "@/lib/records/urls";
+import { formatUtc } from "@/lib/format/dates";
 import { ReportForm } from "./report-form";
 import { Checks, Speaker } from "./speaker";
 
@@ -41,8 +42,6 @@ function whoActed(status: string, last: { status: string; by: string; reason: st
   if (last.by === "system") return `${verb} automatically by Proof Records' checks: ${last.reason ?? "no reason given"}`;
   return null;
 }
-
-const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
 
 const TONE = {
   verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
@@ -103,7 +102,7 @@ export default async function CertificatePage({ params }: Props) {
             <span className={`text-sm font-semibold ${headline.tone === "verified" ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
               {headline.tone === "verified" ? "Verified" : verified ? "Checked — by an account whose name is not verified" : "Not verified"}
             </span>
-            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {fmt(row.expiresAt)}</span>}
+            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {formatUtc(row.expiresAt)}</span>}
           </div>
 
           <Speaker account={account} trust={view.trust} />
@@ -146,9 +145,9 @@ export default async function CertificatePage({ params }: Props) {
           <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
             <h2 className="font-semibold">Validity</h2>
             <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {fmt(changedAt)}</dd>
-              <dt className="text-slate-500">Issued</dt><dd>{fmt(row.issuedAt)}</dd>
-              <dt className="text-slate-500">Expires</dt><dd>{fmt(row.expiresAt)}</dd>
+              <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {formatUtc(changedAt)}</dd>
+              <dt className="text-slate-500">Issued</dt><dd>{formatUtc(row.issuedAt)}</dd>
+              <dt className="text-slate-500">Expires</dt><dd>{formatUtc(row.expiresAt)}</dd>
               <dt className="text-slate-500">Environment</dt><dd>{row.environment === "live" ? "live" : "sandbox (test)"}</dd>
             </dl>
           </div>
@@ -165,7 +164,7 @@ export default async function CertificatePage({ params }: Props) {
           <ol className="mt-2 space-y-1 text-sm" data-testid="history">
             {history.map((h, i) => (
               <li key={i}>
-                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {h.by}
+                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {formatUtc(h.at)} by {h.by}
                 {h.reason ? `: ${h.reason}` : ""}
               </li>
             ))}
