@@ -3,6 +3,8 @@
  * are links, dates in UTC, nested values flattened one level. The claim type's own UI piece
  * says what it means (components/claims/) and names its own keys (`labels`); this lists what was kept.
  */
+import { formatUtc } from "@/lib/format/dates";
+
 type Labels = Readonly<Record<string, string>>;
 /** The keys every type may keep (the reviewed fallback's source fields). */
 const SHARED: Labels = { source_name: "Source", source_url: "Source link", checked_at: "Checked at" };
@@ -10,11 +12,6 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
 const labelOf = (key: string, labels: Labels = {}) =>
   labels[key] ?? SHARED[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replaceAll("_", " ");
-
-export function formatUtc(iso: string) {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$|:\d\dZ$/, " UTC");
-}
 
 function Value({ v, labels }: { v: unknown; labels?: Labels }) {
   if (v === null || v === undefined || v === "") return <span className="text-slate-400">—</span>;

@@ -4,8 +4,8 @@ import { listAccounts } from "@/lib/accounts/manage-account";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { keyring } from "@/lib/signing/keys";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
-import { fmtTime } from "../review/format";
 import { AccountControls, RotateKeyForm } from "./forms";
 
 export const metadata: Metadata = { title: "Admin", robots: { index: false } };
@@ -43,7 +43,7 @@ export default async function AdminPage({ searchParams }: Props) {
                   <td data-label="Email" className="py-2 [overflow-wrap:anywhere]">{a.email}</td>
                   <td data-label="Account" className="font-mono text-xs">{a.id}</td>
                   <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
-                  <td data-label="Created" className="whitespace-nowrap">{fmtTime(a.createdAt)}</td>
+                  <td data-label="Created" className="whitespace-nowrap">{formatUtc(a.createdAt)}</td>
                   <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} liveExchange={a.liveExchangeVerification} /></td>
                 </tr>
               ))}

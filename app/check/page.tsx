@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { DomainName } from "@/components/domain-name";
-import { formatUtc } from "@/components/evidence-list";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/check/answer-check";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { lookupLimiter } from "@/lib/lookup/limiter";
+import { formatUtc } from "@/lib/format/dates";
 
 export const metadata: Metadata = {
   title: "Check before you pay",

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { Alert, buttonClass, inputClass } from "@/components/portal";
+import { PasswordFields } from "@/components/password-fields";
+import { Alert, buttonClass } from "@/components/portal";
 import { confirmEmailAction, type ConfirmState } from "./actions";
 
 /** "Yes, I created this account": the person sets the account's password, and what was made before confirmation is revoked. */
@@ -19,15 +20,8 @@ export function ConfirmForm({ token, email }: { token: string; email: string }) 
   return (
     <form action={action} className="mt-6 space-y-4">
       {state.error && <Alert kind="error" id="confirm-result">{state.error}</Alert>}
-      <input type="hidden" name="token" value={token} />
-      {/* Lets password managers store the password under the right account. */}
-      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <label className="block text-sm font-medium">
-        Your password <span className="font-normal text-slate-500">(at least 10 characters; the one you chose at sign-up is fine)</span>
-        <input className={inputClass} type="password" name="password" autoComplete="new-password" required minLength={10}
-          maxLength={200} aria-invalid={Boolean(state.fieldError)} aria-describedby="password-error" />
-      </label>
-      {state.fieldError && <p id="password-error" className="text-sm text-red-700">{state.fieldError}</p>}
+      <PasswordFields token={token} email={email} fieldError={state.fieldError}
+        label={<>Your password <span className="font-normal text-slate-500">(at least 10 characters; the one you chose at sign-up is fine)</span></>} />
       <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Confirming…" : "I created this account: confirm it"}</button>
     </form>
   );

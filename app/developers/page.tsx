@@ -10,6 +10,7 @@ import { listApiKeys } from "@/lib/accounts/manage-account";
 import { revokedAtConfirmation } from "@/lib/accounts/revoked-at-confirmation";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
+import { formatUtc } from "@/lib/format/dates";
 import { NameForm } from "./name-form";
 import { getDb } from "@/lib/db/client";
 import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
@@ -22,9 +23,7 @@ import { CreateKeyForms, MandateKeyForm, ResendConfirmation, SignOutButton, Webh
 export const metadata: Metadata = { title: "Developers", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
-const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 const allowanceText = (n: number | null) => (n === null ? "unlimited" : String(n));
-const fmtIso = (iso: string | null) => (iso ? fmt(new Date(iso)) : "—");
 const ENVIRONMENTS: Environment[] = ["sandbox", "live"];
 const plural = (n: number, what: string) => (n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`);
 
@@ -65,7 +64,7 @@ export default async function DevelopersPage() {
           {revoked && (
             <Alert kind="info" id="revoked-at-confirmation">
               <span data-testid="revoked-at-confirmation">
-                When this address was confirmed through a mailed sign-in, password-reset or confirmation link ({fmt(revoked.at)}), everything
+                When this address was confirmed through a mailed sign-in, password-reset or confirmation link ({formatUtc(revoked.at)}), everything
                 made in the account before was revoked, in case someone else had signed up with your address:{" "}
                 {[plural(revoked.apiKeys, "API key"), plural(revoked.mandateKeys, "mandate key"), plural(revoked.webhooks, "webhook destination")]
                   .filter(Boolean).join(", ")}
@@ -113,9 +112,9 @@ export default async function DevelopersPage() {
                   <td data-label="Key" className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
                   <td data-label="Id" className="font-mono text-xs text-slate-600">{k.id}</td>
                   <td data-label="Environment">{k.environment}</td>
-                  <td data-label="Created">{fmt(k.createdAt)}</td>
-                  <td data-label="Last used">{fmt(k.lastUsedAt)}</td>
-                  <td data-label="Status">{k.revokedAt ? <span className="text-slate-500">revoked {fmt(k.revokedAt)}</span> : <span className="text-emerald-700">active</span>}</td>
+                  <td data-label="Created">{formatUtc(k.createdAt)}</td>
+                  <td data-label="Last used">{formatUtc(k.lastUsedAt)}</td>
+                  <td data-label="Status">{k.revokedAt ? <span className="text-slate-500">revoked {formatUtc(k.revokedAt)}</span> : <span className="text-emerald-700">active</span>}</td>
                   <td className="text-right">
                     {!k.revokedAt && (
                       <ConfirmActionForm action={revokeKeyAction} fields={{ keyId: k.id }} trigger="Revoke" triggerLabel={`Revoke ${k.display}`}
@@ -158,9 +157,9 @@ export default async function DevelopersPage() {
                     </td>
                     <td data-label="Public key" className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
                     <td data-label="Environment">{k.environment}</td>
-                    <td data-label="Created" className="whitespace-nowrap">{fmtIso(k.created_at)}</td>
+                    <td data-label="Created" className="whitespace-nowrap">{formatUtc(k.created_at)}</td>
                     <td data-label="Status" data-testid="mandate-key-status">
-                      {k.revoked_at ? <span className="text-slate-500">revoked {fmtIso(k.revoked_at)}</span> : <span className="text-emerald-700">active</span>}
+                      {k.revoked_at ? <span className="text-slate-500">revoked {formatUtc(k.revoked_at)}</span> : <span className="text-emerald-700">active</span>}
                     </td>
                     <td className="text-right">
                       {!k.revoked_at && (
@@ -203,7 +202,7 @@ export default async function DevelopersPage() {
                     </td>
                     <td data-label="Events" className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
                     <td data-label="Environment">{w.environment}</td>
-                    <td data-label="Created" className="whitespace-nowrap">{fmtIso(w.created_at)}</td>
+                    <td data-label="Created" className="whitespace-nowrap">{formatUtc(w.created_at)}</td>
                     <td data-label="Status">
                       {w.status === "enabled"
                         ? <span className="text-emerald-700">enabled</span>

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DomainName, SubjectName } from "@/components/domain-name";
-import { formatUtc } from "@/components/evidence-list";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { documentedClaimTypes } from "@/lib/claims/registry";
 import { getDb } from "@/lib/db/client";
 import { directoryQuerySchema, listDirectory } from "@/lib/directory/list-directory";
 import { levelHeadline, speakerName } from "@/lib/records/evidence-level-text";
+import { formatUtc } from "@/lib/format/dates";
 
 export const metadata: Metadata = {
   title: "Directory of public records",
@@ -74,7 +74,7 @@ export default async function DirectoryPage({ searchParams }: Props) {
                   <p className="mt-1 text-xs text-slate-500">
                     Stated by {r.trust.speaker === "verified_organisation" ? <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span> : speakerName(r.account)}
                     {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).map((d, i) => <span key={d}>{i > 0 && ", "}<DomainName domain={d} /></span>)}</>}
-                    {" · "}{r.claimType.replaceAll("_", " ")} · issued {r.issuedAt ? formatUtc(r.issuedAt.toISOString()) : "—"}
+                    {" · "}{r.claimType.replaceAll("_", " ")} · issued {formatUtc(r.issuedAt)}
                   </p>
                 </li>
               );

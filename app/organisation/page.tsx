@@ -4,13 +4,12 @@ import { Alert, PortalHeader, PortalMain } from "@/components/portal";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { getVerificationState } from "@/lib/organisations/apply-for-verification";
+import { formatUtcDay } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { ApplyForm } from "./forms";
 
 export const metadata: Metadata = { title: "Verified organisation", robots: { index: false } };
 export const dynamic = "force-dynamic";
-
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
 export default async function OrganisationPage() {
   const account = await requireAccount("/organisation");
@@ -36,7 +35,7 @@ export default async function OrganisationPage() {
             org.status === "verified" ? (
               <Alert kind="success" id="org-verified">
                 <span data-testid="org-status" data-status="verified">Verified organisation: <strong>{org.legal_name}</strong></span>
-                {org.lei && <> (LEI <code>{org.lei}</code>)</>}, since {day(org.verified_at)}. Your account name is this legal name and is locked.
+                {org.lei && <> (LEI <code>{org.lei}</code>)</>}, since {formatUtcDay(org.verified_at)}. Your account name is this legal name and is locked.
               </Alert>
             ) : (
               <Alert kind="error" id="org-lapsed">
@@ -50,7 +49,7 @@ export default async function OrganisationPage() {
           {app && (
             <div className="mt-4 rounded border border-slate-200 bg-white px-4 py-3 text-sm" data-testid="application" data-status={app.status}>
               <p>
-                Latest application <code>{app.id}</code> ({day(app.created_at)}): <strong data-testid="application-status">{app.status}</strong>
+                Latest application <code>{app.id}</code> ({formatUtcDay(app.created_at)}): <strong data-testid="application-status">{app.status}</strong>
                 {app.status === "rejected" && app.reason && <> — <span data-testid="application-reason">{app.reason}</span></>}
                 {app.status === "pending" && <> — a reviewer is checking the register, your documents and an independent channel.</>}
               </p>

@@ -9,6 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { liveBlockedReason } from "@/lib/accounts/live-access";
 import { portalAuth } from "@/lib/records/portal-auth";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { DomainCheckForm, DomainRequestForm } from "./domain-forms";
 import { WalletProof } from "./wallet-proof";
@@ -18,7 +19,6 @@ export const metadata: Metadata = { title: "Proofs", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-const fmt = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -81,7 +81,7 @@ export default async function ProofsPage({ searchParams }: Props) {
             </Alert>
           )}
           {challenge && !challenge.usedAt && challenge.expiresAt.getTime() <= now && (
-            <Alert kind="error">This challenge for {challenge.domain} expired at {fmt(challenge.expiresAt)}. Request a new one.</Alert>
+            <Alert kind="error">This challenge for {challenge.domain} expired at {formatUtc(challenge.expiresAt)}. Request a new one.</Alert>
           )}
           {challenge && !challenge.usedAt && challenge.expiresAt.getTime() > now && (
             <div key={challenge.id} className="mt-6 rounded border border-slate-200 bg-white p-4" data-testid="domain-challenge" data-id={challenge.id}>
@@ -100,7 +100,7 @@ export default async function ProofsPage({ searchParams }: Props) {
                   <code id="txt-value" className="break-all rounded bg-slate-50 px-2 py-1" data-testid="txt-value">{challenge.txtValue}</code>
                   <CopyButton value={challenge.txtValue} label="TXT value" targetId="txt-value" />
                 </dd>
-                <dt className="text-slate-500">Expires</dt><dd data-testid="challenge-expires">{fmt(challenge.expiresAt)}</dd>
+                <dt className="text-slate-500">Expires</dt><dd data-testid="challenge-expires">{formatUtc(challenge.expiresAt)}</dd>
               </dl>
               <p className="mt-3 text-xs text-slate-600">
                 Some DNS providers add your domain to the name themselves: then enter only the part before it. Check what resolvers see with:

@@ -6,6 +6,7 @@ import { createConfig, custom, injected, useConnect, useConnection, useConnector
 import { mainnet } from "wagmi/chains";
 import { CopyButton } from "@/components/copy-button";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { formatUtc } from "@/lib/format/dates";
 import { requestWalletChallengeAction, submitWalletProofAction, type ProofState, type WalletChallenge } from "./actions";
 import { ProofResult } from "./proof-result";
 
@@ -166,7 +167,7 @@ function WalletFlow({ environment, networks }: Props) {
           <p className="text-sm">Your wallet will ask you to sign this message. Signing costs nothing and grants no permission:</p>
           <pre id="wallet-message" className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{challenge.message}</pre>
           <div className="mt-2"><CopyButton value={challenge.message} label="message" targetId="wallet-message" /></div>
-          <p className="mt-2 text-xs text-slate-600">Challenge <code>{challenge.id}</code>, valid until {challenge.expiresAt.replace("T", " ").slice(0, 16)} UTC.</p>
+          <p className="mt-2 text-xs text-slate-600">Challenge <code>{challenge.id}</code>, valid until {formatUtc(challenge.expiresAt)}.</p>
           <div className="mt-3 flex flex-wrap items-center gap-4">
             <button type="button" className={buttonClass} disabled={busy} onClick={signAndSubmit}>
               {busy ? "Waiting for the wallet…" : "Sign with wallet and submit"}

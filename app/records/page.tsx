@@ -9,6 +9,7 @@ import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { listRecords } from "@/lib/records/list-records";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { listRecordsQuerySchema } from "@/lib/records/schemas";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 
 export const metadata: Metadata = { title: "Records", robots: { index: false } };
@@ -16,7 +17,6 @@ export const dynamic = "force-dynamic";
 
 const STATUSES = ["pending_review", "active", "suspended", "revoked", "expired", "superseded", "rejected"] as const;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-const fmt = (iso: string) => iso.replace("T", " ").slice(0, 16) + " UTC";
 const ROW = "grid grid-cols-2 gap-x-4 gap-y-3 border-b border-slate-100 p-4 last:border-0 sm:table-row sm:p-0";
 /** Below 640 px a cell is a block captioned by its data-label; from 640 px up, a table cell under its header. */
 const CELL = "block sm:table-cell before:mb-1 before:block before:text-xs before:text-slate-500 before:content-[attr(data-label)] sm:before:content-none";
@@ -104,7 +104,7 @@ export default async function RecordsPage({ searchParams }: Props) {
                     <td className="col-span-2 block sm:table-cell">
                       <span className="block break-words font-medium" data-testid="record-subject">{r.subject}</span>
                       <Link className="block whitespace-nowrap font-mono text-xs underline" href={`/records/${r.verification_id}`}>{r.verification_id}</Link>
-                      <span className="block whitespace-nowrap text-xs text-slate-500">{fmt(r.created_at)}</span>
+                      <span className="block whitespace-nowrap text-xs text-slate-500">{formatUtc(r.created_at)}</span>
                     </td>
                     <td className="col-span-2 block sm:table-cell" data-testid="record-claim">
                       <span className="block font-mono text-xs text-slate-600">{r.claim_type}</span>

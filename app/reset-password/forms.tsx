@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
+import { PasswordFields } from "@/components/password-fields";
 import { Alert, buttonClass, inputClass } from "@/components/portal";
 import type { LinkRequestState } from "@/lib/auth/request-login-link";
 import { emailResetLinkAction, setNewPasswordAction, type NewPasswordState } from "./actions";
@@ -36,15 +37,8 @@ export function NewPasswordForm({ token, email }: { token: string; email: string
           {state.error} <Link className="underline" href="/reset-password">Ask for a new link</Link>
         </Alert>
       )}
-      <input type="hidden" name="token" value={token} />
-      {/* Lets password managers store the new password under the right account. */}
-      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <label className="block text-sm font-medium">
-        New password <span className="font-normal text-slate-500">(at least 10 characters)</span>
-        <input className={inputClass} type="password" name="password" autoComplete="new-password" required minLength={10}
-          maxLength={200} aria-invalid={Boolean(state.fieldError)} aria-describedby="password-error" />
-      </label>
-      {state.fieldError && <p id="password-error" className="text-sm text-red-700">{state.fieldError}</p>}
+      <PasswordFields token={token} email={email} fieldError={state.fieldError}
+        label={<>New password <span className="font-normal text-slate-500">(at least 10 characters)</span></>} />
       <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Saving…" : "Set new password"}</button>
     </form>
   );

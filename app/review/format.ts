@@ -7,5 +7,3 @@ export function formatAge(ms: number) {
   if (h > 0) return `${h}h ${m % 60}m`;
   return `${m}m`;
 }
-
-export const fmtTime = (d: Date | null | undefined) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");

@@ -4,6 +4,7 @@ import { useActionState, useId } from "react";
 import { Alert, FieldError, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import type { ChecklistItem } from "@/lib/reviews/checklists";
 import { decideAction, rerunAction, type DecisionState, type ReviewState } from "./actions";
+import { RejectForm } from "./reject-form";
 
 function Outcome({ state }: { state: ReviewState }) {
   return (
@@ -72,23 +73,7 @@ export function DecisionForms({ id, checklist, refusal, offerWithoutSnapshot }: 
           {approveErrors.form && <Alert kind="error">{approveErrors.form}</Alert>}
           <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided || Boolean(refusal)}>Approve and issue</button>
         </form>
-        <form action={action} className="rounded border border-red-200 p-4" data-testid="reject-form">
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="decision" value="reject" />
-          <h3 className="font-medium">Reject</h3>
-          <label className="mt-2 block text-sm">Reason (shown to the customer)
-            <textarea name="reason" className={inputClass} rows={3} required minLength={3} maxLength={500} defaultValue={reject?.reason ?? ""}
-              {...described(`${uid}-reason`, rejectErrors.reason)} />
-          </label>
-          <FieldError id={`${uid}-reason`} message={rejectErrors.reason} />
-          <label className="mt-3 block text-sm">Notes (internal, optional)
-            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} defaultValue={reject?.notes ?? ""}
-              {...described(`${uid}-reject-notes`, rejectErrors.notes)} />
-          </label>
-          <FieldError id={`${uid}-reject-notes`} message={rejectErrors.notes} />
-          {rejectErrors.form && <Alert kind="error">{rejectErrors.form}</Alert>}
-          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || decided}>Reject</button>
-        </form>
+        <RejectForm action={action} id={id} shownTo="customer" values={reject} errors={rejectErrors} disabled={pending || decided} />
       </div>
     </div>
   );

@@ -5,8 +5,9 @@ import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { listQueue, queueCounts, queueTotals, type QueueEnvironment } from "@/lib/reviews/review-queue";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
-import { fmtTime, formatAge } from "./format";
+import { formatAge } from "./format";
 
 export const metadata: Metadata = { title: "Review queue", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -121,7 +122,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
                 <td data-label="Subject" className="[overflow-wrap:anywhere]">{r.subject}</td>
                 <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
                 <td data-label="Env">{r.environment}</td>
-                <td data-label="Submitted">{fmtTime(r.createdAt)}</td>
+                <td data-label="Submitted">{formatUtc(r.createdAt)}</td>
                 <td data-label="Age (SLA)" className="whitespace-nowrap">
                   {formatAge(r.sla.ageMs)}{" "}
                   {env === "sandbox"

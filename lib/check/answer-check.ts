@@ -7,7 +7,7 @@ import { editDistance } from "@/lib/claims/nearest-claim-type";
 import { legalNameKey } from "@/lib/connectors/legal-name";
 import { isValidLei } from "@/lib/connectors/lei-format";
 import type { DbOrTx } from "@/lib/db/client";
-import { listedNow } from "@/lib/directory/list-directory";
+import { listedNow } from "@/lib/records/listed-now";
 import { findMatches, type MatchRow } from "@/lib/lookup/find-matches";
 import { detect, normalizeAs, type LookupValue } from "@/lib/lookup/normalize";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";

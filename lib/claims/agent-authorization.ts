@@ -9,7 +9,7 @@ import { MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { agentWalletRole, isAgentWalletRole } from "@/lib/agents/agent-link";
 import { mandateKeyDependency, mandateKeyStandings, verifyMandate, type MandateKeyStanding } from "@/lib/mandates/verify-mandate";
 import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/public-view";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { refuseSourceFields } from "./field-rules";

@@ -12,7 +12,7 @@ import { normalizedValue } from "@/lib/lookup/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { sameAddress } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkTarget } from "@/lib/records/public-view";
+import type { LinkTarget } from "@/lib/records/link-types";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 import { signedWalletChallenge, verifyKeptSignature } from "./wallet-ownership";

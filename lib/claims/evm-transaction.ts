@@ -7,7 +7,7 @@ import type { FieldError } from "@/lib/http/errors";
 import { judgeTransaction } from "@/lib/proofs/judge-transaction";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { isIssued } from "@/lib/records/effective-status";
-import type { LinkTarget } from "@/lib/records/public-view";
+import type { LinkTarget } from "@/lib/records/link-types";
 import { recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
 import { agentAuthorization, agentFields } from "./agent-authorization";
 import { evidenceRules, withEvidence } from "./field-rules";

@@ -4,7 +4,7 @@ import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/public-view";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
 import type { LookupKind } from "@/lib/lookup/normalize";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */

@@ -6,7 +6,7 @@ import type { FieldError } from "@/lib/http/errors";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { familyOf, normalizeAddress, sameAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkTarget } from "@/lib/records/public-view";
+import type { LinkTarget } from "@/lib/records/link-types";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { domainOwnership } from "./domain-ownership";

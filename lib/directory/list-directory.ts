@@ -1,9 +1,10 @@
-import { and, desc, eq, gt, ilike, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { records } from "@/drizzle/schema";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
 import { RECORD_ID_RE } from "@/lib/ids";
+import { listedNow } from "@/lib/records/listed-now";
 import type { Trust } from "@/lib/trust/decide";
 import { judgeFound } from "@/lib/trust/match-trust";
 
@@ -16,10 +17,6 @@ export const directoryQuerySchema = z.object({
 export type DirectoryQuery = z.infer<typeof directoryQuerySchema>;
 
 export const DIRECTORY_PAGE = 25;
-
-/** The records anyone may find: live, public and active now (not past their expiry). */
-export const listedNow = (now: Date): SQL =>
-  and(eq(records.environment, "live"), eq(records.visibility, "public"), eq(records.status, "active"), or(isNull(records.expiresAt), gt(records.expiresAt, now)))!;
 
 /** `%`, `_` and `\` in a search are literal. */
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,3 +1,4 @@
+import { readBodyBytes } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { MAX_FILE_BYTES, tooLarge } from "./store-file";
 
@@ -16,24 +17,10 @@ export async function readUpload(req: Request): Promise<{ filename: string; byte
   }
   const limit = MAX_FILE_BYTES + ENVELOPE_BYTES;
   if (Number(req.headers.get("content-length") ?? "0") > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
+  const body = await readBodyBytes(req, limit, tooLarge);
   let form: FormData;
   try {
-    form = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
+    form = await new Response(body, { headers: { "content-type": type } }).formData();
   } catch {
     throw new ApiError("invalid_value", "The multipart/form-data body could not be read.");
   }

@@ -36,8 +36,12 @@ function tooLarge(limit: number) {
   return new ApiError("body_too_large", `The request body exceeds ${size}.`);
 }
 
-async function readLimited(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
+/**
+ * The body's bytes, read with a hard limit whatever Content-Length said: past `limit` bytes the
+ * stream is cancelled and `tooBig()` thrown (the JSON body's 413 here, the upload's in read-upload.ts).
+ */
+export async function readBodyBytes(req: Request, limit: number, tooBig: () => Error): Promise<Buffer<ArrayBuffer>> {
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -47,12 +51,17 @@ async function readLimited(req: Request, limit: number): Promise<string> {
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooBig();
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  const bytes = await readBodyBytes(req, limit, () => tooLarge(limit));
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
   }

@@ -3,7 +3,7 @@ import { idempotencyKeys } from "@/drizzle/schema";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { keyInUse as inUse } from "./key-taken";
-import type { Begun, IdempotencyScope } from "./types";
+import type { Answer, Begun, IdempotencyScope, KeyClaim } from "./types";
 
 /**
  * The idempotency_keys table: claim, look up, complete and release one key. Callers go
@@ -69,6 +69,9 @@ export async function findIdempotent(db: DbOrTx, scope: IdempotencyScope, reques
   return known;
 }
 
+/** The one rule for completing a key: only this request's running claim (not one done meanwhile, nor one claimed for another body). */
+const ownRunningClaim = (requestHash: string) => and(eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.requestHash, requestHash));
+
 /**
  * Store the answer (JSON text, replayed byte for byte) in the same transaction as the change
  * it reports. Only this request's running claim is completed: false when the key is no longer
@@ -78,9 +81,29 @@ export async function completeIdempotent(tx: DbOrTx, scope: IdempotencyScope, re
   const done = await tx
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: status, responseBody: bodyJson })
-    .where(and(where(scope), eq(idempotencyKeys.state, "running"), eq(idempotencyKeys.requestHash, requestHash)))
+    .where(and(where(scope), ownRunningClaim(requestHash)))
     .returning({ key: idempotencyKeys.key });
   return done.length === 1;
+}
+
+/**
+ * The key stored as done with `answer` at `at`, as one statement to embed in a larger one
+ * (insert-record-bundle.ts: `idem as ${storeKeyDone(…)}`): "claim" inserts it only if it is new,
+ * "complete" completes this request's running claim (or stores it, when it was released
+ * meanwhile). It returns a row only when the key was stored.
+ */
+export function storeKeyDone(db: DbOrTx, k: KeyClaim, answer: Answer, at: Date) {
+  const insert = db.insert(idempotencyKeys).values({
+    ...k.scope, requestHash: k.requestHash, state: "done", responseStatus: answer.status, responseBody: answer.bodyJson, lockedAt: at, createdAt: at,
+  });
+  const stored = k.mode === "claim"
+    ? insert.onConflictDoNothing()
+    : insert.onConflictDoUpdate({
+      target: [idempotencyKeys.accountId, idempotencyKeys.environment, idempotencyKeys.endpoint, idempotencyKeys.key],
+      set: { state: "done", responseStatus: sql`excluded.response_status`, responseBody: sql`excluded.response_body` },
+      setWhere: ownRunningClaim(k.requestHash),
+    });
+  return stored.returning({ key: idempotencyKeys.key });
 }
 
 /** The work failed with an error: forget the key so a corrected retry can use it. */

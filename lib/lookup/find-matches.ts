@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { records, recordValues } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
+import { listedNow } from "@/lib/records/listed-now";
 import type { LookupKind, LookupValue } from "./normalize";
 
 /** At most this many matches are answered, the strongest evidence first, then the newest. */
@@ -15,9 +16,9 @@ const LEVEL_ORDER = sql`case ${records.evidenceLevel} when 'evidence_verified' t
 
 /**
  * The records a lookup finds: an exact match on (kind, value) in record_values — one index
- * probe per candidate — of records that are live, public and active now (not past their
- * expiry, whatever the sweep has persisted yet). record_values holds live public records
- * only; the conditions are repeated here so that nothing else can ever match.
+ * probe per candidate — of records listed now (listed-now.ts: live, public and active, not
+ * past their expiry). record_values holds live public records only; the condition is applied
+ * here too so that nothing else can ever match.
  */
 export async function findMatches(db: DbOrTx, candidates: readonly LookupValue[], now: Date): Promise<MatchRow[]> {
   if (candidates.length === 0) return [];
@@ -30,8 +31,7 @@ export async function findMatches(db: DbOrTx, candidates: readonly LookupValue[]
     .innerJoin(records, eq(records.id, recordValues.recordId))
     .where(and(
       or(...candidates.map((c) => and(eq(recordValues.kind, c.kind), eq(recordValues.value, c.value)))),
-      eq(records.environment, "live"), eq(records.visibility, "public"), eq(records.status, "active"),
-      or(isNull(records.expiresAt), gt(records.expiresAt, now)),
+      listedNow(now),
     ))
     .orderBy(LEVEL_ORDER, desc(records.issuedAt), asc(records.id))
     .limit(MAX_MATCHES * candidates.length);

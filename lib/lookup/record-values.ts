@@ -24,10 +24,9 @@ export function recordValuesOf(row: Source): RecordValueRow[] {
   return [...out.values()];
 }
 
-/** Write a record's values again from what it holds now (a submission issued with the evidence its review settled on). */
-export async function replaceRecordValues(tx: DbOrTx, row: Source): Promise<void> {
-  await tx.delete(recordValues).where(eq(recordValues.recordId, row.id));
-  const values = recordValuesOf(row);
+/** Write a record's values again (`recordValuesOf` what it holds now: a submission issued with the evidence its review settled on). */
+export async function replaceRecordValues(tx: DbOrTx, recordId: string, values: RecordValueRow[]): Promise<void> {
+  await tx.delete(recordValues).where(eq(recordValues.recordId, recordId));
   if (values.length) await tx.insert(recordValues).values(values).onConflictDoNothing();
 }
 

@@ -4,17 +4,17 @@ import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
 import type { CheckOutcome, ClaimModule, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
-import { recordValuesOf } from "@/lib/lookup/record-values";
-import { buildEvent } from "@/lib/outbox/write-event";
 import type { RecordCreateInput } from "./schemas";
-import { buildPublicView, type LinkedTarget } from "./public-view";
+import type { LinkedTarget } from "./link-types";
+import { buildPublicView } from "./public-view";
+import { entryEvent, recordEntry } from "./record-entry";
 import { serializeRecord, type RecordRow } from "./serialize-record";
 import { signIssue } from "./signed-payload";
 
 /** A check outcome that lets the record be written: issued, or pending review. */
 export type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 
-/** The row, its first history entry, its links, its lookup values, the answer and the outbox event of a new record. */
+/** The row, its links, its entry (record-entry.ts: history, lookup values, log leaf), the answer and the outbox event of a new record. */
 export function assemble(
   auth: AuthContext, { input, module: mod }: ClaimRequest, checked: Passed, linked: readonly LinkedTarget[], account: AccountProfile, now: Date,
   extras?: ViewExtras,
@@ -22,19 +22,12 @@ export function assemble(
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
   const outcome = stripSecrets(checked, mod.secrets ?? [], input);
   const row = buildRow(auth, input, mod, outcome, now);
-  const history = {
-    recordId: row.id, status: row.status, at: now, by: `owner:${auth.keyId}`,
-    reason: outcome.kind === "issue" ? "Issued." : "Submitted for review.",
-  };
-  const body = serializeRecord(buildPublicView(row, [history], linked, account, now.getTime(), extras));
+  const entry = recordEntry(row, { at: now, by: `owner:${auth.keyId}`, reason: outcome.kind === "issue" ? "Issued." : "Submitted for review." });
+  const body = serializeRecord(buildPublicView(row, [entry.history], linked, account, now.getTime(), extras));
   const links = linked.map((l) => ({ recordId: row.id, role: l.role, targetId: l.target.id }));
   const bodyJson = JSON.stringify(body);
-  const event = buildEvent({
-    accountId: auth.accountId, environment: auth.environment, at: now,
-    type: outcome.kind === "issue" ? "record.issued" : "record.pending_review", data: { record: body }, recordJson: bodyJson,
-  });
-  const values = recordValuesOf(row);
-  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, history, links, values, event };
+  const event = entryEvent(row, now, body, bodyJson);
+  return { status: (outcome.kind === "issue" ? 201 : 202) as 201 | 202, bodyJson, row, links, ...entry, event };
 }
 
 function buildRow(auth: AuthContext, input: RecordCreateInput, mod: ClaimModule, outcome: Passed, now: Date): RecordRow {

@@ -1,28 +1,26 @@
 import { sql } from "drizzle-orm";
 import { getHandle, rowsOf, type DbOrTx } from "@/lib/db/client";
-import type { KeyClaim } from "@/lib/idempotency/types";
-import type { RecordValueRow } from "@/lib/lookup/record-values";
-import type { buildEvent } from "@/lib/outbox/write-event";
-import { appendLeavesCte, recordLeaf } from "@/lib/tlog/store";
-import type { HistoryRow, RecordRow } from "./serialize-record";
+import { storeKeyDone } from "@/lib/idempotency/key-store";
+import type { Answer, KeyClaim } from "@/lib/idempotency/types";
+import { appendLeavesCte } from "@/lib/tlog/store";
+import type { entryEvent, RecordEntry } from "./record-entry";
+import type { RecordRow } from "./serialize-record";
 
 const j = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const t = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** A new record as written: the row, its first history entry, the records it rests on, the values a lookup finds it by and its outbox event. */
-export type RecordBundle = {
+/** A new record as written: the row, the records it rests on, its entry (record-entry.ts) and its outbox event. */
+export type RecordBundle = RecordEntry & {
   row: RecordRow;
-  history: Omit<HistoryRow, "seq">;
   links?: readonly { recordId: string; role: string; targetId: string }[];
-  values?: readonly RecordValueRow[];
-  event: ReturnType<typeof buildEvent>;
+  event: ReturnType<typeof entryEvent>;
 };
 
 /**
  * The idempotency key of a single create, stored as done with the answer it gets.
  * Mode "claim": the key must be new. "complete": this request claimed it earlier (state running).
  */
-export type BundleKey = KeyClaim & { status: number; bodyJson: string };
+export type BundleKey = KeyClaim & Answer;
 
 /**
  * One statement, hence atomic without an explicit transaction: insert the records, their
@@ -39,18 +37,7 @@ export type BundleKey = KeyClaim & { status: number; bodyJson: string };
 export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBundle[], key?: BundleKey): Promise<number> {
   if (bundles.length === 0) return 0;
   const k = key;
-  const at = t(bundles[0]!.row.createdAt);
-  const idem = k
-    ? sql`idem as (
-      insert into idempotency_keys (account_id, environment, endpoint, key, request_hash, state, response_status, response_body, locked_at, created_at)
-      values (${k.scope.accountId}, ${k.scope.environment}, ${k.scope.endpoint}, ${k.scope.key}, ${k.requestHash}, 'done', ${k.status},
-              ${k.bodyJson}, ${at}::timestamptz, ${at}::timestamptz)
-      on conflict (account_id, environment, endpoint, key) do ${k.mode === "claim" ? sql`nothing` : sql`update
-        set state = 'done', response_status = excluded.response_status, response_body = excluded.response_body
-        where idempotency_keys.state = 'running' and idempotency_keys.request_hash = excluded.request_hash`}
-      returning 1
-    ), `
-    : sql``;
+  const idem = k ? sql`idem as ${storeKeyDone(db, k, k, bundles[0]!.row.createdAt)}, ` : sql``;
   const recordRows = sql.join(bundles.map(({ row: r }) => sql`(
       ${r.id}, ${r.accountId}, ${r.environment}, ${r.claimType}, ${r.subject}, ${r.claim}, ${r.evidenceLevel}, ${r.visibility},
       ${j(r.evidencePublic)}::jsonb, ${j(r.evidencePrivate)}::jsonb, ${r.status}, ${r.reviewReason}, ${t(r.issuedAt)}::timestamptz,
@@ -60,11 +47,10 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
   const historyRows = sql.join(bundles.map(({ history: h }) => sql`(${h.recordId}, ${h.status}, ${t(h.at)}::timestamptz, ${h.reason}, ${h.by})`), sql`,`);
   const links = bundles.flatMap((b) => b.links ?? []);
   const linkRows = sql.join(links.map((l) => sql`(${l.recordId}, ${l.role}, ${l.targetId})`), sql`,`);
-  const values = bundles.flatMap((b) => b.values ?? []);
+  const values = bundles.flatMap((b) => b.values);
   const valueRows = sql.join(values.map((v) => sql`(${v.recordId}, ${v.kind}, ${v.value}, ${v.field})`), sql`,`);
   // Issued live records enter the transparency log in this same statement.
-  const logged = bundles.map(({ row: r }) => (r.status === "active" && r.issuedAt ? recordLeaf(r, "issued", "active", r.issuedAt) : null))
-    .filter((l) => l !== null);
+  const logged = bundles.map((b) => b.leaf).filter((l) => l !== null);
   const eventRows = sql.join(bundles.map(({ row, event: e }) =>
     sql`(${row.id}, ${e.id}, ${e.accountId}, ${e.environment}, ${e.type}, ${e.payload}, ${t(e.createdAt)}::timestamptz)`), sql`,`);
   const statement = sql`

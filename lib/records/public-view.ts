@@ -9,29 +9,11 @@ import { checksOf, type Check } from "@/lib/trust/checks";
 import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "./link-types";
 import { recordUrls } from "./urls";
 
 type RecordRow = typeof records.$inferSelect;
 type HistoryRow = typeof recordHistory.$inferSelect;
-
-/** What a view needs to know about a record another one rests on. */
-export type LinkTarget = Pick<
-  RecordRow,
-  "id" | "accountId" | "environment" | "claimType" | "subject" | "status" | "evidenceLevel" | "visibility" | "expiresAt" | "statusChangedAt" | "evidencePublic"
->;
-export type LinkedTarget = { role: string; target: LinkTarget };
-
-/**
- * A linked record as the public may see it: its standing now (`active` while it is active,
- * `lapsed` otherwise) and, only while it is public and issued, who it is. A private or
- * unissued target is never named.
- */
-export type LinkedStanding = {
-  role: string;
-  status: RecordStatus;
-  standing: "active" | "lapsed";
-  record: { verification_id: string; claim_type: string; subject: string; certificate_url: string } | null;
-};
 
 export type HistoryEntry = { status: RecordStatus; at: Date; reason: string | null; by: string };
 
@@ -137,6 +119,21 @@ function provedHostsOf(row: RecordRow): string[] {
   const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const hosts = values.flatMap((v) => (v.kind === "website" ? [provedHost(v.value)] : []));
   return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
+}
+
+/** The fields every public answer about a record opens with (the API record object, the signed status), in this order. */
+export function baseFields(view: PublicView) {
+  const { row } = view;
+  return {
+    verification_id: row.id,
+    status: view.status,
+    environment: row.environment,
+    verified: view.verified,
+    account: view.account,
+    claim_type: row.claimType,
+    subject: row.subject,
+    websites: view.websites,
+  };
 }
 
 /** `base` with the type's fields added after it; a type field never replaces a base field. */

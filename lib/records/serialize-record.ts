@@ -1,6 +1,6 @@
 import type { recordHistory, records } from "@/drizzle/schema";
 import { isIssued } from "./effective-status";
-import { withTypeFields, type PublicView } from "./public-view";
+import { baseFields, withTypeFields, type PublicView } from "./public-view";
 import { recordUrls } from "./urls";
 
 export type RecordRow = typeof records.$inferSelect;
@@ -24,14 +24,7 @@ export function serializeRecord(view: PublicView) {
   const hist = view.history.map((h) => ({ status: h.status, at: h.at.toISOString(), reason: h.reason, by: h.by }));
   return withTypeFields({
     object: "record" as const,
-    verification_id: row.id,
-    status,
-    environment: row.environment,
-    verified: view.verified,
-    account: view.account,
-    claim_type: row.claimType,
-    subject: row.subject,
-    websites: view.websites,
+    ...baseFields(view),
     claim: row.claim,
     evidence_level: submission ? null : row.evidenceLevel,
     visibility: row.visibility,

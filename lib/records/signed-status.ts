@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import { domainDisplayText, subjectDisplayText } from "@/lib/format/domain-display";
 import { signedAnswer } from "@/lib/signing/canonical";
 import { latestProvenEntry } from "@/lib/tlog/store";
-import { getPublicView, withTypeFields, type PublicView } from "./public-view";
+import { baseFields, getPublicView, withTypeFields, type PublicView } from "./public-view";
 import { getPublicViewAt } from "./status-at";
 import { getCachedStatus, putCachedStatus } from "./status-cache";
 import { recordUrls } from "./urls";
@@ -15,16 +15,9 @@ export type SignedStatus = { body: string; maxAgeSeconds: number };
  * `at`: the past instant a historical view describes (status-at.ts), signed with it.
  */
 export function statusFields(view: PublicView, at?: Date) {
-  const { row, status, changedAt, now } = view;
+  const { row, changedAt, now } = view;
   return withTypeFields({
-    verification_id: row.id,
-    status,
-    environment: row.environment,
-    verified: view.verified,
-    account: view.account,
-    claim_type: row.claimType,
-    subject: row.subject,
-    websites: view.websites,
+    ...baseFields(view),
     // How a page shows the subject and websites (look-alike domains with their A-label): decided here, signed, and
     // shown as is by the embed badge, which carries no confusables data of its own.
     display: { subject: subjectDisplayText(row.subject), websites: view.websites.map(domainDisplayText) },

@@ -1,23 +1,22 @@
 import { and, eq } from "drizzle-orm";
-import { accounts, recordHistory, recordLinks, records } from "@/drizzle/schema";
+import { accounts, events, recordLinks, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { accountDependency } from "@/lib/accounts/account-profile";
 import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
-import { replaceRecordValues } from "@/lib/lookup/record-values";
-import { writeEvent } from "@/lib/outbox/write-event";
-import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
 import { applyTransition } from "@/lib/records/apply-transition";
+import { movedByNewRecords } from "@/lib/records/moved-by-new-records";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
+import { entryEvent, recordEntry, writeEntry } from "@/lib/records/record-entry";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { signIssue } from "@/lib/records/signed-payload";
 
 /**
- * The end of a pending submission's wait: sign it and make it active at `evidenceLevel`, with a history entry,
- * the `record.issued` outbox event and the cross-process cache notification. `row` must be
+ * The end of a pending submission's wait: sign it and make it active at `evidenceLevel`, with
+ * what every issued record gets (record-entry.ts: history entry, log leaf, lookup values,
+ * `record.issued` outbox event) and the cross-process cache notification. `row` must be
  * locked (SELECT … FOR UPDATE) and still pending; the caller checks both.
  */
 export async function issuePending(
@@ -42,14 +41,11 @@ export async function issuePending(
     .where(and(eq(records.id, row.id), eq(records.status, "pending_review")))
     .returning();
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
-  await tx.insert(recordHistory).values({ recordId: row.id, status: "active", at, reason: o.reason, by: o.by });
-  await appendLeaves(tx, [recordLeaf(issued, "issued", "active", at)]);
-  await replaceRecordValues(tx, issued); // from the evidence it is issued with
+  await writeEntry(tx, recordEntry(issued, { at, by: o.by, reason: o.reason })); // values from the evidence it is issued with
   await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
-  await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at, type: "record.issued", data: { record: body } });
-  const alsoAccount = row.environment === "live" && claimModuleFor(row.claimType).provesAccountDomain ? [accountDependency(row.accountId)] : [];
-  await notifyStatusChanged(tx, [row.id, ...alsoAccount]);
+  await tx.insert(events).values(entryEvent(issued, at, body));
+  await notifyStatusChanged(tx, [row.id, ...movedByNewRecords([{ row: issued }])]);
   return body;
 }
 

@@ -1,4 +1,5 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
+import { formatUtcDay } from "@/lib/format/dates";
 
 /**
  * The one trust decision (CONTRACT "Trust model"): for a record now — who is speaking,
@@ -94,7 +95,7 @@ function asciiHost(h: string): string | null {
 export function speakerLabel(account: AccountProfile, trust: Pick<Trust, "speaker">): { name: string; verified: boolean; note: string } {
   if (trust.speaker === "verified_organisation") {
     const o = account.organisation!;
-    return { name: o.legal_name, verified: true, note: `Verified organisation${o.lei ? ` · LEI ${o.lei}` : ""} · since ${o.verified_at.slice(0, 10)}` };
+    return { name: o.legal_name, verified: true, note: `Verified organisation${o.lei ? ` · LEI ${o.lei}` : ""} · since ${formatUtcDay(o.verified_at)}` };
   }
   if (account.organisation?.status === "lapsed") {
     return { name: `an account calling itself ${account.name}`, verified: false, note: "Organisation verification lapsed: the LEI register no longer lists the entity as active." };

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
 import { SubjectName } from "@/components/domain-name";
-import { EvidenceList, formatUtc } from "@/components/evidence-list";
+import { EvidenceList } from "@/components/evidence-list";
 import { LogProof } from "@/components/log-proof";
 import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
@@ -12,10 +12,9 @@ import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
-import { getPublicRecord } from "@/lib/records/get-record";
-import { getPublicView } from "@/lib/records/public-view";
+import { getCertificate, getCertificateHead } from "@/lib/records/get-certificate";
 import { recordUrls } from "@/lib/records/urls";
-import { latestProvenEntry } from "@/lib/tlog/store";
+import { formatUtc } from "@/lib/format/dates";
 import { ReportForm } from "./report-form";
 import { Checks, Speaker } from "./speaker";
 
@@ -23,16 +22,12 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-/**
- * Only a live, public record that something was checked for may be indexed: sandbox,
- * private and participant-attested pages carry noindex.
- */
+/** Which certificates may be indexed is decided in lib (isIndexable). */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const row = await getPublicRecord(await getDb(), id);
-  if (!row) return { title: "Record not found", robots: { index: false } };
-  const hidden = row.environment === "sandbox" || row.visibility === "private" || row.evidenceLevel === "participant_attested";
-  return { title: `${row.id} — ${subjectDisplayText(row.subject)}`, robots: hidden ? { index: false, follow: false } : undefined };
+  const head = await getCertificateHead(await getDb(), id);
+  if (!head) return { title: "Record not found", robots: { index: false } };
+  return { title: `${head.id} — ${subjectDisplayText(head.subject)}`, robots: head.indexable ? undefined : { index: false, follow: false } };
 }
 
 /**
@@ -48,8 +43,6 @@ function whoActed(status: string, last: { status: string; by: string; reason: st
   return null;
 }
 
-const fmt = (d: Date | null) => (d ? formatUtc(d.toISOString()) : "—");
-
 const TONE = {
   verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
   checked: { box: "border-sky-600 bg-sky-50", title: "text-sky-950", mark: "" },
@@ -60,9 +53,9 @@ const TONE = {
 
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
-  const db = await getDb();
-  const view = await getPublicView(db, id);
-  if (!view) notFound();
+  const certificate = await getCertificate(await getDb(), id);
+  if (!certificate) notFound();
+  const { view, logEntry, replacedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
   const Facts = claimUi(row.claimType)?.Facts;
   const urls = recordUrls(row.id);
@@ -71,11 +64,7 @@ export default async function CertificatePage({ params }: Props) {
   const headline = levelHeadline({ level: row.evidenceLevel, account, environment: row.environment, verified });
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
-  const logEntry = row.environment === "live" ? await latestProvenEntry(db, row.id) : null;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
-  // A successor is linked only while it is itself a public, issued record of this service.
-  const successor = row.supersededBy ? await getPublicRecord(db, row.supersededBy) : null;
-  const successorShown = successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null;
   const actedBy = whoActed(status, history.at(-1));
 
   return (
@@ -91,10 +80,10 @@ export default async function CertificatePage({ params }: Props) {
           <div data-testid="status-alert" role="alert" className={`mb-4 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
             {statusText.label.toUpperCase()}: {statusText.explain}
             {actedBy && <span className="block text-base font-normal" data-testid="status-actor">{actedBy}</span>}
-            {row.supersededBy && (
+            {replacedBy && (
               <span className="block text-base font-normal">
-                {successorShown
-                  ? <>Replaced by <a className="underline" href={`/r/${successorShown}`}>{successorShown}</a>.</>
+                {replacedBy.id
+                  ? <>Replaced by <a className="underline" href={`/r/${replacedBy.id}`}>{replacedBy.id}</a>.</>
                   : "Replaced by a newer record that is not public."}
               </span>
             )}
@@ -113,7 +102,7 @@ export default async function CertificatePage({ params }: Props) {
             <span className={`text-sm font-semibold ${headline.tone === "verified" ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
               {headline.tone === "verified" ? "Verified" : verified ? "Checked — by an account whose name is not verified" : "Not verified"}
             </span>
-            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {fmt(row.expiresAt)}</span>}
+            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {formatUtc(row.expiresAt)}</span>}
           </div>
 
           <Speaker account={account} trust={view.trust} />
@@ -156,9 +145,9 @@ export default async function CertificatePage({ params }: Props) {
           <div className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
             <h2 className="font-semibold">Validity</h2>
             <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {fmt(changedAt)}</dd>
-              <dt className="text-slate-500">Issued</dt><dd>{fmt(row.issuedAt)}</dd>
-              <dt className="text-slate-500">Expires</dt><dd>{fmt(row.expiresAt)}</dd>
+              <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {formatUtc(changedAt)}</dd>
+              <dt className="text-slate-500">Issued</dt><dd>{formatUtc(row.issuedAt)}</dd>
+              <dt className="text-slate-500">Expires</dt><dd>{formatUtc(row.expiresAt)}</dd>
               <dt className="text-slate-500">Environment</dt><dd>{row.environment === "live" ? "live" : "sandbox (test)"}</dd>
             </dl>
           </div>
@@ -175,7 +164,7 @@ export default async function CertificatePage({ params }: Props) {
           <ol className="mt-2 space-y-1 text-sm" data-testid="history">
             {history.map((h, i) => (
               <li key={i}>
-                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {fmt(h.at)} by {h.by}
+                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {formatUtc(h.at)} by {h.by}
                 {h.reason ? `: ${h.reason}` : ""}
               </li>
             ))}

@@ -1,6 +1,6 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { DomainName } from "@/components/domain-name";
-import { formatUtc } from "@/components/evidence-list";
+import { formatUtc, formatUtcDay } from "@/lib/format/dates";
 import type { Check } from "@/lib/trust/checks";
 import type { Trust } from "@/lib/trust/decide";
 
@@ -24,7 +24,7 @@ export function Speaker({ account, trust }: { account: AccountProfile; trust: Tr
             <span className="rounded-full bg-emerald-700 px-2.5 py-0.5 text-xs font-semibold text-white">✓ Verified organisation</span>
             <span className="text-slate-700">
               {org.lei ? <>LEI <a className="font-mono underline" href={`https://search.gleif.org/#/record/${org.lei}`}>{org.lei}</a> · </> : <>verified from documents · </>}
-              {org.jurisdiction ? `${org.jurisdiction} · ` : ""}since {formatUtc(org.verified_at).slice(0, 10)}
+              {org.jurisdiction ? `${org.jurisdiction} · ` : ""}since {formatUtcDay(org.verified_at)}
             </span>
           </p>
         </>

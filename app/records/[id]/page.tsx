@@ -18,6 +18,7 @@ import { getRecordOrThrow } from "@/lib/records/get-record";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../developers/forms";
 import { LifecycleForms } from "../forms";
 
@@ -25,7 +26,6 @@ export const metadata: Metadata = { title: "Record", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
-const fmt = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, " UTC").replace(/Z$/, " UTC") : "—");
 
 export default async function RecordPage({ params }: Props) {
   const { id } = await params;
@@ -63,8 +63,8 @@ export default async function RecordPage({ params }: Props) {
             <dt className="text-slate-500">Environment</dt><dd>{rec.environment}</dd>
             <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level ?? (rec.status === "rejected" ? "none (rejected)" : `none until issued (${rec.review?.evidence_level} once a reviewer confirms)`)}</dd>
             <dt className="text-slate-500">Visibility</dt><dd>{rec.visibility}</dd>
-            <dt className="text-slate-500">Issued</dt><dd>{fmt(rec.lifecycle.issued_at)}</dd>
-            <dt className="text-slate-500">Expires</dt><dd>{fmt(rec.lifecycle.expires_at)}</dd>
+            <dt className="text-slate-500">Issued</dt><dd>{formatUtc(rec.lifecycle.issued_at, "seconds")}</dd>
+            <dt className="text-slate-500">Expires</dt><dd>{formatUtc(rec.lifecycle.expires_at, "seconds")}</dd>
             {rec.superseded_by && <><dt className="text-slate-500">Superseded by</dt><dd><Link className="font-mono underline" href={`/records/${rec.superseded_by}`}>{rec.superseded_by}</Link></dd></>}
             {rec.review && (
               <>
@@ -101,7 +101,7 @@ export default async function RecordPage({ params }: Props) {
             <tbody>
               {rec.lifecycle.history.map((h, i) => (
                 <tr key={i} className="border-b border-slate-100" data-testid="history-row">
-                  <td data-label="When" className="whitespace-nowrap py-2">{fmt(h.at)}</td><td data-label="Status">{h.status}</td>
+                  <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(h.at, "seconds")}</td><td data-label="Status">{h.status}</td>
                   <td data-label="By">{h.by}</td><td data-label="Reason">{h.reason}</td>
                 </tr>
               ))}

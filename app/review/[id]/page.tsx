@@ -13,11 +13,12 @@ import { getSubmission } from "@/lib/reviews/review-queue";
 import { DocumentsInline } from "@/components/documents-inline";
 import { filesOfAccount } from "@/lib/files/get-file";
 import { submissionDocuments } from "@/lib/records/check-claim";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../developers/forms";
 import { EvidenceView } from "../evidence";
 import { DecisionForms, RerunForm } from "../forms";
 import { StaffActionForm } from "../staff-forms";
-import { fmtTime, formatAge } from "../format";
+import { formatAge } from "../format";
 
 export const metadata: Metadata = { title: "Review record", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -60,12 +61,12 @@ export default async function ReviewPage({ params }: Props) {
               ? <><dt className="text-slate-500">Issues at</dt><dd>{row.evidenceLevel} (once confirmed)</dd></>
               : <><dt className="text-slate-500">Evidence level</dt><dd>{row.evidenceLevel ?? "—"}</dd></>}
             <dt className="text-slate-500">Visibility</dt><dd>{row.visibility}</dd>
-            <dt className="text-slate-500">Submitted</dt><dd>{fmtTime(row.createdAt)}</dd>
+            <dt className="text-slate-500">Submitted</dt><dd>{formatUtc(row.createdAt)}</dd>
             {pending && (
               <>
                 <dt className="text-slate-500">Waiting</dt>
                 <dd data-testid="sla">
-                  {formatAge(s.sla.ageMs)} {s.sla.overdue ? <span className="rounded bg-red-100 px-1 text-red-800">overdue</span> : <span className="text-slate-500">(due {fmtTime(s.sla.dueAt)})</span>}
+                  {formatAge(s.sla.ageMs)} {s.sla.overdue ? <span className="rounded bg-red-100 px-1 text-red-800">overdue</span> : <span className="text-slate-500">(due {formatUtc(s.sla.dueAt)})</span>}
                 </dd>
               </>
             )}
@@ -82,8 +83,8 @@ export default async function ReviewPage({ params }: Props) {
             <dt className="text-slate-500">Email</dt><dd>{s.account.email}{own && <span className="ml-2 text-amber-700">(your own account)</span>}</dd>
             <dt className="text-slate-500">Account</dt><dd><code>{s.account.id}</code></dd>
             <dt className="text-slate-500">Plan</dt><dd>{s.account.plan}</dd>
-            <dt className="text-slate-500">Email confirmed</dt><dd>{s.account.emailConfirmedAt ? fmtTime(s.account.emailConfirmedAt) : "no"}</dd>
-            <dt className="text-slate-500">Customer since</dt><dd>{fmtTime(s.account.createdAt)}</dd>
+            <dt className="text-slate-500">Email confirmed</dt><dd>{s.account.emailConfirmedAt ? formatUtc(s.account.emailConfirmedAt) : "no"}</dd>
+            <dt className="text-slate-500">Customer since</dt><dd>{formatUtc(s.account.createdAt)}</dd>
           </dl>
         </section>
 
@@ -97,7 +98,7 @@ export default async function ReviewPage({ params }: Props) {
         {!pending && (row.status === "rejected" || s.decisions.some((d) => d.decision === "approve" || d.decision === "reject")) && (
           <p className="rounded border border-slate-300 bg-slate-50 px-4 py-3 text-sm" data-testid="decided">
             Decided: this submission is <strong>{row.status}</strong>
-            {s.decisions.length > 0 && <> ({s.decisions.at(-1)!.decision} by {s.decisions.at(-1)!.reviewerEmail}, {fmtTime(s.decisions.at(-1)!.at)})</>}.{" "}
+            {s.decisions.length > 0 && <> ({s.decisions.at(-1)!.decision} by {s.decisions.at(-1)!.reviewerEmail}, {formatUtc(s.decisions.at(-1)!.at)})</>}.{" "}
             <Link className="underline" href="/review">Back to the queue</Link>
           </p>
         )}
@@ -132,7 +133,7 @@ export default async function ReviewPage({ params }: Props) {
             <p className="mt-2 text-sm">This record is <strong data-testid="record-standing">{standing}</strong>.</p>
             {lastMove && (
               <p className="mt-1 text-sm text-slate-600" data-testid="last-move">
-                Last change: {lastMove.status} by {actorKind(lastMove.by)}, {fmtTime(lastMove.at)}{lastMove.reason ? ` — ${lastMove.reason}` : ""}
+                Last change: {lastMove.status} by {actorKind(lastMove.by)}, {formatUtc(lastMove.at)}{lastMove.reason ? ` — ${lastMove.reason}` : ""}
               </p>
             )}
             {staffOps.length > 0
@@ -151,7 +152,7 @@ export default async function ReviewPage({ params }: Props) {
           <h2 className="text-lg font-semibold">History</h2>
           <ol className="mt-2 space-y-1 text-sm" data-testid="history">
             {s.history.map((h) => (
-              <li key={h.seq}>{fmtTime(h.at)} — <strong>{h.status}</strong> by {actorKind(h.by)}{h.reason ? `: ${h.reason}` : ""}</li>
+              <li key={h.seq}>{formatUtc(h.at)} — <strong>{h.status}</strong> by {actorKind(h.by)}{h.reason ? `: ${h.reason}` : ""}</li>
             ))}
           </ol>
         </section>
@@ -184,7 +185,7 @@ function DecisionTable({ rows, testId, showRecord }: { rows: DecisionRow[]; test
         {rows.map((d, i) => (
           <tr key={i} className="border-b border-slate-100 align-top">
             {showRecord && <td data-label="Record"><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
-            <td data-label="When" className="whitespace-nowrap py-2">{fmtTime(d.at)}</td>
+            <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(d.at)}</td>
             <td data-label="Decision">{d.decision}</td>
             <td data-label="By" className="[overflow-wrap:anywhere]">{d.reviewerEmail}</td>
             <td data-label="Checklist">{d.checklist.join(", ") || "—"}</td>

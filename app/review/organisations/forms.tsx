@@ -4,6 +4,7 @@ import { useActionState, useId } from "react";
 import { Alert, FieldError, buttonClass, inputClass } from "@/components/portal";
 import type { VerificationChecklistItem } from "@/lib/organisations/verification-checklist";
 import { decideOrganisationAction, type OrganisationDecisionState } from "./actions";
+import { RejectForm } from "../reject-form";
 
 const described = (id: string, error?: string) => ({ "aria-invalid": Boolean(error), "aria-describedby": error ? id : undefined });
 
@@ -72,20 +73,7 @@ export function OrganisationDecisionForms({ id, checklist, domains, needsLegalNa
           {approveErrors.form && <Alert kind="error" id="approve-error">{approveErrors.form}</Alert>}
           <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || closed}>Approve organisation</button>
         </form>
-        <form action={action} className="rounded border border-red-200 p-4" data-testid="reject-form">
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="decision" value="reject" />
-          <h3 className="font-medium">Reject</h3>
-          <label className="mt-2 block text-sm">Reason (shown to the applicant)
-            <textarea name="reason" className={inputClass} rows={3} required minLength={3} maxLength={500} defaultValue={reject?.reason ?? ""} {...described(`${uid}-reason`, rejectErrors.reason)} />
-          </label>
-          <FieldError id={`${uid}-reason`} message={rejectErrors.reason} />
-          <label className="mt-3 block text-sm">Notes (internal, optional)
-            <textarea name="notes" className={inputClass} rows={2} maxLength={2000} defaultValue={reject?.notes ?? ""} />
-          </label>
-          {rejectErrors.form && <Alert kind="error">{rejectErrors.form}</Alert>}
-          <button className={`${buttonClass} mt-3`} type="submit" disabled={pending || closed}>Reject</button>
-        </form>
+        <RejectForm action={action} id={id} shownTo="applicant" values={reject} errors={rejectErrors} disabled={pending || closed} />
       </div>
     </div>
   );

@@ -4,8 +4,9 @@ import { Breakable, PortalHeader, PortalMain, tableClass } from "@/components/po
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { listPendingVerifications } from "@/lib/organisations/review-verifications";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../developers/forms";
-import { fmtTime, formatAge } from "../format";
+import { formatAge } from "../format";
 
 export const metadata: Metadata = { title: "Organisation verifications", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -40,7 +41,7 @@ export default async function OrganisationQueuePage() {
                   </td>
                   <td data-label="Applicant" className="[overflow-wrap:anywhere]">{r.applicant.name}, {r.applicant.role}</td>
                   <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
-                  <td data-label="Submitted">{fmtTime(r.createdAt)}</td>
+                  <td data-label="Submitted">{formatUtc(r.createdAt)}</td>
                   <td data-label="Age" className="whitespace-nowrap">{formatAge(r.sla.ageMs)}{r.sla.overdue && <span className="ml-1 rounded bg-red-100 px-1 text-red-800">overdue</span>}</td>
                 </tr>
               ))}

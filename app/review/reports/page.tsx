@@ -4,8 +4,8 @@ import { PortalHeader, secondaryButtonClass } from "@/components/portal";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { listReports } from "@/lib/reports/report-problem";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../developers/forms";
-import { fmtTime } from "../format";
 import { StaffActionForm } from "../staff-forms";
 import { closeReportAction } from "./actions";
 
@@ -30,7 +30,7 @@ export default async function ReportsPage() {
           {reports.map((r) => (
             <li key={r.id} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="report" data-record={r.recordId}>
               <p className="text-sm text-slate-500">
-                {fmtTime(r.createdAt)} · <a className="font-mono underline" href={`/r/${r.recordId}`}>{r.recordId}</a> · {r.claimType} · {r.subject} · record <span data-testid="report-record-status">{r.recordStatus}</span>
+                {formatUtc(r.createdAt)} · <a className="font-mono underline" href={`/r/${r.recordId}`}>{r.recordId}</a> · {r.claimType} · {r.subject} · record <span data-testid="report-record-status">{r.recordStatus}</span>
                 {" · "}<Link className="underline" href={`/review/${r.recordId}`} data-testid="open-record">open in the console</Link>
               </p>
               <p className="mt-2 whitespace-pre-wrap break-words">{r.message}</p>

@@ -8,8 +8,9 @@ import { getDb } from "@/lib/db/client";
 import type { RegisterAnswer } from "@/lib/organisations/register-answer";
 import { standsInRegister } from "@/lib/organisations/register-answer";
 import { getVerificationForReview } from "@/lib/organisations/review-verifications";
+import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../../developers/forms";
-import { fmtTime, formatAge } from "../../format";
+import { formatAge } from "../../format";
 import { OrganisationDecisionForms } from "../forms";
 
 export const metadata: Metadata = { title: "Organisation verification", robots: { index: false } };
@@ -38,8 +39,8 @@ export default async function OrganisationReviewPage({ params }: Props) {
             <dt className="text-slate-500">Status</dt><dd data-testid="application-status"><strong>{row.status}</strong></dd>
             <dt className="text-slate-500">LEI</dt><dd className="font-mono">{row.lei ?? <span className="font-sans">none — the legal name comes from the documents (basis: documents)</span>}</dd>
             <dt className="text-slate-500">Applicant</dt><dd data-testid="applicant">{row.applicant.name}, {row.applicant.role} — {row.applicant.email}</dd>
-            <dt className="text-slate-500">Submitted</dt><dd>{fmtTime(row.createdAt)}{pending && <> ({formatAge(v.sla.ageMs)} ago{v.sla.overdue && <span className="ml-1 rounded bg-red-100 px-1 text-red-800">overdue</span>})</>}</dd>
-            {!pending && <><dt className="text-slate-500">Decided</dt><dd data-testid="decided">{row.status} {v.decidedBy && <>by {v.decidedBy}</>} {fmtTime(row.decidedAt)}{row.legalName && <> — legal name <strong>{row.legalName}</strong></>}{row.reason && <> — reason: {row.reason}</>}</dd></>}
+            <dt className="text-slate-500">Submitted</dt><dd>{formatUtc(row.createdAt)}{pending && <> ({formatAge(v.sla.ageMs)} ago{v.sla.overdue && <span className="ml-1 rounded bg-red-100 px-1 text-red-800">overdue</span>})</>}</dd>
+            {!pending && <><dt className="text-slate-500">Decided</dt><dd data-testid="decided">{row.status} {v.decidedBy && <>by {v.decidedBy}</>} {formatUtc(row.decidedAt)}{row.legalName && <> — legal name <strong>{row.legalName}</strong></>}{row.reason && <> — reason: {row.reason}</>}</dd></>}
           </dl>
         </section>
 
@@ -63,8 +64,8 @@ export default async function OrganisationReviewPage({ params }: Props) {
             <dt className="text-slate-500">Account</dt><dd><code>{v.account.id}</code></dd>
             <dt className="text-slate-500">Name now</dt><dd>{v.profile.name ?? "—"} {v.profile.name_verified ? <span className="text-emerald-700">(verified organisation)</span> : <span className="text-slate-500">(self-declared)</span>}</dd>
             <dt className="text-slate-500">Proved domains</dt><dd>{v.profile.verified_domains.join(", ") || "none"}</dd>
-            <dt className="text-slate-500">Email confirmed</dt><dd>{v.account.emailConfirmedAt ? fmtTime(v.account.emailConfirmedAt) : "no"}</dd>
-            <dt className="text-slate-500">Customer since</dt><dd>{fmtTime(v.account.createdAt)}</dd>
+            <dt className="text-slate-500">Email confirmed</dt><dd>{v.account.emailConfirmedAt ? formatUtc(v.account.emailConfirmedAt) : "no"}</dd>
+            <dt className="text-slate-500">Customer since</dt><dd>{formatUtc(v.account.createdAt)}</dd>
           </dl>
         </section>
 
@@ -95,7 +96,7 @@ export default async function OrganisationReviewPage({ params }: Props) {
                       <td data-label="Application" className="py-2"><Link className="font-mono underline" href={`/review/organisations/${e.id}`}>{e.id}</Link></td>
                       <td data-label="LEI" className="font-mono">{e.lei ?? "—"}</td>
                       <td data-label="Status">{e.status}</td>
-                      <td data-label="Submitted">{fmtTime(e.createdAt)}</td>
+                      <td data-label="Submitted">{formatUtc(e.createdAt)}</td>
                       <td data-label="Reason">{e.reason ?? "—"}</td>
                     </tr>
                   ))}
@@ -123,7 +124,7 @@ function RegisterView({ lei, answer }: { lei: string | null; answer: RegisterAns
       <dt className="text-slate-500">Registration</dt><dd className={answer.registration_status === "ISSUED" ? "text-emerald-700" : "text-red-700"}>{answer.registration_status}</dd>
       <dt className="text-slate-500">Entity</dt><dd className={answer.entity_status === "ACTIVE" ? "text-emerald-700" : "text-red-700"}>{answer.entity_status}</dd>
       <dt className="text-slate-500">Next renewal</dt><dd>{answer.next_renewal_date ?? "—"}</dd>
-      <dt className="text-slate-500">Asked</dt><dd>{answer.checked_at.replace("T", " ").slice(0, 16)} UTC — <a className="underline" href={`https://search.gleif.org/#/record/${lei}`} rel="noopener noreferrer" target="_blank">search.gleif.org</a></dd>
+      <dt className="text-slate-500">Asked</dt><dd>{formatUtc(answer.checked_at)} — <a className="underline" href={`https://search.gleif.org/#/record/${lei}`} rel="noopener noreferrer" target="_blank">search.gleif.org</a></dd>
       {!ok && <><dt className="text-slate-500">Verdict</dt><dd className="text-red-700">Not ISSUED/ACTIVE: cannot be approved.</dd></>}
     </dl>
   );

@@ -1,20 +1,5 @@
-import { currentAccount } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
-import { fileResponse } from "@/lib/files/file-response";
-import { readFileBytes } from "@/lib/files/get-file";
+import { reviewerDocument } from "@/lib/files/reviewer-document";
 import { applicationDocument } from "@/lib/organisations/review-verifications";
 
-type Ctx = { params: Promise<{ id: string; fileId: string }> };
-
-const none = () => new Response("Not found.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-
-/** A document of an application, inline, for reviewers and admins only (anyone else: 404, as if there were none). */
-export async function GET(_req: Request, { params }: Ctx) {
-  const { id, fileId } = await params;
-  const account = await currentAccount();
-  if (!account || (account.role !== "reviewer" && account.role !== "admin")) return none();
-  const db = await getDb();
-  const owner = await applicationDocument(db, id, fileId);
-  const file = owner ? await readFileBytes(db, fileId, owner) : null;
-  return file ? fileResponse(file) : none();
-}
+/** A document of an application, for reviewers and admins only (reviewer-document.ts). */
+export const GET = reviewerDocument(applicationDocument);
