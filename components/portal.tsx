@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Fragment } from "react";
-import { containerClass } from "./classes";
+import { containerClass, tableClass } from "./classes";
 import { CopyButton } from "./copy-button";
 
 export { buttonClass, containerClass, dangerButtonClass, inputClass, secondaryButtonClass, tableClass } from "./classes";
@@ -77,6 +77,26 @@ export function OnceSecret({
       </code>
       <div className="mt-2"><CopyButton value={secret} label={copyLabel} targetId={id} /></div>
       <p className="mt-2">{note}</p>
+    </div>
+  );
+}
+
+/**
+ * A portal table: scrolls sideways inside its box when wide, and on a phone each row stacks
+ * into labelled lines (`stacked-table`; each cell names its column with `data-label`). `head`
+ * names the columns ("" for an unnamed one, e.g. the actions); `className` spaces the box.
+ */
+export function DataTable({ head, testId, className = "", children }: {
+  head: readonly string[]; testId?: string; className?: string; children: React.ReactNode;
+}) {
+  return (
+    <div className={`${className} overflow-x-auto`.trim()}>
+      <table className={tableClass} data-testid={testId}>
+        <thead className="border-b border-slate-200 text-slate-500">
+          <tr>{head.map((h, i) => <th key={i} className={i === 0 ? "py-2" : undefined}>{h}</th>)}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
   );
 }

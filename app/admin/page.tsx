@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PortalHeader, PortalMain, buttonClass, inputClass, tableClass } from "@/components/portal";
+import { PortalHeader, PortalMain, buttonClass, inputClass, DataTable } from "@/components/portal";
 import { listAccounts } from "@/lib/accounts/manage-account";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -32,24 +32,17 @@ export default async function AdminPage({ searchParams }: Props) {
             <label>Email contains <input name="q" defaultValue={q} className={inputClass} /></label>
             <button className={buttonClass} type="submit">Search</button>
           </form>
-          <div className="mt-4 overflow-x-auto">
-          <table className={tableClass} data-testid="accounts">
-            <thead className="border-b border-slate-200 text-slate-500">
-              <tr><th className="py-2">Email</th><th>Account</th><th>Confirmed</th><th>Created</th><th>Plan / role</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((a) => (
-                <tr key={a.id} className="border-b border-slate-100 align-middle" data-testid="account-row" data-email={a.email} data-plan={a.plan} data-role={a.role}>
-                  <td data-label="Email" className="py-2 [overflow-wrap:anywhere]">{a.email}</td>
-                  <td data-label="Account" className="font-mono text-xs">{a.id}</td>
-                  <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
-                  <td data-label="Created" className="whitespace-nowrap">{formatUtc(a.createdAt)}</td>
-                  <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} liveExchange={a.liveExchangeVerification} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          </div>
+          <DataTable className="mt-4" testId="accounts" head={["Email", "Account", "Confirmed", "Created", "Plan / role"]}>
+            {rows.map((a) => (
+              <tr key={a.id} className="border-b border-slate-100 align-middle" data-testid="account-row" data-email={a.email} data-plan={a.plan} data-role={a.role}>
+                <td data-label="Email" className="py-2 [overflow-wrap:anywhere]">{a.email}</td>
+                <td data-label="Account" className="font-mono text-xs">{a.id}</td>
+                <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
+                <td data-label="Created" className="whitespace-nowrap">{formatUtc(a.createdAt)}</td>
+                <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} liveExchange={a.liveExchangeVerification} /></td>
+              </tr>
+            ))}
+          </DataTable>
           {rows.length === 200 && <p className="mt-2 text-xs text-slate-500">Showing the newest 200; search by email to narrow.</p>}
         </section>
 

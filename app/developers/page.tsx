@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ConfirmActionForm } from "@/components/confirm-action";
 import { CopyButton } from "@/components/copy-button";
-import { Alert, PortalHeader, PortalMain, tableClass } from "@/components/portal";
+import { Alert, DataTable, PortalHeader, PortalMain } from "@/components/portal";
 import Link from "next/link";
 import { loadAccountProfiles } from "@/lib/accounts/account-profile";
 import { getUsage } from "@/lib/accounts/get-usage";
@@ -87,154 +87,139 @@ export default async function DevelopersPage() {
           <p className="mt-2 text-xs text-slate-500">Sandbox records and status checks are never counted.</p>
         </section>
 
-        <section>
-          <h2 className="text-lg font-semibold">Who your records say is speaking</h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+        <Section title="Who your records say is speaking" intro={<>
             Every certificate and signed status names the account that made the statement: this name (your own word; it is not checked) and the domains you proved with live domain records. Records issued from now on sign it in.
-          </p>
+          </>}>
           <NameForm current={account.name} locked={organisation && { legalName: organisation.legal_name, status: organisation.status }} />
-        </section>
+        </Section>
 
-        <section>
-          <h2 className="text-lg font-semibold">API keys</h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+        <Section title="API keys" intro={<>
             Send a key as <code>Authorization: Bearer …</code>. Only its prefix and last four characters (<code>prs_live_…Wx3k</code>) and the key id are kept for display; a lost key cannot be shown again — create a new one and revoke the old. Keys made before the last four were kept show <code>????</code>.
-          </p>
+          </>}>
           <div className="mt-4"><CreateKeyForms liveBlockedReason={liveBlockedReason} /></div>
-          <div className="mt-6 overflow-x-auto">
-          <table className={tableClass} data-testid="keys">
-            <thead className="border-b border-slate-200 text-slate-500">
-              <tr><th className="py-2">Key</th><th>Id</th><th>Environment</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
-                  <td data-label="Key" className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
-                  <td data-label="Id" className="font-mono text-xs text-slate-600">{k.id}</td>
+          <DataTable className="mt-6" testId="keys" head={["Key", "Id", "Environment", "Created", "Last used", "Status", ""]}>
+            {keys.map((k) => (
+              <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
+                <td data-label="Key" className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
+                <td data-label="Id" className="font-mono text-xs text-slate-600">{k.id}</td>
+                <td data-label="Environment">{k.environment}</td>
+                <td data-label="Created">{formatUtc(k.createdAt)}</td>
+                <td data-label="Last used">{formatUtc(k.lastUsedAt)}</td>
+                <td data-label="Status"><KeyStatus revokedAt={k.revokedAt} /></td>
+                <td className="text-right">
+                  {!k.revokedAt && (
+                    <ConfirmActionForm action={revokeKeyAction} fields={{ keyId: k.id }} trigger="Revoke" triggerLabel={`Revoke ${k.display}`}
+                      question={<>Revoke <code>{k.display}</code> (<code>{k.id}</code>)? Requests with this key are refused at once. This cannot be undone.</>}
+                      confirm="Yes, revoke" />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        </Section>
+
+        <Section title="Mandate keys" intro={<>
+            The public halves of the Ed25519 key pairs with which you sign your agents&apos; mandates. Records cite a key by its id
+            (<code>principal_key_id</code>); anyone can read a key and its status back at <code>/keys/&lt;key id&gt;</code>. Key ids are
+            unique across the service and never reused, also after a key is revoked. The API does the same with{" "}
+            <code>POST /api/v1/mandate-keys</code>.
+          </>}>
+          <div className="mt-4"><MandateKeyForm liveBlockedReason={liveBlockedReason} /></div>
+          {mandateKeys.length === 0 ? (
+            <p className="mt-4 text-sm text-slate-600" data-testid="no-mandate-keys">No mandate keys yet.</p>
+          ) : (
+            <DataTable className="mt-6" testId="mandate-keys" head={["Key id", "Public key", "Environment", "Created", "Status", ""]}>
+              {mandateKeys.map((k) => (
+                <tr key={k.key_id} className="border-b border-slate-100" data-testid="mandate-key-row" data-key-id={k.key_id}>
+                  <td data-label="Key id" className="py-2 font-mono text-xs">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Link id={`mandate-key-${k.key_id}`} className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
+                      <CopyButton value={k.key_id} label={`key id ${k.key_id}`} targetId={`mandate-key-${k.key_id}`} />
+                    </div>
+                  </td>
+                  <td data-label="Public key" className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
                   <td data-label="Environment">{k.environment}</td>
-                  <td data-label="Created">{formatUtc(k.createdAt)}</td>
-                  <td data-label="Last used">{formatUtc(k.lastUsedAt)}</td>
-                  <td data-label="Status">{k.revokedAt ? <span className="text-slate-500">revoked {formatUtc(k.revokedAt)}</span> : <span className="text-emerald-700">active</span>}</td>
+                  <td data-label="Created" className="whitespace-nowrap">{formatUtc(k.created_at)}</td>
+                  <td data-label="Status" data-testid="mandate-key-status">
+                    <KeyStatus revokedAt={k.revoked_at} />
+                  </td>
                   <td className="text-right">
-                    {!k.revokedAt && (
-                      <ConfirmActionForm action={revokeKeyAction} fields={{ keyId: k.id }} trigger="Revoke" triggerLabel={`Revoke ${k.display}`}
-                        question={<>Revoke <code>{k.display}</code> (<code>{k.id}</code>)? Requests with this key are refused at once. This cannot be undone.</>}
+                    {!k.revoked_at && (
+                      <ConfirmActionForm action={revokeMandateKeyAction} fields={{ key_id: k.key_id, environment: k.environment }}
+                        trigger="Revoke" triggerLabel={`Revoke mandate key ${k.key_id}`}
+                        question={<>Revoke mandate key <code>{k.key_id}</code>? Its status turns revoked for everyone who checks it, and the id is never reused.</>}
                         confirm="Yes, revoke" />
                     )}
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-          </div>
-        </section>
-
-        <section>
-          <h2 className="text-lg font-semibold">Mandate keys</h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">
-            The public halves of the Ed25519 key pairs with which you sign your agents&apos; mandates. Records cite a key by its id
-            (<code>principal_key_id</code>); anyone can read a key and its status back at <code>/keys/&lt;key id&gt;</code>. Key ids are
-            unique across the service and never reused, also after a key is revoked. The API does the same with{" "}
-            <code>POST /api/v1/mandate-keys</code>.
-          </p>
-          <div className="mt-4"><MandateKeyForm liveBlockedReason={liveBlockedReason} /></div>
-          {mandateKeys.length === 0 ? (
-            <p className="mt-4 text-sm text-slate-600" data-testid="no-mandate-keys">No mandate keys yet.</p>
-          ) : (
-            <div className="mt-6 overflow-x-auto">
-            <table className={tableClass} data-testid="mandate-keys">
-              <thead className="border-b border-slate-200 text-slate-500">
-                <tr><th className="py-2">Key id</th><th>Public key</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
-              </thead>
-              <tbody>
-                {mandateKeys.map((k) => (
-                  <tr key={k.key_id} className="border-b border-slate-100" data-testid="mandate-key-row" data-key-id={k.key_id}>
-                    <td data-label="Key id" className="py-2 font-mono text-xs">
-                      <div className="flex flex-wrap items-center gap-2">
-                        <Link id={`mandate-key-${k.key_id}`} className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
-                        <CopyButton value={k.key_id} label={`key id ${k.key_id}`} targetId={`mandate-key-${k.key_id}`} />
-                      </div>
-                    </td>
-                    <td data-label="Public key" className="font-mono text-xs text-slate-600" title={k.public_key}>{k.public_key.slice(0, 12)}…</td>
-                    <td data-label="Environment">{k.environment}</td>
-                    <td data-label="Created" className="whitespace-nowrap">{formatUtc(k.created_at)}</td>
-                    <td data-label="Status" data-testid="mandate-key-status">
-                      {k.revoked_at ? <span className="text-slate-500">revoked {formatUtc(k.revoked_at)}</span> : <span className="text-emerald-700">active</span>}
-                    </td>
-                    <td className="text-right">
-                      {!k.revoked_at && (
-                        <ConfirmActionForm action={revokeMandateKeyAction} fields={{ key_id: k.key_id, environment: k.environment }}
-                          trigger="Revoke" triggerLabel={`Revoke mandate key ${k.key_id}`}
-                          question={<>Revoke mandate key <code>{k.key_id}</code>? Its status turns revoked for everyone who checks it, and the id is never reused.</>}
-                          confirm="Yes, revoke" />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            </div>
+            </DataTable>
           )}
-        </section>
+        </Section>
 
-        <section>
-          <h2 className="text-lg font-semibold">Webhook destinations</h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+        <Section title="Webhook destinations" intro={<>
             Events of the chosen environment are POSTed to these URLs, signed per Standard Webhooks with the destination&apos;s secret.
             Destinations must be <code>https://</code> and resolve to public addresses. Delivery history and re-enabling are in the API
             (<code>/api/v1/webhooks</code>).
-          </p>
+          </>}>
           <div className="mt-4"><WebhookForm liveBlockedReason={liveBlockedReason} events={SUBSCRIBABLE_EVENTS} /></div>
           {webhooks.length === 0 ? (
             <p className="mt-4 text-sm text-slate-600" data-testid="no-webhooks">No webhook destinations yet.</p>
           ) : (
-            <div className="mt-6 overflow-x-auto">
-            <table className={tableClass} data-testid="webhooks">
-              <thead className="border-b border-slate-200 text-slate-500">
-                <tr><th className="py-2">URL</th><th>Events</th><th>Environment</th><th>Created</th><th>Status</th><th /></tr>
-              </thead>
-              <tbody>
-                {webhooks.map((w) => (
-                  <tr key={w.id} className="border-b border-slate-100 align-top" data-testid="webhook-row" data-webhook-id={w.id}>
-                    <td data-label="URL" className="max-w-xs break-all py-2 font-mono text-xs">
-                      {w.url}
-                      {w.description && <div className="font-sans text-slate-500">{w.description}</div>}
-                    </td>
-                    <td data-label="Events" className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
-                    <td data-label="Environment">{w.environment}</td>
-                    <td data-label="Created" className="whitespace-nowrap">{formatUtc(w.created_at)}</td>
-                    <td data-label="Status">
-                      {w.status === "enabled"
-                        ? <span className="text-emerald-700">enabled</span>
-                        : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
-                    </td>
-                    <td className="text-right">
-                      <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
-                        trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
-                        question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
-                        confirm="Yes, delete" />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            </div>
+            <DataTable className="mt-6" testId="webhooks" head={["URL", "Events", "Environment", "Created", "Status", ""]}>
+              {webhooks.map((w) => (
+                <tr key={w.id} className="border-b border-slate-100 align-top" data-testid="webhook-row" data-webhook-id={w.id}>
+                  <td data-label="URL" className="max-w-xs break-all py-2 font-mono text-xs">
+                    {w.url}
+                    {w.description && <div className="font-sans text-slate-500">{w.description}</div>}
+                  </td>
+                  <td data-label="Events" className="text-xs">{w.events.length === SUBSCRIBABLE_EVENTS.length ? "all" : w.events.join(", ")}</td>
+                  <td data-label="Environment">{w.environment}</td>
+                  <td data-label="Created" className="whitespace-nowrap">{formatUtc(w.created_at)}</td>
+                  <td data-label="Status">
+                    {w.status === "enabled"
+                      ? <span className="text-emerald-700">enabled</span>
+                      : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
+                  </td>
+                  <td className="text-right">
+                    <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
+                      trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
+                      question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
+                      confirm="Yes, delete" />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
-        </section>
+        </Section>
 
-        <section>
-          <h2 className="text-lg font-semibold">Sessions</h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+        <Section title="Sessions" intro={<>
             Signing out ends this browser&apos;s session. To end every session of this account — on other browsers and devices
             too, this one included — sign out everywhere. Your password and API keys stay as they are.
-          </p>
+          </>}>
           <div className="mt-4">
             <ConfirmActionForm action={signOutEverywhereAction} fields={{}} trigger="Sign out everywhere"
               triggerLabel="Sign out everywhere" question="End every session of this account, this one included?"
               confirm="Yes, sign out everywhere" testId="sign-out-everywhere" />
           </div>
-        </section>
+        </Section>
       </PortalMain>
     </>
+  );
+}
+
+/** A key's standing in its table: active, or when it was revoked. */
+function KeyStatus({ revokedAt }: { revokedAt: Date | string | null }) {
+  return revokedAt ? <span className="text-slate-500">revoked {formatUtc(revokedAt)}</span> : <span className="text-emerald-700">active</span>;
+}
+
+/** A part of the portal page: its heading, a sentence or two on what it is, then its form and table. */
+function Section({ title, intro, children }: { title: string; intro: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <p className="mt-1 max-w-3xl text-sm text-slate-600">{intro}</p>
+      {children}
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Breakable, PortalHeader, PortalMain, buttonClass, inputClass, tableClass } from "@/components/portal";
+import { Breakable, PortalHeader, PortalMain, buttonClass, inputClass, DataTable } from "@/components/portal";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -108,35 +108,28 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
           {(claimType || age) && <Link className="underline" href={env === "sandbox" ? "/review?env=sandbox" : "/review"}>Clear</Link>}
         </form>
 
-        <div className="overflow-x-auto">
-        <table className={tableClass} data-testid="queue">
-          <thead className="border-b border-slate-200 text-slate-500">
-            <tr><th className="py-2">Submission</th><th>Claim type</th><th>Subject</th><th>Customer</th><th>Env</th><th>Submitted</th><th>Age (SLA)</th><th>Why it waits</th></tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && <tr><td colSpan={8} className="py-4 text-slate-600" data-testid="queue-empty">No submission matches.</td></tr>}
-            {rows.map((r) => (
-              <tr key={r.id} className="border-b border-slate-100 align-top" data-testid="queue-row" data-id={r.id}>
-                <td data-label="Submission" className="whitespace-nowrap py-2"><Link className="font-mono underline" href={`/review/${r.id}`}>{r.id}</Link></td>
-                <td data-label="Claim type"><Breakable text={r.claimType} /></td>
-                <td data-label="Subject" className="[overflow-wrap:anywhere]">{r.subject}</td>
-                <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
-                <td data-label="Env">{r.environment}</td>
-                <td data-label="Submitted">{formatUtc(r.createdAt)}</td>
-                <td data-label="Age (SLA)" className="whitespace-nowrap">
-                  {formatAge(r.sla.ageMs)}{" "}
-                  {env === "sandbox"
-                    ? null
-                    : r.sla.overdue
-                    ? <span className="rounded bg-red-100 px-1 text-red-800" data-testid="sla-overdue">overdue</span>
-                    : <span className="block text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
-                </td>
-                <td data-label="Why it waits" className="min-w-48 max-w-xs text-slate-600 [overflow-wrap:anywhere]">{r.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+        <DataTable testId="queue" head={["Submission", "Claim type", "Subject", "Customer", "Env", "Submitted", "Age (SLA)", "Why it waits"]}>
+          {rows.length === 0 && <tr><td colSpan={8} className="py-4 text-slate-600" data-testid="queue-empty">No submission matches.</td></tr>}
+          {rows.map((r) => (
+            <tr key={r.id} className="border-b border-slate-100 align-top" data-testid="queue-row" data-id={r.id}>
+              <td data-label="Submission" className="whitespace-nowrap py-2"><Link className="font-mono underline" href={`/review/${r.id}`}>{r.id}</Link></td>
+              <td data-label="Claim type"><Breakable text={r.claimType} /></td>
+              <td data-label="Subject" className="[overflow-wrap:anywhere]">{r.subject}</td>
+              <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
+              <td data-label="Env">{r.environment}</td>
+              <td data-label="Submitted">{formatUtc(r.createdAt)}</td>
+              <td data-label="Age (SLA)" className="whitespace-nowrap">
+                {formatAge(r.sla.ageMs)}{" "}
+                {env === "sandbox"
+                  ? null
+                  : r.sla.overdue
+                  ? <span className="rounded bg-red-100 px-1 text-red-800" data-testid="sla-overdue">overdue</span>
+                  : <span className="block text-slate-500">due in {formatAge(r.sla.slaMs - r.sla.ageMs)}</span>}
+              </td>
+              <td data-label="Why it waits" className="min-w-48 max-w-xs text-slate-600 [overflow-wrap:anywhere]">{r.reason}</td>
+            </tr>
+          ))}
+        </DataTable>
       </PortalMain>
     </>
   );

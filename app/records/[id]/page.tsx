@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { claimUi } from "@/components/claims";
 import { CopyButton } from "@/components/copy-button";
 import { EmbedPanel } from "@/components/embed-panel";
-import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
+import { PortalHeader, PortalMain, DataTable } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
@@ -95,19 +95,14 @@ export default async function RecordPage({ params }: Props) {
 
         <section>
           <h2 className="text-lg font-semibold">History</h2>
-          <div className="mt-3 overflow-x-auto">
-          <table className={tableClass} data-testid="history">
-            <thead className="border-b border-slate-200 text-slate-500"><tr><th className="py-2">When</th><th>Status</th><th>By</th><th>Reason</th></tr></thead>
-            <tbody>
-              {rec.lifecycle.history.map((h, i) => (
-                <tr key={i} className="border-b border-slate-100" data-testid="history-row">
-                  <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(h.at, "seconds")}</td><td data-label="Status">{h.status}</td>
-                  <td data-label="By">{h.by}</td><td data-label="Reason">{h.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          </div>
+          <DataTable className="mt-3" testId="history" head={["When", "Status", "By", "Reason"]}>
+            {rec.lifecycle.history.map((h, i) => (
+              <tr key={i} className="border-b border-slate-100" data-testid="history-row">
+                <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(h.at, "seconds")}</td><td data-label="Status">{h.status}</td>
+                <td data-label="By">{h.by}</td><td data-label="Reason">{h.reason}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
 
         <section>

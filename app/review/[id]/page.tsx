@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
+import { PortalHeader, PortalMain, DataTable } from "@/components/portal";
 import { StatusBadge } from "@/components/status-badge";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -176,24 +176,17 @@ type DecisionRow = { recordId: string; decision: string; checklist: string[]; no
 function DecisionTable({ rows, testId, showRecord }: { rows: DecisionRow[]; testId: string; showRecord?: boolean }) {
   if (rows.length === 0) return <p className="mt-2 text-sm text-slate-600" data-testid={testId}>None.</p>;
   return (
-    <div className="mt-2 overflow-x-auto">
-    <table className={tableClass} data-testid={testId}>
-      <thead className="border-b border-slate-200 text-slate-500">
-        <tr>{showRecord && <th>Record</th>}<th className="py-2">When</th><th>Decision</th><th>By</th><th>Checklist</th><th>Reason / notes</th></tr>
-      </thead>
-      <tbody>
-        {rows.map((d, i) => (
-          <tr key={i} className="border-b border-slate-100 align-top">
-            {showRecord && <td data-label="Record"><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
-            <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(d.at)}</td>
-            <td data-label="Decision">{d.decision}</td>
-            <td data-label="By" className="[overflow-wrap:anywhere]">{d.reviewerEmail}</td>
-            <td data-label="Checklist">{d.checklist.join(", ") || "—"}</td>
-            <td data-label="Reason / notes">{[d.reason, d.notes].filter(Boolean).join(" — ") || "—"}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-    </div>
+    <DataTable className="mt-2" testId={testId} head={[...(showRecord ? ["Record"] : []), "When", "Decision", "By", "Checklist", "Reason / notes"]}>
+      {rows.map((d, i) => (
+        <tr key={i} className="border-b border-slate-100 align-top">
+          {showRecord && <td data-label="Record"><Link className="font-mono underline" href={`/review/${d.recordId}`}>{d.recordId}</Link></td>}
+          <td data-label="When" className="whitespace-nowrap py-2">{formatUtc(d.at)}</td>
+          <td data-label="Decision">{d.decision}</td>
+          <td data-label="By" className="[overflow-wrap:anywhere]">{d.reviewerEmail}</td>
+          <td data-label="Checklist">{d.checklist.join(", ") || "—"}</td>
+          <td data-label="Reason / notes">{[d.reason, d.notes].filter(Boolean).join(" — ") || "—"}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

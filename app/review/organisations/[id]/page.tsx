@@ -2,7 +2,7 @@ import { DocumentsInline } from "@/components/documents-inline";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PortalHeader, PortalMain, tableClass } from "@/components/portal";
+import { PortalHeader, PortalMain, DataTable } from "@/components/portal";
 import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import type { RegisterAnswer } from "@/lib/organisations/register-answer";
@@ -87,22 +87,17 @@ export default async function OrganisationReviewPage({ params }: Props) {
         <section>
           <h2 className="text-lg font-semibold">Earlier applications of this account</h2>
           {v.earlier.length === 0 ? <p className="mt-2 text-sm text-slate-600">None.</p> : (
-            <div className="mt-2 overflow-x-auto">
-              <table className={tableClass}>
-                <thead className="border-b border-slate-200 text-slate-500"><tr><th className="py-2">Application</th><th>LEI</th><th>Status</th><th>Submitted</th><th>Reason</th></tr></thead>
-                <tbody>
-                  {v.earlier.map((e) => (
-                    <tr key={e.id} className="border-b border-slate-100">
-                      <td data-label="Application" className="py-2"><Link className="font-mono underline" href={`/review/organisations/${e.id}`}>{e.id}</Link></td>
-                      <td data-label="LEI" className="font-mono">{e.lei ?? "—"}</td>
-                      <td data-label="Status">{e.status}</td>
-                      <td data-label="Submitted">{formatUtc(e.createdAt)}</td>
-                      <td data-label="Reason">{e.reason ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable className="mt-2" head={["Application", "LEI", "Status", "Submitted", "Reason"]}>
+                {v.earlier.map((e) => (
+                  <tr key={e.id} className="border-b border-slate-100">
+                    <td data-label="Application" className="py-2"><Link className="font-mono underline" href={`/review/organisations/${e.id}`}>{e.id}</Link></td>
+                    <td data-label="LEI" className="font-mono">{e.lei ?? "—"}</td>
+                    <td data-label="Status">{e.status}</td>
+                    <td data-label="Submitted">{formatUtc(e.createdAt)}</td>
+                    <td data-label="Reason">{e.reason ?? "—"}</td>
+                  </tr>
+                ))}
+            </DataTable>
           )}
         </section>
       </PortalMain>
