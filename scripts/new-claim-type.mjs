@@ -13,7 +13,8 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+// PRS_SCAFFOLD_ROOT: another tree to write into (tests/scaffold.test.ts works on a copy).
+const root = process.env.PRS_SCAFFOLD_ROOT ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLAIM_TYPE_RE = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
 const REGISTRY = "lib/claims/registry.ts";
 const UI_INDEX = "components/claims/index.ts";
