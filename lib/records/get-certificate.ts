@@ -19,7 +19,7 @@ export async function getCertificateHead(db: DbOrTx, id: string) {
 
 /**
  * Everything the certificate page (app/r/[id]) shows, decided here so the page only renders:
- * the public view, its latest transparency-log entry (live records only; sandbox records are
+ * the public view, who put it in its status when that was not its owner (whoActed), its latest transparency-log entry (live records only; sandbox records are
  * not logged) and, for a replaced record, its successor — linked (`id`) only while that is
  * itself a public, issued record of the same environment, else `id: null` ("not public").
  */
@@ -34,5 +34,18 @@ export async function getCertificate(db: DbOrTx, id: string) {
   const replacedBy = row.supersededBy
     ? { id: successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null }
     : null;
-  return { view, logEntry, replacedBy };
+  return { view, logEntry, replacedBy, actedBy: whoActed(view.status, view.history.at(-1)) };
+}
+
+/**
+ * Who put the record in its status, when it was not its owner (CONTRACT "What still stands"):
+ * "Suspended by Proof Records: ‹reason›" for a staff action; the system's own reason (a re-check,
+ * a lapsed part, named) for a system move.
+ */
+export function whoActed(status: string, last: { status: string; by: string; reason: string | null } | undefined): string | null {
+  if (!last || last.status !== status || (status !== "suspended" && status !== "revoked")) return null;
+  const verb = status === "suspended" ? "Suspended" : "Revoked";
+  if (last.by === "staff" || last.by === "reviewer") return `${verb} by Proof Records: ${last.reason ?? "no reason given"}`;
+  if (last.by === "system") return `${verb} automatically by Proof Records' checks: ${last.reason ?? "no reason given"}`;
+  return null;
 }

@@ -30,19 +30,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${head.id} — ${subjectDisplayText(head.subject)}`, robots: head.indexable ? undefined : { index: false, follow: false } };
 }
 
-/**
- * Who put the record in its status, when it was not its owner (CONTRACT "What still stands"):
- * "Suspended by Proof Records: ‹reason›" for a staff action; the system's own reason (a re-check,
- * a lapsed part, named) for a system move.
- */
-function whoActed(status: string, last: { status: string; by: string; reason: string | null } | undefined): string | null {
-  if (!last || last.status !== status || (status !== "suspended" && status !== "revoked")) return null;
-  const verb = status === "suspended" ? "Suspended" : "Revoked";
-  if (last.by === "staff" || last.by === "reviewer") return `${verb} by Proof Records: ${last.reason ?? "no reason given"}`;
-  if (last.by === "system") return `${verb} automatically by Proof Records' checks: ${last.reason ?? "no reason given"}`;
-  return null;
-}
-
 const TONE = {
   verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
   checked: { box: "border-sky-600 bg-sky-50", title: "text-sky-950", mark: "" },
@@ -55,7 +42,7 @@ export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
   const certificate = await getCertificate(await getDb(), id);
   if (!certificate) notFound();
-  const { view, logEntry, replacedBy } = certificate;
+  const { view, logEntry, replacedBy, actedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
   const Facts = claimUi(row.claimType)?.Facts;
   const urls = recordUrls(row.id);
@@ -65,7 +52,6 @@ export default async function CertificatePage({ params }: Props) {
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
-  const actedBy = whoActed(status, history.at(-1));
 
   return (
     <>
