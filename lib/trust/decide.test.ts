@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import { badgeHosts, decideTrust, speakerLabel, speakerOf, type TrustFacts } from "./decide";
+import { speakerName } from "@/lib/records/evidence-level-text";
+import { badgeHosts, decideTrust, speakerOf, type TrustFacts } from "./decide";
 
 const org = (over: Partial<NonNullable<AccountProfile["organisation"]>> = {}): NonNullable<AccountProfile["organisation"]> => ({
   legal_name: "Acme Widgets Limited", lei: "5493001KJTIIGC8Y1R12", jurisdiction: "GB", basis: "lei_register",
@@ -25,8 +26,9 @@ describe("speakerOf", () => {
   });
 
   it("names an unverified account as self-declared, never by its plain name", () => {
-    expect(speakerLabel(selfDeclared, { speaker: "self_declared" }).name).toBe("an account calling itself Acme");
-    expect(speakerLabel(verifiedOrg(), { speaker: "verified_organisation" })).toMatchObject({ name: "Acme Widgets Limited", verified: true });
+    expect(speakerName(selfDeclared)).toBe("an account calling itself “Acme” (name not verified)");
+    expect(speakerName(unnamed)).toBe("an unnamed account");
+    expect(speakerName(verifiedOrg())).toBe(verifiedOrg().name);
   });
 });
 

@@ -1,5 +1,4 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import { formatUtcDay } from "@/lib/format/dates";
 
 /**
  * The one trust decision (CONTRACT "Trust model"): for a record now — who is speaking,
@@ -91,15 +90,3 @@ function asciiHost(h: string): string | null {
   }
 }
 
-/** How a public page names the speaker: the legal name of a verified organisation, else marked as self-declared. */
-export function speakerLabel(account: AccountProfile, trust: Pick<Trust, "speaker">): { name: string; verified: boolean; note: string } {
-  if (trust.speaker === "verified_organisation") {
-    const o = account.organisation!;
-    return { name: o.legal_name, verified: true, note: `Verified organisation${o.lei ? ` · LEI ${o.lei}` : ""} · since ${formatUtcDay(o.verified_at)}` };
-  }
-  if (account.organisation?.status === "lapsed") {
-    return { name: `an account calling itself ${account.name}`, verified: false, note: "Organisation verification lapsed: the LEI register no longer lists the entity as active." };
-  }
-  if (account.name) return { name: `an account calling itself ${account.name}`, verified: false, note: "Name not verified: it is the account's own word." };
-  return { name: "an unnamed account", verified: false, note: "The account set no name and is not a verified organisation." };
-}
