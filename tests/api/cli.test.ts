@@ -49,7 +49,7 @@ describe("operator CLI while the server runs", () => {
     expect(Object.keys(sk.out).sort()).toEqual(["key", "key_id"]);
     expect((await cli(env(), "plan", "set", "--account", id, "--plan", "platinum")).out.error.code).toBe("usage");
     expect((await cli(env(), "frobnicate")).code).toBe(1);
-  });
+  }, 90_000); // eight CLI processes, each loading the service's modules (~2–4 s apiece on a busy machine)
 });
 
 describe("signing-key rotation, on a server of its own", () => {
