@@ -112,7 +112,7 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
       for (const name of Object.keys(values).filter((n) => n !== "claim_type")) expect(s.fields.map((x) => x.name)).toContain(name);
       const body = requestFromForm(s, values);
       expect(body).toEqual(example);
-      expect(real.validate(body as RecordCreateInput)).toBeNull();
+      expect(real.request.validate(body as RecordCreateInput)).toBeNull();
     });
   }
 });
@@ -120,15 +120,15 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
 describe("levels: what the form offers is what validate accepts", () => {
   for (const mod of documentedClaimTypes()) {
     it(mod.type, () => {
-      expect(mod.levels?.length).toBeGreaterThan(0);
+      expect(mod.request.levels?.length).toBeGreaterThan(0);
       const example = mod.docs.example.value as RecordCreateInput;
       for (const level of EVIDENCE_LEVELS) {
-        const problem = mod.validate({ ...example, evidence_level: level });
-        if (mod.levels!.includes(level)) expect(problem).toBeNull();
+        const problem = mod.request.validate({ ...example, evidence_level: level });
+        if (mod.request.levels!.includes(level)) expect(problem).toBeNull();
         else expect(problem?.code).toBe("evidence_level_not_allowed");
       }
       const spec = claimFormSpec(mod, 365);
-      if (!spec.href) expect(spec.fields.find((f) => f.name === "evidence_level")!.options!.map((o) => o.value)).toEqual(mod.levels);
+      if (!spec.href) expect(spec.fields.find((f) => f.name === "evidence_level")!.options!.map((o) => o.value)).toEqual(mod.request.levels);
     });
   }
 });
