@@ -27,7 +27,8 @@ describe("the new-record form is generated from the claim-type definitions", () 
 
   it("an enum becomes a select with its values; a description becomes help", () => {
     const mod = {
-      ...documentedClaimTypes()[0]!, type: "x_test", form: undefined, levels: undefined,
+      ...documentedClaimTypes()[0]!, type: "x_test",
+      request: { ...documentedClaimTypes()[0]!.request, form: undefined, levels: undefined },
       docs: { ...documentedClaimTypes()[0]!.docs, evidenceSchema: z.strictObject({ n: z.enum(["a", "b"]), s: z.string().optional().describe("Some help.") }).meta({ id: "XTestEvidence" }) },
     };
     const spec = claimFormSpec(mod, 365);
@@ -52,10 +53,14 @@ describe("the new-record form is generated from the claim-type definitions", () 
 
 describe("a type's own top-level fields (docs.fieldsSchema) become form fields", () => {
   const mod = {
-    ...documentedClaimTypes()[0]!, type: "x_own", levels: ["participant_attested", "source_verified"] as const,
-    form: {
-      label: "X", summary: "x", evidenceTitle: "The thing", expiresWith: "until", levelHelp: { source_verified: "Needs a signature." },
-      fields: { "limits.cap": { label: "Cap" }, until: { asText: true } },
+    ...documentedClaimTypes()[0]!, type: "x_own",
+    request: {
+      ...documentedClaimTypes()[0]!.request,
+      levels: ["participant_attested", "source_verified"] as const,
+      form: {
+        label: "X", summary: "x", evidenceTitle: "The thing", expiresWith: "until", levelHelp: { source_verified: "Needs a signature." },
+        fields: { "limits.cap": { label: "Cap" }, until: { asText: true } },
+      },
     },
     docs: {
       ...documentedClaimTypes()[0]!.docs, evidenceSchema: undefined,
