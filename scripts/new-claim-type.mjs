@@ -1,6 +1,6 @@
 // `npm run new-claim-type <claim_type>`: scaffold a claim type — the one touch list of
 // docs/claim-types.md:
-//   lib/claims/<kebab>.ts            the definition: docs, evidence schema, validate, a check that
+//   lib/claims/<kebab>.ts            the definition (grouped: docs, request, check, …): evidence schema, validate, a check that
 //                                    issues participant_attested (nothing checked yet: replace it)
 //   lib/claims/<kebab>.test.ts       its test, through the same validation a request gets
 //   components/claims/<kebab>.tsx    the UI piece: what the certificate says it proves, its labels
@@ -120,10 +120,12 @@ export const ${camel}: ClaimModule = {
       value: { subject: "Acme Trading Ltd", claim_type: "${type}", claim: "Acme Trading Ltd states this.", evidence: { statement: "As stated." } },
     },
   },
-  levels: LEVELS,
-  offline: true,
-  validate: (input) => evidenceRules(input, "${type}", ${camel}Evidence, LEVELS),
+  request: {
+    levels: LEVELS,
+    validate: (input) => evidenceRules(input, "${type}", ${camel}Evidence, LEVELS),
+  },
   check: withEvidence(${camel}Evidence, async (_input, evidence) => ({ kind: "issue", evidenceLevel: "participant_attested", publicEvidence: evidence })),
+  checking: { offline: true },
 };
 `);
 

@@ -58,6 +58,7 @@ describe("npm run new-claim-type", () => {
     const request = toyStatement.docs.example.value;
     const { input, module } = validateRecordInput(request);
     expect(module).toBe(toyStatement);
+    expect(toyStatement.checking?.offline).toBe(true); // the grouped contract: its check does no I/O
     expect(() => validateRecordInput({ ...request, evidence: {} })).toThrow(/statement/);
     expect(() => validateRecordInput({ ...request, evidence_level: "source_verified" })).toThrow(/participant_attested/);
     expect(await toyStatement.check(input, {} as never)).toEqual({

@@ -31,7 +31,7 @@ export async function changePrincipal(db: Db, auth: AuthContext, id: string, raw
   const input = parseOrThrow(principalChangeSchema, raw);
   const record = await db.transaction(async (tx) => {
     const row = await getRecordOrThrow(tx, auth, id, { forUpdate: true });
-    const principal = claimModuleFor(row.claimType).principal;
+    const principal = claimModuleFor(row.claimType).capabilities?.principal;
     if (!principal) {
       throw new ApiError("field_not_allowed", `Only ${principalClaimTypes().join(" or ")} records have a principal; this is ${row.claimType}.`, "principal_record_id");
     }

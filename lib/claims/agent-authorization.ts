@@ -160,7 +160,7 @@ function agentWallets(links: readonly LinkedStanding[], linked: readonly LinkedT
     });
 }
 
-/** The spend ledger `viewExtras` loaded; null where none was (a view of a past instant). */
+/** The spend ledger `view.viewExtras` loaded; null where none was (a view of a past instant). */
 const paymentsOf = (extras: unknown): PaymentLedger | null => (obj(extras)?.payments as PaymentLedger | undefined) ?? null;
 
 /**
@@ -172,7 +172,6 @@ const paymentsOf = (extras: unknown): PaymentLedger | null => (obj(extras)?.paym
  */
 export const agentAuthorization: ClaimModule = {
   type: "agent_authorization",
-  principal: { role: PRINCIPAL_ROLE, problem: principalProblem },
   docs: {
     describe:
       "`agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); " +
@@ -199,77 +198,79 @@ export const agentAuthorization: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "An AI agent's mandate",
-    summary:
-      "That an agent may act for your company within stated limits. Your own statement, or checked against your mandate key's " +
-      "signature when you paste a mandate signed outside the browser.",
-    evidenceTitle: "The mandate",
-    expiresWith: "valid_until",
-    levelHelp: {
-      participant_attested: "Your own statement of the mandate: signed by the service as you made it, no mandate signature checked. The certificate says so.",
-      source_verified:
-        "Checked against your mandate key: paste the mandate hash, the mandate signature and the key id above. The signature is made " +
-        "outside the browser with your private key, which never touches this service; every field it covers must be exactly as signed.",
-    },
-    fields: {
-      subject: { label: "Subject", help: "Whom the record is about: the agent, as the certificate names it (e.g. invoice-agent-7).", placeholder: "invoice-agent-7" },
-      claim: { help: "What the agent may do, in plain words (e.g. “invoice-agent-7 may pay approved invoices for Acme Trading Ltd.”). It appears on the certificate as written." },
-      principal: { label: "Principal", help: "The company the agent acts for, as shown on the certificate. Link its checked company record to show it is that company.", placeholder: "Acme Trading Ltd" },
-      agent_id: { label: "Agent id", help: "The agent's identifier, as you name it.", placeholder: "invoice-agent-7" },
-      act: { label: "Act", help: "What the agent may do, as one short name.", placeholder: "pay_invoices" },
-      "scope.asset": { label: "Asset", help: "The asset the agent may pay in.", placeholder: "USDC" },
-      "scope.max_amount": { label: "Maximum amount", help: "A decimal number such as 250.00. Stated, not enforced: the service never checks amounts.", placeholder: "250.00" },
-      "scope.network": { label: "Network", help: "The network the agent may pay on.", placeholder: "base" },
-      session_id: { label: "Session id", help: "The session the mandate is for, if it names one." },
-      valid_until: {
-        label: "Valid until (UTC)", asText: true, placeholder: "2026-12-31T23:59:59Z",
-        help: "When the mandate ends; the record expires then. A timestamp with its zone, such as 2026-12-31T23:59:59Z — for a signed mandate exactly as signed. Empty: the default validity.",
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "An AI agent's mandate",
+      summary:
+        "That an agent may act for your company within stated limits. Your own statement, or checked against your mandate key's " +
+        "signature when you paste a mandate signed outside the browser.",
+      evidenceTitle: "The mandate",
+      expiresWith: "valid_until",
+      levelHelp: {
+        participant_attested: "Your own statement of the mandate: signed by the service as you made it, no mandate signature checked. The certificate says so.",
+        source_verified:
+          "Checked against your mandate key: paste the mandate hash, the mandate signature and the key id above. The signature is made " +
+          "outside the browser with your private key, which never touches this service; every field it covers must be exactly as signed.",
       },
-      mandate_hash: { label: "Mandate hash", help: "For a signed mandate: the hash of your instruction, 'sha256:' and 64 hex digits. Never the instruction itself.", placeholder: "sha256:…" },
-      mandate_signature: { label: "Mandate signature", help: "For a signed mandate: the Ed25519 signature (base64url) your mandate key made over the mandate, outside the browser. See the API guide." },
-      principal_key_id: { label: "Mandate key id", help: "For a signed mandate: the id of the mandate key that signed it (Developers → Mandate keys)." },
-      principal_record_id: {
-        label: "Principal's company record",
-        help: "Optional: the id of your public, active, checked company identity record (PRS-…). You can link or change it later on the record's page.",
-        placeholder: "PRS-…",
+      fields: {
+        subject: { label: "Subject", help: "Whom the record is about: the agent, as the certificate names it (e.g. invoice-agent-7).", placeholder: "invoice-agent-7" },
+        claim: { help: "What the agent may do, in plain words (e.g. “invoice-agent-7 may pay approved invoices for Acme Trading Ltd.”). It appears on the certificate as written." },
+        principal: { label: "Principal", help: "The company the agent acts for, as shown on the certificate. Link its checked company record to show it is that company.", placeholder: "Acme Trading Ltd" },
+        agent_id: { label: "Agent id", help: "The agent's identifier, as you name it.", placeholder: "invoice-agent-7" },
+        act: { label: "Act", help: "What the agent may do, as one short name.", placeholder: "pay_invoices" },
+        "scope.asset": { label: "Asset", help: "The asset the agent may pay in.", placeholder: "USDC" },
+        "scope.max_amount": { label: "Maximum amount", help: "A decimal number such as 250.00. Stated, not enforced: the service never checks amounts.", placeholder: "250.00" },
+        "scope.network": { label: "Network", help: "The network the agent may pay on.", placeholder: "base" },
+        session_id: { label: "Session id", help: "The session the mandate is for, if it names one." },
+        valid_until: {
+          label: "Valid until (UTC)", asText: true, placeholder: "2026-12-31T23:59:59Z",
+          help: "When the mandate ends; the record expires then. A timestamp with its zone, such as 2026-12-31T23:59:59Z — for a signed mandate exactly as signed. Empty: the default validity.",
+        },
+        mandate_hash: { label: "Mandate hash", help: "For a signed mandate: the hash of your instruction, 'sha256:' and 64 hex digits. Never the instruction itself.", placeholder: "sha256:…" },
+        mandate_signature: { label: "Mandate signature", help: "For a signed mandate: the Ed25519 signature (base64url) your mandate key made over the mandate, outside the browser. See the API guide." },
+        principal_key_id: { label: "Mandate key id", help: "For a signed mandate: the id of the mandate key that signed it (Developers → Mandate keys)." },
+        principal_record_id: {
+          label: "Principal's company record",
+          help: "Optional: the id of your public, active, checked company identity record (PRS-…). You can link or change it later on the record's page.",
+          placeholder: "PRS-…",
+        },
       },
     },
-  },
-  requestFields: agentFields,
-  screen(raw) {
-    const { subject: _s, claim: _c, ...rest } = raw;
-    return findSecretMaterial(rest);
-  },
-  validate(input) {
-    if (input.evidence && Object.keys(input.evidence).length > 0) {
-      const [k] = Object.keys(input.evidence);
-      return { code: "unknown_field", param: `evidence.${k}`, message: "agent_authorization takes its fields at the top level, not in evidence." };
-    }
-    if (input.expires_at !== undefined) {
-      return { code: "field_not_allowed", param: "expires_at", message: "An agent authorization ends when its mandate does: send valid_until." };
-    }
-    const parsed = agentRequest.safeParse(input);
-    if (!parsed.success) return fieldErrors(parsed.error, input, "")[0]!;
-    const f = parsed.data;
-    if (f.valid_until !== undefined) {
-      const at = Date.parse(f.valid_until);
-      const min = getEnv().MIN_VALIDITY_SECONDS;
-      if (at <= Date.now() + min * 1000 || at > Date.now() + MAX_VALIDITY_MS) {
-        return { code: "invalid_value", param: "valid_until", message: `'valid_until' must lie between ${min} seconds and five years from now.` };
+    requestFields: agentFields,
+    screen(raw) {
+      const { subject: _s, claim: _c, ...rest } = raw;
+      return findSecretMaterial(rest);
+    },
+    validate(input) {
+      if (input.evidence && Object.keys(input.evidence).length > 0) {
+        const [k] = Object.keys(input.evidence);
+        return { code: "unknown_field", param: `evidence.${k}`, message: "agent_authorization takes its fields at the top level, not in evidence." };
       }
-    }
-    const twice = (f.agent_wallets ?? []).findIndex((id, i, all) => all.indexOf(id) !== i);
-    if (twice >= 0) return { code: "invalid_value", param: `agent_wallets[${twice}]`, message: `agent_wallets[${twice}] names the same wallet record again.` };
-    return refuseSourceFields(input, "agent_authorization") ?? levelProblem(input, f);
-  },
-  links: (input) => {
-    const f = agentRequest.safeParse(input).data;
-    return [
-      ...(f?.principal_record_id ? [{ role: PRINCIPAL_ROLE, targetId: f.principal_record_id }] : []),
-      ...(f?.agent_wallets ?? []).map((targetId, i) => ({ role: agentWalletRole(i), targetId })),
-    ];
+      if (input.expires_at !== undefined) {
+        return { code: "field_not_allowed", param: "expires_at", message: "An agent authorization ends when its mandate does: send valid_until." };
+      }
+      const parsed = agentRequest.safeParse(input);
+      if (!parsed.success) return fieldErrors(parsed.error, input, "")[0]!;
+      const f = parsed.data;
+      if (f.valid_until !== undefined) {
+        const at = Date.parse(f.valid_until);
+        const min = getEnv().MIN_VALIDITY_SECONDS;
+        if (at <= Date.now() + min * 1000 || at > Date.now() + MAX_VALIDITY_MS) {
+          return { code: "invalid_value", param: "valid_until", message: `'valid_until' must lie between ${min} seconds and five years from now.` };
+        }
+      }
+      const twice = (f.agent_wallets ?? []).findIndex((id, i, all) => all.indexOf(id) !== i);
+      if (twice >= 0) return { code: "invalid_value", param: `agent_wallets[${twice}]`, message: `agent_wallets[${twice}] names the same wallet record again.` };
+      return refuseSourceFields(input, "agent_authorization") ?? levelProblem(input, f);
+    },
+    links: (input) => {
+      const f = agentRequest.safeParse(input).data;
+      return [
+        ...(f?.principal_record_id ? [{ role: PRINCIPAL_ROLE, targetId: f.principal_record_id }] : []),
+        ...(f?.agent_wallets ?? []).map((targetId, i) => ({ role: agentWalletRole(i), targetId })),
+      ];
+    },
   },
   async check(input, ctx) {
     const f = agentRequest.parse(input);
@@ -292,41 +293,46 @@ export const agentAuthorization: ClaimModule = {
     const publicEvidence = Object.fromEntries(Object.entries(signedFields).filter(([, v]) => v !== undefined));
     return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
   },
-  /** A signed mandate: the principal's signature, verified with its mandate key. An unsigned one is the account's statement. */
-  facts: (_subject, evidence) => (typeof evidence.mandate_signature === "string"
-    ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]
-    : []),
-  async viewExtras(db, recs) {
-    const [standings, ledgers] = await Promise.all([
-      mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
-      loadPaymentLedgers(db, recs.flatMap((r) => (r.id ? [r.id] : []))),
-    ]);
-    return recs.map((r) => {
-      const keyId = str(r.evidence.principal_key_id);
-      const ledger = r.id ? ledgers.get(r.id) : undefined;
+  view: {
+    /** A signed mandate: the principal's signature, verified with its mandate key. An unsigned one is the account's statement. */
+    facts: (_subject, evidence) => (typeof evidence.mandate_signature === "string"
+      ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]
+      : []),
+    async viewExtras(db, recs) {
+      const [standings, ledgers] = await Promise.all([
+        mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
+        loadPaymentLedgers(db, recs.flatMap((r) => (r.id ? [r.id] : []))),
+      ]);
+      return recs.map((r) => {
+        const keyId = str(r.evidence.principal_key_id);
+        const ledger = r.id ? ledgers.get(r.id) : undefined;
+        return {
+          data: { key: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
+          // The payments citing the agent: a change of any drops the cached view (a new one tells the agent itself).
+          dependsOn: [...(keyId ? [mandateKeyDependency(keyId)] : []), ...(ledger?.citing ?? [])],
+        };
+      });
+    },
+    publicFields({ evidence, links, extras, account, linked }) {
+      const link = links.find((l) => l.role === PRINCIPAL_ROLE);
+      const target = linked?.find((l) => l.role === PRINCIPAL_ROLE)?.target;
+      const keyId = str(evidence.principal_key_id);
+      const key = keyOf(extras);
       return {
-        data: { key: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
-        // The payments citing the agent: a change of any drops the cached view (a new one tells the agent itself).
-        dependsOn: [...(keyId ? [mandateKeyDependency(keyId)] : []), ...(ledger?.citing ?? [])],
+        agent: {
+          principal: str(evidence.principal), agent_id: str(evidence.agent_id), act: str(evidence.act),
+          scope: obj(evidence.scope), session_id: str(evidence.session_id),
+          valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
+          key: keyId ? { key_id: keyId, status: key?.status ?? null, environment: key?.environment ?? null } : null,
+          principal_standing: principalStanding(str(evidence.principal), link, target, account),
+          principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
+          wallets: agentWallets(links, linked),
+          payments: paymentsOf(extras),
+        },
       };
-    });
+    },
   },
-  publicFields({ evidence, links, extras, account, linked }) {
-    const link = links.find((l) => l.role === PRINCIPAL_ROLE);
-    const target = linked?.find((l) => l.role === PRINCIPAL_ROLE)?.target;
-    const keyId = str(evidence.principal_key_id);
-    const key = keyOf(extras);
-    return {
-      agent: {
-        principal: str(evidence.principal), agent_id: str(evidence.agent_id), act: str(evidence.act),
-        scope: obj(evidence.scope), session_id: str(evidence.session_id),
-        valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
-        key: keyId ? { key_id: keyId, status: key?.status ?? null, environment: key?.environment ?? null } : null,
-        principal_standing: principalStanding(str(evidence.principal), link, target, account),
-        principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
-        wallets: agentWallets(links, linked),
-        payments: paymentsOf(extras),
-      },
-    };
+  capabilities: {
+    principal: { role: PRINCIPAL_ROLE, problem: principalProblem },
   },
 };

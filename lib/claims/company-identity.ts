@@ -50,7 +50,6 @@ const notActive = (rec: LeiRecord) =>
  */
 export const companyIdentity: ClaimModule = {
   type: "company_identity",
-  provesLegalIdentity: true,
   docs: {
     describe:
       "`company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register " +
@@ -63,35 +62,26 @@ export const companyIdentity: ClaimModule = {
       value: { subject: "Acme Widgets Limited", claim_type: "company_identity", claim: "Acme Widgets Limited holds an active LEI.", evidence: { lei: "5493001KJTIIGC8Y1R12" } },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "Company identity, checked against the LEI register",
-    summary: "That a company with this legal name holds an active LEI, as the LEI register (GLEIF) answers. Re-checked periodically.",
-    fields: {
-      subject: { label: "Legal name", help: "The entity's legal name exactly as the LEI register spells it.", placeholder: "Acme Widgets Limited" },
-      claim: { placeholder: "Acme Widgets Limited holds an active LEI." },
-      "evidence.lei": { label: "LEI", placeholder: "20 letters and digits" },
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "Company identity, checked against the LEI register",
+      summary: "That a company with this legal name holds an active LEI, as the LEI register (GLEIF) answers. Re-checked periodically.",
+      fields: {
+        subject: { label: "Legal name", help: "The entity's legal name exactly as the LEI register spells it.", placeholder: "Acme Widgets Limited" },
+        claim: { placeholder: "Acme Widgets Limited holds an active LEI." },
+        "evidence.lei": { label: "LEI", placeholder: "20 letters and digits" },
+      },
     },
-  },
-  review: {
-    checklist: [
-      { key: "register_checked", label: "In the LEI register (search.gleif.org) the LEI is ISSUED and the entity ACTIVE." },
-      { key: "name_matches", label: "The register's legal name is the record's subject." },
-    ],
-  },
-  /** The register says the LEI is issued and the entity active, under the subject's legal name. */
-  facts: () => [
-    { fact: "lei_active", by: "source", source: LEI_REGISTER },
-    { fact: "legal_name", by: "source", source: LEI_REGISTER },
-  ],
-  validate(input) {
-    const rules = evidenceRules(input, "company_identity", companyIdentityEvidence, LEVELS);
-    if (rules) return rules;
-    const lei = leiOf(input.evidence ?? {});
-    if (!isValidLei(lei)) {
-      return { code: "invalid_lei", param: "evidence.lei", message: "'evidence.lei' is not an LEI: 20 letters and digits ending in two ISO 17442 check digits." };
-    }
-    return null;
+    validate(input) {
+      const rules = evidenceRules(input, "company_identity", companyIdentityEvidence, LEVELS);
+      if (rules) return rules;
+      const lei = leiOf(input.evidence ?? {});
+      if (!isValidLei(lei)) {
+        return { code: "invalid_lei", param: "evidence.lei", message: "'evidence.lei' is not an LEI: 20 letters and digits ending in two ISO 17442 check digits." };
+      }
+      return null;
+    },
   },
   check: withEvidence(companyIdentityEvidence, async (input, evidence, { now }): Promise<CheckOutcome> => {
     const lei = leiOf(evidence);
@@ -104,23 +94,43 @@ export const companyIdentity: ClaimModule = {
     if (!judged.ok) return { kind: "fail", error: judged.error };
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: judged.evidence };
   }),
-  async recheck(evidence, now, record): Promise<RecheckOutcome> {
-    const found = await lookupLei(leiOf(evidence));
-    if (found.kind === "unreachable") return found;
-    if (found.kind === "not_found") return { kind: "fail", reason: `The LEI register has no record for ${leiOf(evidence)}.` };
-    const judged = judge(found.value, record.subject, now);
-    if (!judged.ok) return { kind: "fail", reason: judged.error.message };
-    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: judged.evidence };
-  },
-  monitor: {
-    intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
-    async run(evidence): Promise<MonitorOutcome> {
+  checking: {
+    async recheck(evidence, now, record): Promise<RecheckOutcome> {
       const found = await lookupLei(leiOf(evidence));
       if (found.kind === "unreachable") return found;
-      if (found.kind === "not_found") return { kind: "lapsed", reason: `The LEI register no longer has a record for ${leiOf(evidence)}.` };
-      const rec = found.value;
-      if (rec.registrationStatus !== "ISSUED" || rec.entityStatus !== "ACTIVE") return { kind: "lapsed", reason: notActive(rec) };
-      return { kind: "holds" };
+      if (found.kind === "not_found") return { kind: "fail", reason: `The LEI register has no record for ${leiOf(evidence)}.` };
+      const judged = judge(found.value, record.subject, now);
+      if (!judged.ok) return { kind: "fail", reason: judged.error.message };
+      return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: judged.evidence };
     },
+  },
+  review: {
+    checklist: [
+      { key: "register_checked", label: "In the LEI register (search.gleif.org) the LEI is ISSUED and the entity ACTIVE." },
+      { key: "name_matches", label: "The register's legal name is the record's subject." },
+    ],
+  },
+  view: {
+    /** The register says the LEI is issued and the entity active, under the subject's legal name. */
+    facts: () => [
+      { fact: "lei_active", by: "source", source: LEI_REGISTER },
+      { fact: "legal_name", by: "source", source: LEI_REGISTER },
+    ],
+  },
+  policy: {
+    monitor: {
+      intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
+      async run(evidence): Promise<MonitorOutcome> {
+        const found = await lookupLei(leiOf(evidence));
+        if (found.kind === "unreachable") return found;
+        if (found.kind === "not_found") return { kind: "lapsed", reason: `The LEI register no longer has a record for ${leiOf(evidence)}.` };
+        const rec = found.value;
+        if (rec.registrationStatus !== "ISSUED" || rec.entityStatus !== "ACTIVE") return { kind: "lapsed", reason: notActive(rec) };
+        return { kind: "holds" };
+      },
+    },
+  },
+  capabilities: {
+    provesLegalIdentity: true,
   },
 };

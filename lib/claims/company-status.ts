@@ -15,24 +15,28 @@ export const companyStatus: ClaimModule = {
       value: { subject: "Acme Trading Ltd", claim_type: "company_status", claim: "Acme Trading Ltd is an active company.", visibility: "public" },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "Company status, stated by you",
-    summary: "Your own statement about a company, signed as you made it. Nothing is checked: the certificate says so. Issued at once.",
-    fields: {
-      subject: { help: "The company's name.", placeholder: "Acme Trading Ltd" },
-      claim: { help: "What you state about it, in one or two sentences.", placeholder: "Acme Trading Ltd is an active company in good standing." },
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "Company status, stated by you",
+      summary: "Your own statement about a company, signed as you made it. Nothing is checked: the certificate says so. Issued at once.",
+      fields: {
+        subject: { help: "The company's name.", placeholder: "Acme Trading Ltd" },
+        claim: { help: "What you state about it, in one or two sentences.", placeholder: "Acme Trading Ltd is an active company in good standing." },
+      },
     },
-  },
-  offline: true,
-  validate(input) {
-    if (input.evidence && Object.keys(input.evidence).length > 0) {
-      const [k] = Object.keys(input.evidence);
-      return { code: "unknown_field", param: `evidence.${k}`, message: "company_status takes no evidence." };
-    }
-    return refuseSourceFields(input, "company_status") ?? onlyLevels(input, LEVELS, "company_status");
+    validate(input) {
+      if (input.evidence && Object.keys(input.evidence).length > 0) {
+        const [k] = Object.keys(input.evidence);
+        return { code: "unknown_field", param: `evidence.${k}`, message: "company_status takes no evidence." };
+      }
+      return refuseSourceFields(input, "company_status") ?? onlyLevels(input, LEVELS, "company_status");
+    },
   },
   async check() {
     return { kind: "issue", evidenceLevel: "participant_attested", publicEvidence: {} };
+  },
+  checking: {
+    offline: true,
   },
 };

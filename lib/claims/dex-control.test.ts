@@ -46,7 +46,7 @@ describe("dex_control subtype rules", () => {
   });
 
   it("through validate: evidence shape, expires_at and levels", () => {
-    const v = (o: Record<string, unknown>) => dexControl.validate({ subject: WALLET, claim_type: "dex_control", claim: "x", visibility: "public", ...o } as never);
+    const v = (o: Record<string, unknown>) => dexControl.request.validate({ subject: WALLET, claim_type: "dex_control", claim: "x", visibility: "public", ...o } as never);
     expect(v({ subtype: "wallet_owner", evidence: withDomain })).toBeNull();
     expect(v({ subtype: "wallet_owner", evidence: { ...withDomain, user_address: "0x12" } })).toMatchObject({ param: "evidence.user_address" });
     expect(v({ subtype: "wallet_owner", evidence: { ...withDomain, extra: 1 } })).toMatchObject({ code: "unknown_field", param: "evidence.extra" });
@@ -79,7 +79,7 @@ describe("dex_control subtype rules", () => {
   });
 
   it("the signed status carries evidence.mode and evidence.social_handle", () => {
-    expect(dexControl.publicFields?.({ evidence: { mode: "domainless", social_handle: "@acmetrade", address: WALLET }, links: [], extras: undefined }))
+    expect(dexControl.view?.publicFields?.({ evidence: { mode: "domainless", social_handle: "@acmetrade", address: WALLET }, links: [], extras: undefined }))
       .toEqual({ evidence: { mode: "domainless", social_handle: "@acmetrade" } });
   });
 });

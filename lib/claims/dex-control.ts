@@ -27,7 +27,7 @@ import type { ApprovalRecheck, ApprovalRecheckInput, ChecklistItem, ClaimContext
  * 90 days from approval; evidence must be younger than 24 h when approved. At approval a
  * public snapshot is taken from the exchange's info API (`takeSnapshot`).
  *
- * Evidence is refreshed without a new submission (`refresh`); a renewal is a new submission
+ * Evidence is refreshed without a new submission (`checking.refresh`); a renewal is a new submission
  * naming the old record (`evidence.renews`), which it supersedes on approval.
  */
 
@@ -143,7 +143,7 @@ export function dexChecklist(subtype: DexSubtype, e: Pick<DexEvidence, "mode">):
 /**
  * Approval needs a wallet signature the service checked itself (CONTRACT "What was checked"):
  * one whose check needed the network (a smart account's EIP-1271/6492 check) while its RPC
- * could not be reached is unchecked, and waits for "Re-run automatic check" (`recheck`).
+ * could not be reached is unchecked, and waits for "Re-run automatic check" (`checking.recheck`).
  */
 export function signatureUnchecked(evidence: Record<string, unknown>): string | null {
   if (evidence.signature_checked === true) return null;
@@ -214,7 +214,6 @@ const subtypeOf = (input: RecordCreateInput) => (input as RecordCreateInput & { 
 
 export const dexControl: ClaimModule = {
   type: "dex_control",
-  challenge: { kind: "wallet" },
   docs: {
     describe:
       "`dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, " +
@@ -235,59 +234,29 @@ export const dexControl: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "Exchange control (builder, vault leader, wallet owner)",
-    summary: "Submitted through the API: sign a wallet challenge asked with claim_type dex_control, then POST the record; a reviewer confirms the social account.",
-    href: "/docs",
-  },
-  validityDays: DEX_VALIDITY_DAYS,
-  requestFields: dexRequestFields,
-  recheckAtExpiry: true,
-  review: {
-    checklist: (evidence) => dexChecklist(evidence.subtype as DexSubtype, { mode: evidence.mode === "domainless" ? "domainless" : undefined }),
-    beforeApprove: (submission, now) => signatureUnchecked(submission.evidence) ?? evidenceTooOld(submission.evidence, now),
-    awaitsSource: (evidence) => evidence.signature_checked !== true,
-    recheckAtApproval: (submission, now) => recheckDomainAtApproval(submission, now),
-    async atApproval({ evidence, privateEvidence }, now) {
-      const user = typeof privateEvidence.user_address === "string" ? privateEvidence.user_address : undefined;
-      const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
-      const snap = await takeSnapshot(evidence.subtype as DexSubtype, String(evidence.address), { user_address: user, vault_address: vault }, now);
-      if (snap.kind === "snapshot") return { kind: "evidence", evidence: { ...evidence, snapshot: snap.snapshot } };
-      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}.` } };
-      return {
-        kind: "unreachable", reason: snap.reason,
-        evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
-      };
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "Exchange control (builder, vault leader, wallet owner)",
+      summary: "Submitted through the API: sign a wallet challenge asked with claim_type dex_control, then POST the record; a reviewer confirms the social account.",
+      href: "/docs",
+    },
+    requestFields: dexRequestFields,
+    validate(input) {
+      if (input.expires_at !== undefined) return { code: "field_not_allowed", param: "expires_at", message: "dex_control records are valid exactly 90 days from approval." };
+      const evidence = input.evidence ?? {};
+      const parsed = dexEvidence.safeParse(evidence);
+      if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
+      return dexProblem(subtypeOf(input), parsed.data) ?? refuseSourceFields(input, "dex_control") ?? onlyLevels(input, LEVELS, "dex_control");
+    },
+    links: (input) => {
+      const e = dexEvidence.safeParse(input.evidence ?? {}).data;
+      return [
+        ...(e?.domain_record ? [{ role: "domain_record", targetId: e.domain_record }] : []),
+        ...(e?.renews ? [{ role: RENEWS, targetId: e.renews }] : []),
+      ];
     },
   },
-  validate(input) {
-    if (input.expires_at !== undefined) return { code: "field_not_allowed", param: "expires_at", message: "dex_control records are valid exactly 90 days from approval." };
-    const evidence = input.evidence ?? {};
-    const parsed = dexEvidence.safeParse(evidence);
-    if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
-    return dexProblem(subtypeOf(input), parsed.data) ?? refuseSourceFields(input, "dex_control") ?? onlyLevels(input, LEVELS, "dex_control");
-  },
-  links: (input) => {
-    const e = dexEvidence.safeParse(input.evidence ?? {}).data;
-    return [
-      ...(e?.domain_record ? [{ role: "domain_record", targetId: e.domain_record }] : []),
-      ...(e?.renews ? [{ role: RENEWS, targetId: e.renews }] : []),
-    ];
-  },
-  supersedesOnIssue: "renews",
-  /** The wallet by its signature, the domain by its record, the social account (always a reviewer's: dex_control is reviewed). */
-  facts: (_subject, e) => [
-    { fact: "wallet_control", by: "signature" },
-    ...(typeof e.domain === "string" ? [{ fact: "domain_control", by: "source" as const, ...(typeof e.domain_record === "string" ? { source: `domain_ownership record ${e.domain_record}` } : {}) }] : []),
-    { fact: "social_account", by: "source", ...(typeof e.social_handle === "string" ? { source: `social account ${e.social_handle}` } : {}) },
-  ],
-  /** Found by its wallet, its social account and its website (a builder's front end: the embed badge is green only there). */
-  lookupValues: (subject, e) => [
-    { kind: "wallet", value: subject, field: "subject" },
-    ...(typeof e.social_handle === "string" ? [{ kind: "social_handle" as const, value: e.social_handle, field: "evidence.social_handle" }] : []),
-    ...(typeof e.domain === "string" ? [{ kind: "website" as const, value: e.domain, field: "evidence.domain" }] : []),
-  ],
   async check(input, ctx): Promise<CheckOutcome> {
     const e = dexEvidence.parse(input.evidence ?? {});
     const subtype = subtypeOf(input)!;
@@ -318,42 +287,81 @@ export const dexControl: ClaimModule = {
       commit,
     };
   },
-  /** Re-sign (a new dex_control wallet challenge for the same wallet) and re-check the domain record: fresh evidence, still pending. */
-  async refresh(submission, sent, ctx) {
-    const body = refreshRequest.safeParse(sent);
-    if (!body.success) return { error: fieldErrors(body.error, sent, "evidence")[0]! };
-    const e = submission.evidence;
-    if (typeof e.domain_record === "string" && typeof e.domain === "string") {
-      const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, { environment: ctx.auth.environment, now: ctx.now });
-      if (problem) return { error: problem };
-    }
-    const signed = await signedWallet(body.data.challenge_id, body.data.signature, String(e.address), ctx);
-    if ("error" in signed) return { error: signed.error.param === "subject" ? { ...signed.error, param: "evidence.challenge_id", message: `The new challenge must be for the same wallet, ${String(e.address)}.` } : signed.error };
-    const { ch, result } = signed;
-    return {
-      evidence: {
-        ...e, challenge_id: ch.id, message: ch.message, token: ch.nonce, signature: body.data.signature,
-        signature_checked: result.kind === "valid", checked_at: ctx.now.toISOString(),
-      },
-      commit: (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId),
-    };
+  checking: {
+    /** Re-sign (a new dex_control wallet challenge for the same wallet) and re-check the domain record: fresh evidence, still pending. */
+    async refresh(submission, sent, ctx) {
+      const body = refreshRequest.safeParse(sent);
+      if (!body.success) return { error: fieldErrors(body.error, sent, "evidence")[0]! };
+      const e = submission.evidence;
+      if (typeof e.domain_record === "string" && typeof e.domain === "string") {
+        const problem = domainRecordProblem(ctx.linked.get("domain_record"), e.domain, { environment: ctx.auth.environment, now: ctx.now });
+        if (problem) return { error: problem };
+      }
+      const signed = await signedWallet(body.data.challenge_id, body.data.signature, String(e.address), ctx);
+      if ("error" in signed) return { error: signed.error.param === "subject" ? { ...signed.error, param: "evidence.challenge_id", message: `The new challenge must be for the same wallet, ${String(e.address)}.` } : signed.error };
+      const { ch, result } = signed;
+      return {
+        evidence: {
+          ...e, challenge_id: ch.id, message: ch.message, token: ch.nonce, signature: body.data.signature,
+          signature_checked: result.kind === "valid", checked_at: ctx.now.toISOString(),
+        },
+        commit: (tx: Tx, recordId: string) => consumeChallenge(tx, walletChallenges, ch.id, recordId),
+      };
+    },
+    /**
+     * "Re-run automatic check": the wallet signature checked again (a smart account's on-chain).
+     * Valid → the submission waits for its reviewer with a checked signature (never issued by
+     * this: a reviewer confirms the social account); still unreachable or now refused → unchanged.
+     */
+    async recheck(evidence, now): Promise<RecheckOutcome> {
+      if (evidence.signature_checked === true) return { kind: "checked", publicEvidence: evidence, reason: "The wallet signature was already checked." };
+      const again = await verifyKeptSignature(evidence);
+      if (again.kind !== "valid") return again;
+      return {
+        kind: "checked", publicEvidence: { ...evidence, signature_checked: true, checked_at: now.toISOString() },
+        reason: "The network answered: the wallet signature checked out. A reviewer still confirms the rest.",
+      };
+    },
   },
-  /**
-   * "Re-run automatic check": the wallet signature checked again (a smart account's on-chain).
-   * Valid → the submission waits for its reviewer with a checked signature (never issued by
-   * this: a reviewer confirms the social account); still unreachable or now refused → unchanged.
-   */
-  async recheck(evidence, now): Promise<RecheckOutcome> {
-    if (evidence.signature_checked === true) return { kind: "checked", publicEvidence: evidence, reason: "The wallet signature was already checked." };
-    const again = await verifyKeptSignature(evidence);
-    if (again.kind !== "valid") return again;
-    return {
-      kind: "checked", publicEvidence: { ...evidence, signature_checked: true, checked_at: now.toISOString() },
-      reason: "The network answered: the wallet signature checked out. A reviewer still confirms the rest.",
-    };
+  review: {
+    checklist: (evidence) => dexChecklist(evidence.subtype as DexSubtype, { mode: evidence.mode === "domainless" ? "domainless" : undefined }),
+    beforeApprove: (submission, now) => signatureUnchecked(submission.evidence) ?? evidenceTooOld(submission.evidence, now),
+    awaitsSource: (evidence) => evidence.signature_checked !== true,
+    recheckAtApproval: (submission, now) => recheckDomainAtApproval(submission, now),
+    async atApproval({ evidence, privateEvidence }, now) {
+      const user = typeof privateEvidence.user_address === "string" ? privateEvidence.user_address : undefined;
+      const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
+      const snap = await takeSnapshot(evidence.subtype as DexSubtype, String(evidence.address), { user_address: user, vault_address: vault }, now);
+      if (snap.kind === "snapshot") return { kind: "evidence", evidence: { ...evidence, snapshot: snap.snapshot } };
+      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}.` } };
+      return {
+        kind: "unreachable", reason: snap.reason,
+        evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
+      };
+    },
+    supersedesOnIssue: "renews",
   },
-  /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */
-  publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),
+  view: {
+    /** The wallet by its signature, the domain by its record, the social account (always a reviewer's: dex_control is reviewed). */
+    facts: (_subject, e) => [
+      { fact: "wallet_control", by: "signature" },
+      ...(typeof e.domain === "string" ? [{ fact: "domain_control", by: "source" as const, ...(typeof e.domain_record === "string" ? { source: `domain_ownership record ${e.domain_record}` } : {}) }] : []),
+      { fact: "social_account", by: "source", ...(typeof e.social_handle === "string" ? { source: `social account ${e.social_handle}` } : {}) },
+    ],
+    /** Found by its wallet, its social account and its website (a builder's front end: the embed badge is green only there). */
+    lookupValues: (subject, e) => [
+      { kind: "wallet", value: subject, field: "subject" },
+      ...(typeof e.social_handle === "string" ? [{ kind: "social_handle" as const, value: e.social_handle, field: "evidence.social_handle" }] : []),
+      ...(typeof e.domain === "string" ? [{ kind: "website" as const, value: e.domain, field: "evidence.domain" }] : []),
+    ],
+    /** Spec 2.10 / 2.6 rule 7: the signed status carries evidence.mode and evidence.social_handle. */
+    publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),
+  },
+  policy: {
+    validityDays: DEX_VALIDITY_DAYS,
+    recheckAtExpiry: true,
+  },
+  challenge: { kind: "wallet" },
 };
 
 /**
@@ -371,7 +379,7 @@ export async function recheckDomainAtApproval(submission: ApprovalRecheckInput, 
   const target = submission.linked.get("domain_record");
   const problem = domainRecordProblem(target, e.domain, { environment: submission.environment, now });
   if (problem || !target) return { kind: "refused", reason: `The domain record ${e.domain_record} no longer stands for ${e.domain}: ${problem?.message ?? "not found."}` };
-  const found = await domainOwnership.monitor!.run(target.evidencePublic, now);
+  const found = await domainOwnership.policy!.monitor!.run(target.evidencePublic, now);
   if (found.kind === "unreachable") {
     return { kind: "refused", reason: `The domain ${e.domain} could not be re-checked at approval: DNS did not answer (${found.reason}). Try again in a moment.` };
   }

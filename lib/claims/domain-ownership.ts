@@ -21,11 +21,6 @@ export const domainEvidence = z.strictObject({ challenge_id: z.string().regex(DO
  */
 export const domainOwnership: ClaimModule = {
   type: "domain_ownership",
-  provesAccountDomain: true,
-  challenge: {
-    kind: "domain",
-    primary: { proofRequest: ({ subject, challengeId }) => ({ subject, claim: `Controls DNS for ${subject}.`, evidence: { challenge_id: challengeId } }) },
-  },
   docs: {
     describe:
       "`domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) " +
@@ -41,18 +36,15 @@ export const domainOwnership: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  lookupValues: (subject) => [{ kind: "website", value: subject, field: "subject" }],
-  /** Control of the domain, asked of DNS at the challenge's TXT name. */
-  facts: (subject, evidence) => [
-    { fact: "domain_control", by: "source", source: `DNS TXT ${typeof evidence.txt_name === "string" ? evidence.txt_name : `_prs-challenge.${subject}`}` },
-  ],
-  form: {
-    label: "Domain ownership",
-    summary: "Control of a domain's DNS, shown by a TXT record you publish. It needs a challenge first: the Proofs page walks you through it.",
-    href: "/proofs#domain",
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "Domain ownership",
+      summary: "Control of a domain's DNS, shown by a TXT record you publish. It needs a challenge first: the Proofs page walks you through it.",
+      href: "/proofs#domain",
+    },
+    validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, LEVELS),
   },
-  validate: (input) => evidenceRules(input, "domain_ownership", domainEvidence, LEVELS),
   check: withEvidence(domainEvidence, async (input, { challenge_id }, { auth, now, db }) => {
     const loaded = await loadChallenge(db, domainChallenges, auth, challenge_id, now);
     if ("error" in loaded) return { kind: "fail", error: loaded.error! };
@@ -76,26 +68,42 @@ export const domainOwnership: ClaimModule = {
     }
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: evidence, commit };
   }),
+  checking: {
+    async recheck(evidence, now) {
+      const again = await askTxtAgain(evidence);
+      if (again.kind === "unreachable") return again;
+      if (again.kind === "absent") return { kind: "fail", reason: `DNS answered, but TXT ${again.txtName} does not hold "${again.txtValue}".` };
+      return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString() } };
+    },
+  },
   review: {
     checklist: [
       { key: "txt_found", label: "With a resolver of my own, the TXT record at txt_name holds txt_value exactly." },
       { key: "domain_matches", label: "The domain in the evidence is the record's subject." },
     ],
   },
-  monitor: {
-    intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
-    async run(evidence) {
-      const again = await askTxtAgain(evidence);
-      if (again.kind === "unreachable") return again;
-      if (again.kind === "published") return { kind: "holds" };
-      return { kind: "lapsed", reason: `The TXT record ${again.txtName} = "${again.txtValue}" is no longer published.` };
+  view: {
+    provesAccountDomain: true,
+    lookupValues: (subject) => [{ kind: "website", value: subject, field: "subject" }],
+    /** Control of the domain, asked of DNS at the challenge's TXT name. */
+    facts: (subject, evidence) => [
+      { fact: "domain_control", by: "source", source: `DNS TXT ${typeof evidence.txt_name === "string" ? evidence.txt_name : `_prs-challenge.${subject}`}` },
+    ],
+  },
+  policy: {
+    monitor: {
+      intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
+      async run(evidence) {
+        const again = await askTxtAgain(evidence);
+        if (again.kind === "unreachable") return again;
+        if (again.kind === "published") return { kind: "holds" };
+        return { kind: "lapsed", reason: `The TXT record ${again.txtName} = "${again.txtValue}" is no longer published.` };
+      },
     },
   },
-  async recheck(evidence, now) {
-    const again = await askTxtAgain(evidence);
-    if (again.kind === "unreachable") return again;
-    if (again.kind === "absent") return { kind: "fail", reason: `DNS answered, but TXT ${again.txtName} does not hold "${again.txtValue}".` };
-    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString() } };
+  challenge: {
+    kind: "domain",
+    primary: { proofRequest: ({ subject, challengeId }) => ({ subject, claim: `Controls DNS for ${subject}.`, evidence: { challenge_id: challengeId } }) },
   },
 };
 

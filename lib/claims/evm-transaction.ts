@@ -90,40 +90,33 @@ export const evmTransaction: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "On-chain payment (EVM transaction)",
-    summary: "That a transaction happened on an EVM network — mined, successful, deep enough, between the addresses you name — as the network reports it.",
-    fields: {
-      subject: { help: "What the payment is, in a few words.", placeholder: "Payment from Acme Trading Ltd to Globex" },
-      claim: { placeholder: "Acme Trading Ltd paid Globex 0.5 ETH on Base." },
-      "evidence.network": { label: "Network" },
-      "evidence.tx_hash": { label: "Transaction hash", help: "0x and 64 hex digits.", placeholder: "0x…" },
-      "evidence.expected_from": { label: "Sender address", placeholder: "0x…" },
-      "evidence.expected_to": { label: "Recipient address", placeholder: "0x…" },
-      "evidence.agent_record": { label: "Made by an agent (its agent record)", help: "Only for a payment an AI agent made: the verification id of its agent authorization.", placeholder: "PRS-…" },
-      "evidence.act": { label: "What the agent did", help: "Compared with the act its authorization names, e.g. pay_invoices." },
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "On-chain payment (EVM transaction)",
+      summary: "That a transaction happened on an EVM network — mined, successful, deep enough, between the addresses you name — as the network reports it.",
+      fields: {
+        subject: { help: "What the payment is, in a few words.", placeholder: "Payment from Acme Trading Ltd to Globex" },
+        claim: { placeholder: "Acme Trading Ltd paid Globex 0.5 ETH on Base." },
+        "evidence.network": { label: "Network" },
+        "evidence.tx_hash": { label: "Transaction hash", help: "0x and 64 hex digits.", placeholder: "0x…" },
+        "evidence.expected_from": { label: "Sender address", placeholder: "0x…" },
+        "evidence.expected_to": { label: "Recipient address", placeholder: "0x…" },
+        "evidence.agent_record": { label: "Made by an agent (its agent record)", help: "Only for a payment an AI agent made: the verification id of its agent authorization.", placeholder: "PRS-…" },
+        "evidence.act": { label: "What the agent did", help: "Compared with the act its authorization names, e.g. pay_invoices." },
+      },
     },
-  },
-  review: {
-    checklist: [
-      { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough." },
-      { key: "parties_match", label: "Its sender and recipient are the expected ones given in the evidence." },
-    ],
-    // The agent's status at payment is read at the block's time, which only the chain gives (spec 2.4 rule 1).
-    beforeApprove: ({ evidence }) => (evidence.agent_record === undefined ? null
-      : "A payment made by an agent is issued only once it is checked on-chain: its agent's status is read at the block's time. Re-run the automatic check once the network answers, or reject it."),
-  },
-  validate(input) {
-    const evidence = input.evidence ?? {};
-    if (Object.hasOwn(evidence, "act") && !Object.hasOwn(evidence, "agent_record")) {
-      return { code: "missing_field", param: "evidence.agent_record", message: "'evidence.act' is compared with an agent's act: send the agent's record as 'evidence.agent_record' with it." };
-    }
-    return evidenceRules(input, "evm_transaction", evmTransactionEvidence, LEVELS);
-  },
-  links: (input) => {
-    const id = evmTransactionEvidence.safeParse(input.evidence ?? {}).data?.agent_record;
-    return id ? [{ role: AGENT_RECORD_ROLE, targetId: id }] : [];
+    validate(input) {
+      const evidence = input.evidence ?? {};
+      if (Object.hasOwn(evidence, "act") && !Object.hasOwn(evidence, "agent_record")) {
+        return { code: "missing_field", param: "evidence.agent_record", message: "'evidence.act' is compared with an agent's act: send the agent's record as 'evidence.agent_record' with it." };
+      }
+      return evidenceRules(input, "evm_transaction", evmTransactionEvidence, LEVELS);
+    },
+    links: (input) => {
+      const id = evmTransactionEvidence.safeParse(input.evidence ?? {}).data?.agent_record;
+      return id ? [{ role: AGENT_RECORD_ROLE, targetId: id }] : [];
+    },
   },
   check: withEvidence(evmTransactionEvidence, async (_input, evidence, ctx): Promise<CheckOutcome> => {
     if (evidence.agent_record !== undefined) {
@@ -139,19 +132,32 @@ export const evmTransaction: ClaimModule = {
     }
     return judged(ctx.db, ctx.auth.accountId, found.value, evidence);
   }),
-  async recheck(stored, _now, record, db): Promise<RecheckOutcome> {
-    const parsed = evmTransactionEvidence.safeParse(stored);
-    if (!parsed.success) return { kind: "fail", reason: "The stored evidence is not a transaction reference." };
-    const evidence = parsed.data;
-    const found = await lookupTransaction(evidence.network, evidence.tx_hash);
-    if (found.kind === "unreachable") return found;
-    if (found.kind === "not_found") return { kind: "fail", reason: found.reason ?? `The ${evidence.network} network has no transaction ${evidence.tx_hash}.` };
-    const outcome = await judged(db, record.accountId, found.value, evidence);
-    return outcome.kind === "issue" ? outcome : { kind: "fail", reason: outcome.error.message };
+  checking: {
+    async recheck(stored, _now, record, db): Promise<RecheckOutcome> {
+      const parsed = evmTransactionEvidence.safeParse(stored);
+      if (!parsed.success) return { kind: "fail", reason: "The stored evidence is not a transaction reference." };
+      const evidence = parsed.data;
+      const found = await lookupTransaction(evidence.network, evidence.tx_hash);
+      if (found.kind === "unreachable") return found;
+      if (found.kind === "not_found") return { kind: "fail", reason: found.reason ?? `The ${evidence.network} network has no transaction ${evidence.tx_hash}.` };
+      const outcome = await judged(db, record.accountId, found.value, evidence);
+      return outcome.kind === "issue" ? outcome : { kind: "fail", reason: outcome.error.message };
+    },
   },
-  /** The transaction as the network's RPC reports it (mined, successful, deep enough, between the addresses asked). */
-  facts: (_subject, evidence) => [{ fact: "transaction", by: "source", source: `${typeof evidence.network === "string" ? evidence.network : "EVM"} RPC` }],
-  publicFields: ({ evidence }) => ({ agent_link: isObject(evidence.agent_link) ? evidence.agent_link : null }),
+  review: {
+    checklist: [
+      { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough." },
+      { key: "parties_match", label: "Its sender and recipient are the expected ones given in the evidence." },
+    ],
+    // The agent's status at payment is read at the block's time, which only the chain gives (spec 2.4 rule 1).
+    beforeApprove: ({ evidence }) => (evidence.agent_record === undefined ? null
+      : "A payment made by an agent is issued only once it is checked on-chain: its agent's status is read at the block's time. Re-run the automatic check once the network answers, or reject it."),
+  },
+  view: {
+    /** The transaction as the network's RPC reports it (mined, successful, deep enough, between the addresses asked). */
+    facts: (_subject, evidence) => [{ fact: "transaction", by: "source", source: `${typeof evidence.network === "string" ? evidence.network : "EVM"} RPC` }],
+    publicFields: ({ evidence }) => ({ agent_link: isObject(evidence.agent_link) ? evidence.agent_link : null }),
+  },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

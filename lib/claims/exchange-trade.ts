@@ -108,30 +108,26 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
         },
       },
     },
-    levels,
-    secrets: ["api_key", "api_secret"],
-    /** The closed trade, read from the exchange's API with the customer's read-only key and reconciled with its fills. */
-    facts: () => [{ fact: "trade", by: "source", source: `exchange API (${o.environment})` }],
-    review: {
-      beforeApprove: () => "Nothing can be confirmed: the exchange was not reached and the API key was not kept. Reject it; the customer submits again.",
-    },
-    pendingExpiry: { afterMs: PENDING_TTL_MS, reason: "Closed after 24 hours: the exchange was not reached and the API key was not kept. Submit again." },
-    validate(input) {
-      const evidence = input.evidence ?? {};
-      const parsed = tradeEvidence.safeParse(evidence);
-      if (!parsed.success) {
-        const first = fieldErrors(parsed.error, evidence, "evidence")[0]!;
-        // Never echo what was sent for a secret field.
-        return first.param === "evidence.api_key" || first.param === "evidence.api_secret" ? { ...first, message: `${first.param} must be a string of 1 to 200 characters.` } : first;
-      }
-      const e = parsed.data;
-      if (e.environment !== o.environment) {
-        return { code: "environment_mismatch", param: "evidence.environment", message: `${o.type} takes ${o.environment} keys only.` };
-      }
-      const span = Date.parse(e.end_time) - Date.parse(e.start_time);
-      if (span <= 0) return { code: "invalid_value", param: "evidence.end_time", message: "end_time must be after start_time." };
-      if (span > MAX_WINDOW_MS) return { code: "window_too_long", param: "evidence.end_time", message: "The window from start_time to end_time is at most 7 days (the exchange's limit)." };
-      return refuseSourceFields(input, o.type) ?? onlyLevels(input, levels, o.type);
+    request: {
+      levels,
+      secrets: ["api_key", "api_secret"],
+      validate(input) {
+        const evidence = input.evidence ?? {};
+        const parsed = tradeEvidence.safeParse(evidence);
+        if (!parsed.success) {
+          const first = fieldErrors(parsed.error, evidence, "evidence")[0]!;
+          // Never echo what was sent for a secret field.
+          return first.param === "evidence.api_key" || first.param === "evidence.api_secret" ? { ...first, message: `${first.param} must be a string of 1 to 200 characters.` } : first;
+        }
+        const e = parsed.data;
+        if (e.environment !== o.environment) {
+          return { code: "environment_mismatch", param: "evidence.environment", message: `${o.type} takes ${o.environment} keys only.` };
+        }
+        const span = Date.parse(e.end_time) - Date.parse(e.start_time);
+        if (span <= 0) return { code: "invalid_value", param: "evidence.end_time", message: "end_time must be after start_time." };
+        if (span > MAX_WINDOW_MS) return { code: "window_too_long", param: "evidence.end_time", message: "The window from start_time to end_time is at most 7 days (the exchange's limit)." };
+        return refuseSourceFields(input, o.type) ?? onlyLevels(input, levels, o.type);
+      },
     },
     async check(input, ctx): Promise<CheckOutcome> {
       if (ctx.auth.environment !== o.prs) {
@@ -181,6 +177,14 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
           start_time: e.start_time, end_time: e.end_time, checked_at: ctx.now.toISOString(),
         },
       };
+    },
+    review: {
+      beforeApprove: () => "Nothing can be confirmed: the exchange was not reached and the API key was not kept. Reject it; the customer submits again.",
+      pendingExpiry: { afterMs: PENDING_TTL_MS, reason: "Closed after 24 hours: the exchange was not reached and the API key was not kept. Submit again." },
+    },
+    view: {
+      /** The closed trade, read from the exchange's API with the customer's read-only key and reconciled with its fills. */
+      facts: () => [{ fact: "trade", by: "source", source: `exchange API (${o.environment})` }],
     },
   };
 }

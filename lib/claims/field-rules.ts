@@ -40,7 +40,7 @@ export function evidenceRules(input: RecordCreateInput, claimType: string, schem
 
 /**
  * A check that receives the request's evidence parsed by the type's schema — typed, no casts.
- * The pipeline runs `validate` (which checks the same schema) first, so the parse succeeds.
+ * The pipeline runs `request.validate` (which checks the same schema) first, so the parse succeeds.
  */
 export function withEvidence<S extends z.ZodType>(
   schema: S,

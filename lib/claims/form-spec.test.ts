@@ -27,7 +27,8 @@ describe("the new-record form is generated from the claim-type definitions", () 
 
   it("an enum becomes a select with its values; a description becomes help", () => {
     const mod = {
-      ...documentedClaimTypes()[0]!, type: "x_test", form: undefined, levels: undefined,
+      ...documentedClaimTypes()[0]!, type: "x_test",
+      request: { ...documentedClaimTypes()[0]!.request, form: undefined, levels: undefined },
       docs: { ...documentedClaimTypes()[0]!.docs, evidenceSchema: z.strictObject({ n: z.enum(["a", "b"]), s: z.string().optional().describe("Some help.") }).meta({ id: "XTestEvidence" }) },
     };
     const spec = claimFormSpec(mod, 365);
@@ -52,10 +53,14 @@ describe("the new-record form is generated from the claim-type definitions", () 
 
 describe("a type's own top-level fields (docs.fieldsSchema) become form fields", () => {
   const mod = {
-    ...documentedClaimTypes()[0]!, type: "x_own", levels: ["participant_attested", "source_verified"] as const,
-    form: {
-      label: "X", summary: "x", evidenceTitle: "The thing", expiresWith: "until", levelHelp: { source_verified: "Needs a signature." },
-      fields: { "limits.cap": { label: "Cap" }, until: { asText: true } },
+    ...documentedClaimTypes()[0]!, type: "x_own",
+    request: {
+      ...documentedClaimTypes()[0]!.request,
+      levels: ["participant_attested", "source_verified"] as const,
+      form: {
+        label: "X", summary: "x", evidenceTitle: "The thing", expiresWith: "until", levelHelp: { source_verified: "Needs a signature." },
+        fields: { "limits.cap": { label: "Cap" }, until: { asText: true } },
+      },
     },
     docs: {
       ...documentedClaimTypes()[0]!.docs, evidenceSchema: undefined,
@@ -112,7 +117,7 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
       for (const name of Object.keys(values).filter((n) => n !== "claim_type")) expect(s.fields.map((x) => x.name)).toContain(name);
       const body = requestFromForm(s, values);
       expect(body).toEqual(example);
-      expect(real.validate(body as RecordCreateInput)).toBeNull();
+      expect(real.request.validate(body as RecordCreateInput)).toBeNull();
     });
   }
 });
@@ -120,15 +125,15 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
 describe("levels: what the form offers is what validate accepts", () => {
   for (const mod of documentedClaimTypes()) {
     it(mod.type, () => {
-      expect(mod.levels?.length).toBeGreaterThan(0);
+      expect(mod.request.levels?.length).toBeGreaterThan(0);
       const example = mod.docs.example.value as RecordCreateInput;
       for (const level of EVIDENCE_LEVELS) {
-        const problem = mod.validate({ ...example, evidence_level: level });
-        if (mod.levels!.includes(level)) expect(problem).toBeNull();
+        const problem = mod.request.validate({ ...example, evidence_level: level });
+        if (mod.request.levels!.includes(level)) expect(problem).toBeNull();
         else expect(problem?.code).toBe("evidence_level_not_allowed");
       }
       const spec = claimFormSpec(mod, 365);
-      if (!spec.href) expect(spec.fields.find((f) => f.name === "evidence_level")!.options!.map((o) => o.value)).toEqual(mod.levels);
+      if (!spec.href) expect(spec.fields.find((f) => f.name === "evidence_level")!.options!.map((o) => o.value)).toEqual(mod.request.levels);
     });
   }
 });

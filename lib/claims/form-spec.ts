@@ -11,7 +11,7 @@ import type { ClaimForm, ClaimModule } from "./types";
  * type's evidence schema (`docs.evidenceSchema`, through its JSON Schema), its own top-level
  * request fields (`docs.fieldsSchema`; a nested object's properties become fields named
  * `scope.max_amount`) and its declared levels; labels and help from the schemas'
- * descriptions and the type's `form` declaration. Nothing here knows a claim type by name.
+ * descriptions and the type's `request.form` declaration. Nothing here knows a claim type by name.
  */
 
 export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice";
@@ -118,7 +118,7 @@ const VISIBILITY: readonly FormOption[] = [
 
 /** The spec of one claim type's form; `defaultValidityDays` is the service's default validity (env). */
 export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): ClaimFormSpec {
-  const form = mod.form;
+  const form = mod.request.form;
   const spec = {
     key: mod.type, label: form?.label ?? humanize(mod.type), summary: form?.summary ?? mod.docs.describe, namesItsType: form?.namesItsType === true,
     ...optional("evidenceTitle", form?.evidenceTitle),
@@ -142,7 +142,7 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   // The request schema leaves these optional for every type; a type that asks for them needs them.
   for (const name of form?.requestFields ?? []) fields.push(top(name, "evidence", true));
 
-  const levels = mod.levels ?? [];
+  const levels = mod.request.levels ?? [];
   if (levels.length > 0) {
     fields.push({
       name: "evidence_level", label: "Evidence level", kind: "choice", required: true, group: "record",
@@ -157,7 +157,7 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
     fields.push({
       ...top("expires_at", "record", false),
       label: "Expires at (UTC)",
-      help: `Leave empty for the default: ${mod.validityDays ?? defaultValidityDays} days after issue${mod.validityDays ? ", the longest this kind of record is valid" : ""}.`,
+      help: `Leave empty for the default: ${mod.policy?.validityDays ?? defaultValidityDays} days after issue${mod.policy?.validityDays ? ", the longest this kind of record is valid" : ""}.`,
     });
   }
   return { ...spec, fields };

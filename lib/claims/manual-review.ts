@@ -25,8 +25,6 @@ const LEVELS: readonly EvidenceLevel[] = ["evidence_verified"];
 export const manualReview: ClaimModule = {
   /** Stands for every claim type without a module of its own. */
   type: "*",
-  /** Credentials pasted as "further evidence" for the reviewer are never kept. */
-  secrets: ["api_key", "api_secret", "secret", "secret_key", "password", "passphrase", "private_key", "seed_phrase", "mnemonic", "access_token"],
   docs: {
     describe: "Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it.",
     errors: ["missing_evidence", "evidence_level_not_allowed"],
@@ -38,36 +36,39 @@ export const manualReview: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  form: {
-    label: "Another claim, checked by a reviewer",
-    summary: "Any other claim: name the source you checked, and a Proof Records reviewer confirms it before anything is issued.",
-    namesItsType: true,
-    requestFields: ["source_name", "source_url", "checked_at"],
-    fields: {
-      claim_type: { label: "Claim type", help: "A short name for this kind of claim: lower-case letters, digits and underscores.", placeholder: "press_coverage" },
-      subject: { placeholder: "Acme Trading Ltd" },
-      claim: { placeholder: "Acme Trading Ltd was featured in the Financial Times." },
-      source_name: { label: "Source", help: "Who or what says so: the publication, register or document the reviewer will check.", placeholder: "Financial Times" },
-      source_url: { label: "Source address", help: "Where the reviewer can see it (http or https).", placeholder: "https://" },
-      checked_at: { label: "Checked at (UTC)", help: "When you last saw the source say so; not in the future." },
+  request: {
+    /** Credentials pasted as "further evidence" for the reviewer are never kept. */
+    secrets: ["api_key", "api_secret", "secret", "secret_key", "password", "passphrase", "private_key", "seed_phrase", "mnemonic", "access_token"],
+    levels: LEVELS,
+    form: {
+      label: "Another claim, checked by a reviewer",
+      summary: "Any other claim: name the source you checked, and a Proof Records reviewer confirms it before anything is issued.",
+      namesItsType: true,
+      requestFields: ["source_name", "source_url", "checked_at"],
+      fields: {
+        claim_type: { label: "Claim type", help: "A short name for this kind of claim: lower-case letters, digits and underscores.", placeholder: "press_coverage" },
+        subject: { placeholder: "Acme Trading Ltd" },
+        claim: { placeholder: "Acme Trading Ltd was featured in the Financial Times." },
+        source_name: { label: "Source", help: "Who or what says so: the publication, register or document the reviewer will check.", placeholder: "Financial Times" },
+        source_url: { label: "Source address", help: "Where the reviewer can see it (http or https).", placeholder: "https://" },
+        checked_at: { label: "Checked at (UTC)", help: "When you last saw the source say so; not in the future." },
+      },
     },
-  },
-  offline: true,
-  validate(input) {
-    for (const f of ["source_name", "source_url", "checked_at"] as const) {
-      if (input[f] === undefined) {
-        return { code: "missing_evidence", param: f, message: `'${f}' is required for a claim type checked by a reviewer.` };
+    validate(input) {
+      for (const f of ["source_name", "source_url", "checked_at"] as const) {
+        if (input[f] === undefined) {
+          return { code: "missing_evidence", param: f, message: `'${f}' is required for a claim type checked by a reviewer.` };
+        }
       }
-    }
-    if (Date.parse(input.checked_at!) > Date.now() + SKEW_MS) {
-      return { code: "invalid_value", param: "checked_at", message: "'checked_at' lies in the future." };
-    }
-    if (input.evidence?.licence !== undefined) {
-      const licence = statedLicence.safeParse(input.evidence.licence);
-      if (!licence.success) return fieldErrors(licence.error, input.evidence.licence, "evidence.licence")[0]!;
-    }
-    return onlyLevels(input, LEVELS, input.claim_type);
+      if (Date.parse(input.checked_at!) > Date.now() + SKEW_MS) {
+        return { code: "invalid_value", param: "checked_at", message: "'checked_at' lies in the future." };
+      }
+      if (input.evidence?.licence !== undefined) {
+        const licence = statedLicence.safeParse(input.evidence.licence);
+        if (!licence.success) return fieldErrors(licence.error, input.evidence.licence, "evidence.licence")[0]!;
+      }
+      return onlyLevels(input, LEVELS, input.claim_type);
+    },
   },
   async check(input) {
     const { licence, ...rest } = input.evidence ?? {};
@@ -84,5 +85,8 @@ export const manualReview: ClaimModule = {
       },
       privateEvidence: Object.keys(rest).length > 0 ? { submitted: rest } : undefined,
     };
+  },
+  checking: {
+    offline: true,
   },
 };

@@ -37,14 +37,14 @@ const resolved = (t: TypeOrModule): ClaimModule => (typeof t === "string" ? clai
 /** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
 export function nextRecheckAt(type: TypeOrModule, at: Date): Date | null {
   const mod = resolved(type);
-  if (mod.recheckAtExpiry) return expiryFor(mod, at);
-  const every = mod.monitor?.intervalMs();
+  if (mod.policy?.recheckAtExpiry) return expiryFor(mod, at);
+  const every = mod.policy?.monitor?.intervalMs();
   return every ? new Date(at.getTime() + every) : null;
 }
 
-/** The validity a record of this type gets when the request names no end: its type's `validityDays`, or the service default. */
+/** The validity a record of this type gets when the request names no end: its type's `policy.validityDays`, or the service default. */
 export function expiryFor(type: TypeOrModule, from: Date): Date {
-  const days = resolved(type).validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
+  const days = resolved(type).policy?.validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
   return new Date(from.getTime() + days * 86_400_000);
 }
 
@@ -52,12 +52,12 @@ export function expiryFor(type: TypeOrModule, from: Date): Date {
 export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
 
 /** The claim types whose active live records name a verified domain of their account. */
-export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.provesAccountDomain).map((m) => m.type);
+export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.view?.provesAccountDomain).map((m) => m.type);
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 
-/** The claim types whose records the public lookup can find (they declare `lookupValues`). */
-export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.lookupValues).map((m) => m.type);
+/** The claim types whose records the public lookup can find (they declare `view.lookupValues`). */
+export const lookupClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.view?.lookupValues).map((m) => m.type);
 
 const typesWith = (has: (m: ClaimModule) => unknown): string[] => [...MODULES.values()].filter(has).map((m) => m.type);
 
@@ -71,17 +71,17 @@ export function primaryChallengeModule(kind: ClaimChallenge["kind"]): ClaimModul
   return mod as ClaimModule & { challenge: Required<ClaimChallenge> };
 }
 
-/** The types whose checked records prove a legal identity (`provesLegalIdentity`). */
-export const legalIdentityClaimTypes = () => typesWith((m) => m.provesLegalIdentity);
+/** The types whose checked records prove a legal identity (`capabilities.provesLegalIdentity`). */
+export const legalIdentityClaimTypes = () => typesWith((m) => m.capabilities?.provesLegalIdentity);
 
-/** The types whose active records prove control of a wallet (`provesWalletControl`). */
-export const walletControlClaimTypes = () => typesWith((m) => m.provesWalletControl);
+/** The types whose active records prove control of a wallet (`capabilities.provesWalletControl`). */
+export const walletControlClaimTypes = () => typesWith((m) => m.capabilities?.provesWalletControl);
 
-/** The types whose records name a principal their owner may change (`principal`). */
-export const principalClaimTypes = () => typesWith((m) => m.principal);
+/** The types whose records name a principal their owner may change (`capabilities.principal`). */
+export const principalClaimTypes = () => typesWith((m) => m.capabilities?.principal);
 
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
-export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.monitor);
+export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.policy?.monitor);
 
 /** Every claim type with a module of its own: the guard test and the typo check read this list. */
 export const knownClaimTypes = (): string[] => [...MODULES.keys()];

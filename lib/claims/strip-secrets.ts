@@ -6,7 +6,7 @@ type Passed = Exclude<CheckOutcome, { kind: "fail" }>;
 export const SECRET_REMOVED = "[secret removed]";
 
 /**
- * What a record keeps of a check that used secrets (`secrets` of its claim type: evidence
+ * What a record keeps of a check that used secrets (`request.secrets` of its claim type: evidence
  * fields such as an API secret): the check may read them, nothing stored may hold them.
  * Removes those fields at any depth of the public and private evidence, and every
  * occurrence of their values in any string kept (evidence, the review reason) — so a check

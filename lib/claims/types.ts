@@ -23,7 +23,7 @@ export type CheckOutcome =
       /**
        * The level the record issues at once a reviewer confirms it: `evidence_verified` (a
        * reviewer's approval is never the service's own check). A re-run of the automatic check
-       * (`recheck`) issues at the level it finds instead.
+       * (`checking.recheck`) issues at the level it finds instead.
        */
       evidenceLevel: EvidenceLevel;
       reason: string;
@@ -37,7 +37,7 @@ export type CheckOutcome =
 export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null>;
 
 /**
- * The records a request names (`links`), loaded once by the pipeline by role — only this
+ * The records a request names (`request.links`), loaded once by the pipeline by role — only this
  * account's, in either environment; an id that names none is absent. The check decides
  * which are acceptable (same environment, active, about the same subject).
  */
@@ -69,7 +69,7 @@ export type ClaimDocs = {
   describe: string;
   /** The evidence schema, registered as an OpenAPI component (its zod `.meta({id})` names it). */
   evidenceSchema?: ZodType;
-  /** The type's own top-level request fields (`requestFields`) as one documented object, also a component. */
+  /** The type's own top-level request fields (`request.requestFields`) as one documented object, also a component. */
   fieldsSchema?: ZodType;
   /** The 422 codes its check can answer, beyond the shared validation codes. */
   errors: readonly ErrorCode[];
@@ -145,9 +145,9 @@ export type PublicFieldsInput = {
  */
 export type RecordValue = { kind: LookupKind; value: string; field: string };
 
-/** What `viewExtras` loads for one record: data for `publicFields`, and what a cached view of it depends on. */
+/** What `view.viewExtras` loads for one record: data for `view.publicFields`, and what a cached view of it depends on. */
 export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
-/** A record `viewExtras` loads for: `id` null for one being created (nothing rests on it yet). */
+/** A record `view.viewExtras` loads for: `id` null for one being created (nothing rests on it yet). */
 export type ViewExtrasInput = { id: string | null; accountId: string; evidence: Record<string, unknown> };
 
 /**
@@ -181,72 +181,12 @@ export type ClaimChallenge = {
  */
 export type PrincipalRule = (target: LinkTarget | undefined, environment: string, now?: number) => FieldError | null;
 
-export interface ClaimModule {
-  /** The claim_type this module checks (the registry's key). */
-  type: string;
-  docs: ClaimDocs;
-  /**
-   * The evidence levels a record of this type can be issued at; `validate` refuses any other
-   * (field-rules.ts `onlyLevels`), and the portal's form offers these.
-   */
-  levels?: readonly EvidenceLevel[];
-  /** How the portal's "New record" form offers it; absent: by its type name, with fields from its evidence schema. */
-  form?: ClaimForm;
-  /**
-   * Evidence fields that carry secrets (an API secret, a password): the check may use them;
-   * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).
-   */
-  secrets?: readonly string[];
-  /**
-   * Review policy. `checklist`: what a reviewer ticks before approving (absent: the generic
-   * source checklist), fixed or from the submission's public evidence (e.g. per subtype).
-   * `beforeApprove`: a precondition checked at approval (e.g. evidence younger than 24 h); a
-   * string is the reason approval is refused, and nothing changes — the console shows it
-   * and offers no approval. `atApproval`: what the record is issued with, asked of a source
-   * at the moment of approval (e.g. a public snapshot), outside the transaction; when the
-   * source cannot answer, the reviewer may approve with `evidenceWithout` instead.
-   * `recheckAtApproval`: what the service asks again at the moment of approval, before
-   * `atApproval` (e.g. the DNS TXT record of the domain record a submission rests on): refused
-   * with the reason when a part no longer holds or cannot be asked — the console runs it when
-   * it shows the submission, and approval runs it again. `awaitsSource`: whether the
-   * submission still waits on a source the service could not reach (e.g. an unchecked wallet
-   * signature) — the console offers "Re-run automatic check" (`recheck`) only then; absent:
-   * always, for a type with `recheck`.
-   */
-  review?: {
-    checklist?: readonly ChecklistItem[] | ((evidence: Record<string, unknown>) => readonly ChecklistItem[]);
-    beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
-    recheckAtApproval?(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck>;
-    atApproval?(submission: ApprovalInput, now: Date): Promise<ApprovalEvidence>;
-    awaitsSource?(evidence: Record<string, unknown>): boolean;
-  };
-  /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
-  recheckAtExpiry?: boolean;
-  /**
-   * A link role naming the record this one renews: when this one is issued (on approval),
-   * that record — still active or suspended — is superseded by it, in the same transaction.
-   */
-  supersedesOnIssue?: string;
-  /**
-   * A submission of this type still pending `afterMs` after it was made is rejected by the
-   * sweep with `reason` (e.g. it kept no credentials to be checked again with).
-   */
-  pendingExpiry?: { afterMs: number; reason: string };
-  /**
-   * The customer refreshes a pending submission's evidence without a new submission
-   * (POST /api/v1/records/{id}/evidence, `{evidence: {…}}`): the check run again on what is
-   * sent (e.g. a newly signed challenge), answering the evidence the submission waits with,
-   * and a hook run in the transaction that stores it (to use up a challenge); or the problem.
-   */
-  refresh?(
-    submission: { subject: string; evidence: Record<string, unknown> }, sent: Record<string, unknown>, ctx: ClaimContext,
-  ): Promise<{ evidence: Record<string, unknown>; commit?: CommitHook } | { error: FieldError }>;
-  /**
-   * The longest validity this type grants, in days, and its default: a request asking for a
-   * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the
-   * request asks for.
-   */
-  validityDays?: number;
+/**
+ * What a request of the type is: the fields it takes beside the base ones, what is refused
+ * before parsing, the records it names, what it must never store, the levels it may ask for,
+ * how the portal's form offers it, and its own validation.
+ */
+export type ClaimRequestSpec = {
   /**
    * Top-level request fields this type takes beside the base ones (e.g. an agent's
    * `agent_id`, `act`, `scope`): the request is parsed with them, strictly, so other types
@@ -258,20 +198,75 @@ export interface ClaimModule {
    * and never echoed (e.g. secret material): a FieldError, or null.
    */
   screen?(raw: Record<string, unknown>): FieldError | null;
-  /**
-   * What the public view needs beyond the record and its links (e.g. the standing of the
-   * mandate key that signed it), for many records at once; `dependsOn` names the keys whose
-   * change drops a cached view (status-cache.ts), e.g. `mandate-key:<id>`.
-   */
-  viewExtras?(db: DbOrTx, records: readonly ViewExtrasInput[]): Promise<ViewExtras[]>;
   /** The records a request names, by role (e.g. its principal's company record); loaded into `ctx.linked`. */
   links?(input: RecordCreateInput): readonly RecordLinkRequest[];
   /**
-   * Fields this type adds to its record's public view — the signed status, the certificate
-   * and the record object alike (lib/records/public-view.ts). Keys must not clash with the
-   * base fields.
+   * Evidence fields that carry secrets (an API secret, a password): the check may use them;
+   * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).
    */
-  publicFields?(input: PublicFieldsInput): Record<string, unknown>;
+  secrets?: readonly string[];
+  /**
+   * The evidence levels a record of this type can be issued at; `validate` refuses any other
+   * (field-rules.ts `onlyLevels`), and the portal's form offers these.
+   */
+  levels?: readonly EvidenceLevel[];
+  /** How the portal's "New record" form offers it; absent: by its type name, with fields from its evidence schema. */
+  form?: ClaimForm;
+  /** Type-specific validation of an already shape-checked request; first problem or null. */
+  validate(input: RecordCreateInput): FieldError | null;
+};
+
+/** How the type's check (`ClaimModule.check`) runs, and how it is run again for a submission that waits. */
+export type ClaimChecking = {
+  /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
+  offline?: boolean;
+  /**
+   * For claim types with a connector: check a submission that went to review because the
+   * source could not be reached, from the evidence stored with it. Absent: only a human decides.
+   * `record` is the submission's (its account's records are the only ones it may rest on);
+   * `db` reads them (e.g. a payment's agent record).
+   */
+  recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string; accountId: string }, db: DbOrTx): Promise<RecheckOutcome>;
+  /**
+   * The customer refreshes a pending submission's evidence without a new submission
+   * (POST /api/v1/records/{id}/evidence, `{evidence: {…}}`): the check run again on what is
+   * sent (e.g. a newly signed challenge), answering the evidence the submission waits with,
+   * and a hook run in the transaction that stores it (to use up a challenge); or the problem.
+   */
+  refresh?(
+    submission: { subject: string; evidence: Record<string, unknown> }, sent: Record<string, unknown>, ctx: ClaimContext,
+  ): Promise<{ evidence: Record<string, unknown>; commit?: CommitHook } | { error: FieldError }>;
+};
+
+/** How a submission of the type that went to review is decided, and what its issue does to the records it names. */
+export type ClaimReview = {
+  checklist?: readonly ChecklistItem[] | ((evidence: Record<string, unknown>) => readonly ChecklistItem[]);
+  beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
+  recheckAtApproval?(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck>;
+  atApproval?(submission: ApprovalInput, now: Date): Promise<ApprovalEvidence>;
+  awaitsSource?(evidence: Record<string, unknown>): boolean;
+  /**
+   * A submission of this type still pending `afterMs` after it was made is rejected by the
+   * sweep with `reason` (e.g. it kept no credentials to be checked again with).
+   */
+  pendingExpiry?: { afterMs: number; reason: string };
+  /**
+   * A link role naming the record this one renews: when this one is issued (on approval),
+   * that record — still active or suspended — is superseded by it, in the same transaction.
+   */
+  supersedesOnIssue?: string;
+};
+
+/** How long an issued record of the type stands, and what keeps it standing. */
+export type ClaimPolicy = {
+  /**
+   * The longest validity this type grants, in days, and its default: a request asking for a
+   * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the
+   * request asks for.
+   */
+  validityDays?: number;
+  /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
+  recheckAtExpiry?: boolean;
   /**
    * Issued records of this type are re-checked every `intervalMs()` by the one scheduler: a
    * lapse suspends the record (by `system:recheck`), a pass reinstates a record a re-check
@@ -279,22 +274,40 @@ export interface ClaimModule {
    */
   monitor?: { intervalMs(): number; run(evidence: Record<string, unknown>, now: Date): Promise<MonitorOutcome> };
   /**
-   * An active live record of this type proves its subject is a domain of its account: it is
-   * shown as a verified domain wherever that account speaks (certificates, signed status).
-   */
-  provesAccountDomain?: boolean;
-  /**
-   * A change of a record this type rests on (one of its links) is announced as this record's
-   * own `record.status_changed` (operation `part_changed`), though its status stays its own.
-   */
-  announcePartChanges?: boolean;
-  /**
    * A record of this type stands only while every record it rests on (its links) is active
    * (CONTRACT "What still stands"): the system suspends it, naming the part, the moment one
    * stops being active, and reinstates it when all are active again (lib/records/apply-transition.ts).
    * Only for types whose every link is a part (not, e.g., a renewal's link to what it renews).
    */
   followsParts?: boolean;
+  /**
+   * A change of a record this type rests on (one of its links) is announced as this record's
+   * own `record.status_changed` (operation `part_changed`), though its status stays its own.
+   */
+  announcePartChanges?: boolean;
+  /**
+   * A part of an issued record that rests on its account rather than on a linked record (e.g.
+   * a listing's operator, checked as the account's verified organisation): why it no longer
+   * stands now, or null while it does. A record with such a part is not verified, and no
+   * lookup or /check counts it (lib/trust/decide.ts).
+   */
+  accountPartLapsed?(evidence: Record<string, unknown>, account: AccountProfile): string | null;
+};
+
+/** What an issued record of the type shows and stands for: its public view, the lookup's values, the trust module's facts. */
+export type ClaimView = {
+  /**
+   * Fields this type adds to its record's public view — the signed status, the certificate
+   * and the record object alike (lib/records/public-view.ts). Keys must not clash with the
+   * base fields.
+   */
+  publicFields?(input: PublicFieldsInput): Record<string, unknown>;
+  /**
+   * What the public view needs beyond the record and its links (e.g. the standing of the
+   * mandate key that signed it), for many records at once; `dependsOn` names the keys whose
+   * change drops a cached view (status-cache.ts), e.g. `mandate-key:<id>`.
+   */
+  viewExtras?(db: DbOrTx, records: readonly ViewExtrasInput[]): Promise<ViewExtras[]>;
   /**
    * The values the public lookup (GET /api/v1/lookup) finds this type's records by — a
    * domain as a website, an address as a wallet, a listing's link, payee and licence — from
@@ -309,14 +322,17 @@ export interface ClaimModule {
    */
   facts?(subject: string, evidence: Record<string, unknown>): readonly CheckedFact[];
   /**
-   * A part of an issued record that rests on its account rather than on a linked record (e.g.
-   * a listing's operator, checked as the account's verified organisation): why it no longer
-   * stands now, or null while it does. A record with such a part is not verified, and no
-   * lookup or /check counts it (lib/trust/decide.ts).
+   * An active live record of this type proves its subject is a domain of its account: it is
+   * shown as a verified domain wherever that account speaks (certificates, signed status).
    */
-  accountPartLapsed?(evidence: Record<string, unknown>, account: AccountProfile): string | null;
-  /** A request of this type answers a challenge the service issued (lib/challenges asks the registry which types take one). */
-  challenge?: ClaimChallenge;
+  provesAccountDomain?: boolean;
+};
+
+/**
+ * What other parts of the service ask the registry for by capability rather than by type
+ * name (agents, /check, the principal change): each names the types that can stand in a role.
+ */
+export type ClaimCapabilities = {
   /**
    * A checked record of this type proves its subject's legal identity (its public evidence
    * names the entity's `lei`): /check looks a company up among these, and an agent's
@@ -333,18 +349,44 @@ export interface ClaimModule {
    * issue (PATCH /api/v1/records/{id}/principal, lib/agents/change-principal.ts), judged by `problem`.
    */
   principal?: { role: string; problem: PrincipalRule };
-  /** The check does no I/O (no DNS, RPC or register): the create can be written in one statement. */
-  offline?: boolean;
-  /** Type-specific validation of an already shape-checked request; first problem or null. */
-  validate(input: RecordCreateInput): FieldError | null;
+};
+
+/**
+ * A claim type's definition, grouped by who asks: `request` (what a request of the type is),
+ * `check` and `checking` (the check, how it runs, and running it again), `review` (the reviewer's side),
+ * `view` (what an issued record shows and stands for), `policy` (how long and on what it
+ * stands), `challenge` (the service-issued challenge it answers) and `capabilities` (the roles its
+ * records can fill elsewhere). Every group but `request` is optional.
+ */
+export interface ClaimModule {
+  /** The claim_type this module checks (the registry's key). */
+  type: string;
+  docs: ClaimDocs;
+  request: ClaimRequestSpec;
   check(input: RecordCreateInput, ctx: ClaimContext): Promise<CheckOutcome>;
+  checking?: ClaimChecking;
   /**
-   * For claim types with a connector: check a submission that went to review because the
-   * source could not be reached, from the evidence stored with it. Absent: only a human decides.
-   * `record` is the submission's (its account's records are the only ones it may rest on);
-   * `db` reads them (e.g. a payment's agent record).
+   * Review policy. `checklist`: what a reviewer ticks before approving (absent: the generic
+   * source checklist), fixed or from the submission's public evidence (e.g. per subtype).
+   * `beforeApprove`: a precondition checked at approval (e.g. evidence younger than 24 h); a
+   * string is the reason approval is refused, and nothing changes — the console shows it
+   * and offers no approval. `atApproval`: what the record is issued with, asked of a source
+   * at the moment of approval (e.g. a public snapshot), outside the transaction; when the
+   * source cannot answer, the reviewer may approve with `evidenceWithout` instead.
+   * `recheckAtApproval`: what the service asks again at the moment of approval, before
+   * `atApproval` (e.g. the DNS TXT record of the domain record a submission rests on): refused
+   * with the reason when a part no longer holds or cannot be asked — the console runs it when
+   * it shows the submission, and approval runs it again. `awaitsSource`: whether the
+   * submission still waits on a source the service could not reach (e.g. an unchecked wallet
+   * signature) — the console offers "Re-run automatic check" (`checking.recheck`) only then;
+   * absent: always, for a type with `checking.recheck`.
    */
-  recheck?(evidence: Record<string, unknown>, now: Date, record: { subject: string; accountId: string }, db: DbOrTx): Promise<RecheckOutcome>;
+  review?: ClaimReview;
+  view?: ClaimView;
+  policy?: ClaimPolicy;
+  /** A request of this type answers a challenge the service issued (lib/challenges asks the registry which types take one). */
+  challenge?: ClaimChallenge;
+  capabilities?: ClaimCapabilities;
 }
 
 /**

@@ -162,8 +162,6 @@ const isPartRole = (r: string): r is PartRole => (PART_ROLES as readonly string[
  */
 export const verifiedListing: ClaimModule = {
   type: "verified_listing",
-  announcePartChanges: true,
-  followsParts: true,
   docs: {
     describe:
       "`verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema " +
@@ -188,39 +186,32 @@ export const verifiedListing: ClaimModule = {
       },
     },
   },
-  levels: LEVELS,
-  review: {
-    checklist: [
-      {
-        key: "parts_confirmed",
-        label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the operator is the account's organisation (or the document names the operator); the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's.",
-      },
-      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token)." },
-    ],
-  },
-  form: { label: "A listing, its operator and its payee", summary: "Bind a listing to its operator, website and payee, using your domain and wallet records." },
-  validate(input) {
-    const rules = evidenceRules(input, "verified_listing", listingEvidence, LEVELS);
-    if (rules) return rules;
-    const e = listingEvidence.parse(input.evidence ?? {});
-    if (e.payee.type === "iban") {
-      if (!isValidIBAN(electronicFormatIBAN(e.payee.value) ?? "")) {
-        return { code: "invalid_iban", param: "evidence.payee.value", message: "Not a valid IBAN: its length, country or check digits are wrong." };
+  request: {
+    levels: LEVELS,
+    form: { label: "A listing, its operator and its payee", summary: "Bind a listing to its operator, website and payee, using your domain and wallet records." },
+    validate(input) {
+      const rules = evidenceRules(input, "verified_listing", listingEvidence, LEVELS);
+      if (rules) return rules;
+      const e = listingEvidence.parse(input.evidence ?? {});
+      if (e.payee.type === "iban") {
+        if (!isValidIBAN(electronicFormatIBAN(e.payee.value) ?? "")) {
+          return { code: "invalid_iban", param: "evidence.payee.value", message: "Not a valid IBAN: its length, country or check digits are wrong." };
+        }
+        if (e.payee_record) return { code: "field_not_allowed", param: "evidence.payee_record", message: "payee_record proves a wallet; an IBAN payee is confirmed by a reviewer." };
+      } else {
+        const network = e.payee.network ?? "ethereum";
+        const a = normalizeAddress(e.payee.value, network);
+        if ("error" in a) return { ...a.error, param: "evidence.payee.value" };
+        if (!e.payee_record) return { code: "missing_field", param: "evidence.payee_record", message: "A wallet payee needs payee_record: a wallet_ownership record of that address." };
       }
-      if (e.payee_record) return { code: "field_not_allowed", param: "evidence.payee_record", message: "payee_record proves a wallet; an IBAN payee is confirmed by a reviewer." };
-    } else {
-      const network = e.payee.network ?? "ethereum";
-      const a = normalizeAddress(e.payee.value, network);
-      if ("error" in a) return { ...a.error, param: "evidence.payee.value" };
-      if (!e.payee_record) return { code: "missing_field", param: "evidence.payee_record", message: "A wallet payee needs payee_record: a wallet_ownership record of that address." };
-    }
-    const d = normalizeDomain(e.domain);
-    if (!("domain" in d)) return { ...d.error, param: "evidence.domain" };
-    return null;
-  },
-  links: (input) => {
-    const e = listingEvidence.safeParse(input.evidence ?? {}).data;
-    return e ? PART_ROLES.flatMap((role) => (e[role] ? [{ role, targetId: e[role]! }] : [])) : [];
+      const d = normalizeDomain(e.domain);
+      if (!("domain" in d)) return { ...d.error, param: "evidence.domain" };
+      return null;
+    },
+    links: (input) => {
+      const e = listingEvidence.safeParse(input.evidence ?? {}).data;
+      return e ? PART_ROLES.flatMap((role) => (e[role] ? [{ role, targetId: e[role]! }] : [])) : [];
+    },
   },
   async check(input, ctx): Promise<CheckOutcome> {
     const e = listingEvidence.parse(input.evidence ?? {});
@@ -243,33 +234,48 @@ export const verifiedListing: ClaimModule = {
       reason: `Not checked: ${open.map((o) => o.part).join(", ")}. A reviewer confirms ${open.map((o) => o.why).join("; ")}. Attach documents for the reviewer if you have them.`,
     };
   },
-  /** One fact per part: each resting on the record (or the organisation verification) that checked it. */
-  facts: (_subject, evidence) => listingFacts(evidence),
-  /**
-   * An operator checked as the account's verified organisation stands only while it is one,
-   * under that legal name (a reviewer-confirmed operator does not rest on it).
-   */
-  accountPartLapsed(evidence, account) {
-    if (reviewedParts(evidence).includes("operator") || typeof evidence.operator !== "string") return null;
-    const org = account.organisation;
-    if (org && org.status === "verified" && account.name_verified && sameLegalName(org.legal_name, evidence.operator)) return null;
-    return `The operator "${evidence.operator}" is no longer this account's verified organisation.`;
+  review: {
+    checklist: [
+      {
+        key: "parts_confirmed",
+        label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the operator is the account's organisation (or the document names the operator); the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's.",
+      },
+      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token)." },
+    ],
   },
-  /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
-  lookupValues: (_subject, evidence) => {
-    const e = listingEvidence.safeParse(stripComputed(evidence)).data;
-    if (!e) return [];
-    return [
-      { kind: "listing_url", value: e.listing_url, field: "evidence.listing_url" },
-      { kind: "website", value: e.domain, field: "evidence.domain" },
-      { kind: e.payee.type === "iban" ? "iban" : "wallet", value: e.payee.value, field: "evidence.payee.value" },
-      ...(e.licence ? [{ kind: "licence_number" as const, value: e.licence.number, field: "evidence.licence.number" }] : []),
-    ];
+  view: {
+    /** One fact per part: each resting on the record (or the organisation verification) that checked it. */
+    facts: (_subject, evidence) => listingFacts(evidence),
+    /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
+    lookupValues: (_subject, evidence) => {
+      const e = listingEvidence.safeParse(stripComputed(evidence)).data;
+      if (!e) return [];
+      return [
+        { kind: "listing_url", value: e.listing_url, field: "evidence.listing_url" },
+        { kind: "website", value: e.domain, field: "evidence.domain" },
+        { kind: e.payee.type === "iban" ? "iban" : "wallet", value: e.payee.value, field: "evidence.payee.value" },
+        ...(e.licence ? [{ kind: "licence_number" as const, value: e.licence.number, field: "evidence.licence.number" }] : []),
+      ];
+    },
+    publicFields({ links }) {
+      return {
+        parts: links.flatMap((l) => (isPartRole(l.role) ? [{ role: l.role, verification_id: l.record?.verification_id ?? null, standing: l.standing }] : [])),
+      };
+    },
   },
-  publicFields({ links }) {
-    return {
-      parts: links.flatMap((l) => (isPartRole(l.role) ? [{ role: l.role, verification_id: l.record?.verification_id ?? null, standing: l.standing }] : [])),
-    };
+  policy: {
+    announcePartChanges: true,
+    followsParts: true,
+    /**
+     * An operator checked as the account's verified organisation stands only while it is one,
+     * under that legal name (a reviewer-confirmed operator does not rest on it).
+     */
+    accountPartLapsed(evidence, account) {
+      if (reviewedParts(evidence).includes("operator") || typeof evidence.operator !== "string") return null;
+      const org = account.organisation;
+      if (org && org.status === "verified" && account.name_verified && sameLegalName(org.legal_name, evidence.operator)) return null;
+      return `The operator "${evidence.operator}" is no longer this account's verified organisation.`;
+    },
   },
 };
 

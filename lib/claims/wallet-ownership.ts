@@ -75,13 +75,6 @@ export async function verifyKeptSignature(evidence: Record<string, unknown>) {
  */
 export const walletOwnership: ClaimModule = {
   type: "wallet_ownership",
-  provesWalletControl: true,
-  challenge: {
-    kind: "wallet",
-    primary: {
-      proofRequest: ({ subject, challengeId, signature }) => ({ subject, claim: `Controls the key behind ${subject}.`, evidence: { challenge_id: challengeId, signature } }),
-    },
-  },
   docs: {
     describe:
       "`wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge " +
@@ -99,22 +92,15 @@ export const walletOwnership: ClaimModule = {
       },
     },
   },
-  review: {
-    checklist: [
-      { key: "message_matches", label: "The signed message is the challenge issued for this address and network." },
-      { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain)." },
-    ],
+  request: {
+    levels: LEVELS,
+    form: {
+      label: "Wallet ownership",
+      summary: "Control of the key behind a wallet address, shown by signing a challenge. The Proofs page does it with a browser wallet.",
+      href: "/proofs#wallet",
+    },
+    validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, LEVELS),
   },
-  levels: LEVELS,
-  lookupValues: (subject) => [{ kind: "wallet", value: subject, field: "subject" }],
-  /** Control of the key behind the address, by its signature over the challenge message. */
-  facts: () => [{ fact: "wallet_control", by: "signature" }],
-  form: {
-    label: "Wallet ownership",
-    summary: "Control of the key behind a wallet address, shown by signing a challenge. The Proofs page does it with a browser wallet.",
-    href: "/proofs#wallet",
-  },
-  validate: (input) => evidenceRules(input, "wallet_ownership", walletEvidence, LEVELS),
   check: withEvidence(walletEvidence, async (input, { challenge_id, signature }, ctx) => {
     const signed = await signedWalletChallenge(ctx, { challengeId: challenge_id, signature, subject: input.subject, claimType: "wallet_ownership" });
     if ("error" in signed) return { kind: "fail", error: signed.error };
@@ -125,9 +111,31 @@ export const walletOwnership: ClaimModule = {
       ? { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, signature_scheme: result.scheme }, commit }
       : { kind: "review", evidenceLevel: "evidence_verified", reason: result.reason, publicEvidence: evidence, commit };
   }),
-  async recheck(evidence, now) {
-    const again = await verifyKeptSignature(evidence);
-    if (again.kind !== "valid") return again;
-    return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString(), signature_scheme: again.scheme } };
+  checking: {
+    async recheck(evidence, now) {
+      const again = await verifyKeptSignature(evidence);
+      if (again.kind !== "valid") return again;
+      return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: { ...evidence, checked_at: now.toISOString(), signature_scheme: again.scheme } };
+    },
+  },
+  review: {
+    checklist: [
+      { key: "message_matches", label: "The signed message is the challenge issued for this address and network." },
+      { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain)." },
+    ],
+  },
+  view: {
+    lookupValues: (subject) => [{ kind: "wallet", value: subject, field: "subject" }],
+    /** Control of the key behind the address, by its signature over the challenge message. */
+    facts: () => [{ fact: "wallet_control", by: "signature" }],
+  },
+  challenge: {
+    kind: "wallet",
+    primary: {
+      proofRequest: ({ subject, challengeId, signature }) => ({ subject, claim: `Controls the key behind ${subject}.`, evidence: { challenge_id: challengeId, signature } }),
+    },
+  },
+  capabilities: {
+    provesWalletControl: true,
   },
 };

@@ -10,12 +10,12 @@ type Source = Pick<RecordRow, "id" | "claimType" | "subject" | "evidencePublic" 
 
 /**
  * The rows of record_values for a record: the values its claim type declares
- * (`lookupValues`), each in its kind's normal form, once; a declared value that is not one
+ * (`view.lookupValues`), each in its kind's normal form, once; a declared value that is not one
  * of its kind is left out. None for sandbox and private records: no lookup may find them.
  */
 export function recordValuesOf(row: Source): RecordValueRow[] {
   if (row.environment !== "live" || row.visibility !== "public") return [];
-  const declared = claimModuleFor(row.claimType).lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const declared = claimModuleFor(row.claimType).view?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const out = new Map<string, RecordValueRow>();
   for (const d of declared) {
     const value = normalizedValue(d.kind, d.value);

@@ -15,6 +15,6 @@ export function claimTypeDocs() {
     examples: Object.fromEntries(types.map((m) => [key(m.type), m.docs.example])) as Record<string, { summary: string; value: Record<string, unknown> }>,
     errors: [...new Set(types.flatMap((m) => m.docs.errors))],
     describe: types.map((m) => m.docs.describe).join(" "),
-    offlineExamples: types.filter((m) => m.offline).map((m) => m.docs.example.value),
+    offlineExamples: types.filter((m) => m.checking?.offline).map((m) => m.docs.example.value),
   };
 }

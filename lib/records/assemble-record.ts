@@ -20,7 +20,7 @@ export function assemble(
   extras?: ViewExtras,
 ) {
   // Nothing below — row, history, answer, outbox event, idempotent replay — sees a secret.
-  const outcome = stripSecrets(checked, mod.secrets ?? [], input);
+  const outcome = stripSecrets(checked, mod.request.secrets ?? [], input);
   const row = buildRow(auth, input, mod, outcome, now);
   const entry = recordEntry(row, { at: now, by: `owner:${auth.keyId}`, reason: outcome.kind === "issue" ? "Issued." : "Submitted for review." });
   const body = serializeRecord(buildPublicView(row, [entry.history], linked, account, now.getTime(), extras));

@@ -14,16 +14,16 @@ export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: 
  * targets exist go with the record.
  */
 export async function checkClaim(db: Db, auth: AuthContext, { input, module: mod }: ClaimRequest, now: Date): Promise<Checked> {
-  const wanted = mod.links?.(input) ?? [];
+  const wanted = mod.request.links?.(input) ?? [];
   const targets = await loadLinkTargets(db, auth.accountId, wanted);
   const checked = await mod.check(input, { auth, now, db, linked: targets });
   const outcome = checked.kind === "fail" || !input.documents ? checked : await withDocuments(db, auth.accountId, input.documents, checked);
   const linked = outcome.kind === "fail"
     ? []
     : wanted.flatMap((w) => (targets.has(w.role) ? [{ role: w.role, target: targets.get(w.role)! }] : []));
-  const extras = outcome.kind === "fail" || !mod.viewExtras
+  const extras = outcome.kind === "fail" || !mod.view?.viewExtras
     ? undefined
-    : (await mod.viewExtras(db, [{ id: null, accountId: auth.accountId, evidence: outcome.publicEvidence }]))[0];
+    : (await mod.view.viewExtras(db, [{ id: null, accountId: auth.accountId, evidence: outcome.publicEvidence }]))[0];
   return { outcome, linked, extras };
 }
 

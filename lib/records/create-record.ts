@@ -36,15 +36,15 @@ export function validateRecordInput(raw: unknown, prefix = ""): ClaimRequest {
   // The claim_type as sent: the parse below keeps a valid one unchanged, and refuses any other.
   const mod = claimModuleFor(isObject(raw) && typeof raw.claim_type === "string" ? raw.claim_type : "");
   // A type's own top-level fields (and its screen for what must never be echoed) come first.
-  const screened = mod.screen?.(raw as Record<string, unknown>);
+  const screened = mod.request.screen?.(raw as Record<string, unknown>);
   if (screened) throw new ApiError(screened.code, screened.message, screened.param ? p(screened.param) : undefined);
-  const ownKeys = Object.keys(mod.requestFields ?? {});
+  const ownKeys = Object.keys(mod.request.requestFields ?? {});
   const base = ownKeys.length && isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => !ownKeys.includes(k))) : raw;
   const input: RecordCreateInput = parseOrThrow(recordCreateSchema, base, prefix);
   if (ownKeys.length && isObject(raw)) {
     // The type's fields, parsed by its schema and carried to its check beside the base ones.
     const given = Object.fromEntries(Object.entries(raw).filter(([k]) => ownKeys.includes(k)));
-    Object.assign(input, parseOrThrow(z.strictObject(mod.requestFields!), given, prefix));
+    Object.assign(input, parseOrThrow(z.strictObject(mod.request.requestFields!), given, prefix));
   }
   if (input.evidence && Buffer.byteLength(canonicalJson(input.evidence)) > EVIDENCE_LIMIT) {
     throw new ApiError("too_large", "'evidence' exceeds 32 KiB.", p("evidence"));
@@ -58,10 +58,11 @@ export function validateRecordInput(raw: unknown, prefix = ""): ClaimRequest {
   }
   const meant = likelyTypoOf(input.claim_type);
   if (meant) throw new ApiError("unknown_claim_type", `Unknown claim_type '${input.claim_type}'; did you mean '${meant}'?`, p("claim_type"));
-  if (mod.validityDays !== undefined && input.expires_at !== undefined && Date.parse(input.expires_at) > Date.now() + mod.validityDays * 86_400_000) {
-    throw new ApiError("invalid_value", `A ${input.claim_type} record is valid for at most ${mod.validityDays} days: 'expires_at' is later.`, p("expires_at"));
+  const maxDays = mod.policy?.validityDays;
+  if (maxDays !== undefined && input.expires_at !== undefined && Date.parse(input.expires_at) > Date.now() + maxDays * 86_400_000) {
+    throw new ApiError("invalid_value", `A ${input.claim_type} record is valid for at most ${maxDays} days: 'expires_at' is later.`, p("expires_at"));
   }
-  const problem = mod.validate(input);
+  const problem = mod.request.validate(input);
   if (problem) throw new ApiError(problem.code, problem.message, problem.param ? p(problem.param) : undefined);
   return { input, module: mod };
 }
@@ -76,7 +77,7 @@ export async function createRecord(db: Db, auth: AuthContext, raw: Record<string
     scope: { accountId: auth.accountId, environment: auth.environment, endpoint: "records.create", key: idempotencyKey },
     body: raw,
     validate: () => validateRecordInput(raw),
-    fastPath: (request) => request.module.offline === true,
+    fastPath: (request) => request.module.checking?.offline === true,
     execute: async (request, key) => {
       const { outcome, result } = await checkAndAssemble(db, auth, request);
       await persist(db, auth, outcome, { ...result, key: { ...key, status: result.status, bodyJson: result.bodyJson } });

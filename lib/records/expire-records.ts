@@ -34,15 +34,15 @@ export async function expireDueRecords(db: Db, batchSize = 200): Promise<number>
 }
 
 /**
- * Close submissions their claim type does not let wait (`pendingExpiry`: e.g. an exchange
+ * Close submissions their claim type does not let wait (`review.pendingExpiry`: e.g. an exchange
  * trade whose key was not kept can never be checked again): rejected by `system:expiry` with
  * the type's reason, announced as record.rejected. Several processes may sweep at once (SKIP LOCKED).
  */
 export async function closeStaleSubmissions(db: Db, now = new Date()): Promise<number> {
   let total = 0;
   for (const mod of documentedClaimTypes()) {
-    if (!mod.pendingExpiry) continue;
-    const { afterMs, reason } = mod.pendingExpiry;
+    if (!mod.review?.pendingExpiry) continue;
+    const { afterMs, reason } = mod.review.pendingExpiry;
     const before = new Date(now.getTime() - afterMs);
     const ids = await db.transaction(async (tx) => {
       const due = await tx

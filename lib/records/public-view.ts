@@ -90,8 +90,8 @@ export function buildPublicView(
   if (status === "expired" && row.status !== "expired" && row.expiresAt && hist.at(-1)?.status !== "expired") {
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
   }
-  const fields = claimModuleForView(row.claimType)?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
-  const accountPart = claimModuleForView(row.claimType)?.accountPartLapsed?.(row.evidencePublic ?? {}, account) ?? null;
+  const fields = claimModuleForView(row.claimType)?.view?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
+  const accountPart = claimModuleForView(row.claimType)?.policy?.accountPartLapsed?.(row.evidencePublic ?? {}, account) ?? null;
   const trust = decideTrust({
     environment: row.environment, status, evidenceLevel: isIssued(row.status) ? row.evidenceLevel : null,
     partsStand: links.every((l) => l.standing === "active") && accountPart === null, account,
@@ -105,7 +105,7 @@ export function buildPublicView(
 }
 
 function websitesOf(row: RecordRow): string[] {
-  const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const values = claimModuleForView(row.claimType)?.view?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const hosts = values.flatMap((v) => (v.kind === "website" ? [normalizedValue("website", v.value)] : []));
   return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
 }
@@ -116,7 +116,7 @@ function websitesOf(row: RecordRow): string[] {
  * `websites` (lookup's normal form, without `www.`) is what the record is found by, not what it covers.
  */
 function provedHostsOf(row: RecordRow): string[] {
-  const values = claimModuleForView(row.claimType)?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
+  const values = claimModuleForView(row.claimType)?.view?.lookupValues?.(row.subject, row.evidencePublic) ?? [];
   const hosts = values.flatMap((v) => (v.kind === "website" ? [provedHost(v.value)] : []));
   return [...new Set(hosts.filter((h): h is string => h !== null))].sort();
 }
@@ -199,13 +199,13 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
   return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now, extras.get(r.id)));
 }
 
-/** What each row's claim type loads beside it (`viewExtras`), one call per type. */
+/** What each row's claim type loads beside it (`view.viewExtras`), one call per type. */
 export async function loadViewExtras(db: DbOrTx, rows: readonly Pick<RecordRow, "id" | "claimType" | "accountId" | "evidencePublic">[]) {
   const out = new Map<string, ViewExtras>();
   const byType = new Map<string, typeof rows[number][]>();
   for (const r of rows) (byType.get(r.claimType) ?? byType.set(r.claimType, []).get(r.claimType)!).push(r);
   for (const [type, list] of byType) {
-    const load = claimModuleForView(type)?.viewExtras;
+    const load = claimModuleForView(type)?.view?.viewExtras;
     if (!load) continue;
     const got = await load(db, list.map((r) => ({ id: r.id, accountId: r.accountId, evidence: r.evidencePublic })));
     list.forEach((r, i) => out.set(r.id, got[i]!));

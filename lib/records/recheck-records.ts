@@ -11,7 +11,7 @@ import { metrics } from "@/lib/server/metrics";
 export { RECHECK_ACTOR };
 
 /**
- * The one scheduler for every claim type with a `monitor` (lib/claims/types.ts): active
+ * The one scheduler for every claim type with a `policy.monitor` (lib/claims/types.ts): active
  * records that are due are asked again — a lapse suspends them with the reason; suspended
  * records a re-check suspended are asked too, and a pass reinstates them (a suspension by
  * the owner is never lifted). An unreachable source changes nothing but the next time.
@@ -31,14 +31,14 @@ export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: num
   let reinstated = 0;
   for (const d of due) {
     const mod = byType.get(d.claimType)!;
-    const found = await mod.monitor!.run(d.evidence, now);
+    const found = await mod.policy!.monitor!.run(d.evidence, now);
     metrics().rechecks.inc({ outcome: found.kind });
     const changed = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(records).where(eq(records.id, d.id)).for("update");
       // Someone else moved or re-checked it meanwhile.
       if (!row || row.status !== d.status || row.recheckAt?.getTime() !== d.recheckAt?.getTime()) return null;
       const at = new Date();
-      const recheckAt = new Date(at.getTime() + mod.monitor!.intervalMs());
+      const recheckAt = new Date(at.getTime() + mod.policy!.monitor!.intervalMs());
       await tx.update(records).set({ recheckAt }).where(eq(records.id, row.id));
       // Suspended by its owner or staff: not ours to lift (it is looked at again once reinstated).
       if (row.status === "suspended" && (await lastMover(tx, row.id)) !== RECHECK_ACTOR) return null;

@@ -19,18 +19,18 @@ export const evidenceRefreshSchema = z
 /**
  * POST /api/v1/records/{id}/evidence: a submission still waiting for a reviewer gets fresh
  * evidence checks (e.g. a newly signed wallet challenge), so a reviewer can approve it within
- * its type's time limit without a new submission. The type's `refresh` checks what is sent
+ * its type's time limit without a new submission. The type's `checking.refresh` checks what is sent
  * (outside the transaction); the evidence is stored only if the submission is still pending.
  */
 export async function refreshEvidence(db: Db, auth: AuthContext, id: string, raw: unknown) {
   const input = parseOrThrow(evidenceRefreshSchema, raw);
   const row = await getRecordOrThrow(db, auth, id);
   const mod = claimModuleFor(row.claimType);
-  if (!mod.refresh) throw new ApiError("invalid_transition", `${row.claimType} submissions take no evidence refresh; submit again.`, "id");
+  if (!mod.checking?.refresh) throw new ApiError("invalid_transition", `${row.claimType} submissions take no evidence refresh; submit again.`, "id");
   if (row.status !== "pending_review") throw new ApiError("invalid_transition", `This record is ${row.status}: only a submission waiting for a reviewer can refresh its evidence.`, "id");
   // The records the submission was made resting on (its record_links): its stored evidence is not a request to parse again.
   const linked = await loadStoredLinkTargets(db, row.id, auth.accountId);
-  const result = await mod.refresh({ subject: row.subject, evidence: row.evidencePublic }, input.evidence, { auth, now: new Date(), db, linked });
+  const result = await mod.checking.refresh({ subject: row.subject, evidence: row.evidencePublic }, input.evidence, { auth, now: new Date(), db, linked });
   if ("error" in result) throw ApiError.fromField(result.error);
   return db.transaction(async (tx) => {
     const [updated] = await tx

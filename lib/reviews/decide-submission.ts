@@ -98,7 +98,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
       const refused = reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, at);
       if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
       // A record that stands only with its parts (a listing) is not issued resting on a part that lapsed while it waited.
-      if (claimModuleFor(row.claimType).followsParts) {
+      if (claimModuleFor(row.claimType).policy?.followsParts) {
         const [lapsed] = await lapsedParts(tx, row.id, at.getTime());
         if (lapsed) throw new ApiError("review_precondition_failed", `${partLapsedReason(lapsed)} It cannot be approved resting on it. Nothing was changed.`);
       }
@@ -199,11 +199,11 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
   if (!first) throw notFound(recordId);
   if (first.status !== "pending_review") throw await alreadyDecided(db, first);
   const mod = recheckableModule(first.claimType);
-  if (!mod?.recheck) {
+  if (!mod?.checking?.recheck) {
     throw new ApiError("recheck_not_available", `claim_type '${first.claimType}' has no connector: only a reviewer can decide it.`);
   }
   const now = new Date();
-  const found = await mod.recheck(first.evidencePublic, now, { subject: first.subject, accountId: first.accountId }, db);
+  const found = await mod.checking.recheck(first.evidencePublic, now, { subject: first.subject, accountId: first.accountId }, db);
   const result = await db.transaction(async (tx): Promise<RerunResult> => {
     const row = await lockPending(tx, recordId);
     const by = `system:rerun:${reviewer.id}`;
@@ -244,5 +244,5 @@ function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_is
 /** The module whose connector can check this claim type again, if any. */
 export function recheckableModule(claimType: string) {
   const mod = claimModuleFor(claimType);
-  return mod.recheck ? mod : null;
+  return mod.checking?.recheck ? mod : null;
 }

@@ -49,9 +49,9 @@ export async function issuePending(
   return body;
 }
 
-/** A renewal (its type's `supersedesOnIssue` link) supersedes the record it renews, if that is still in force. */
+/** A renewal (its type's `review.supersedesOnIssue` link) supersedes the record it renews, if that is still in force. */
 async function supersedeRenewed(tx: Tx, row: RecordRow, at: Date, by: string) {
-  const role = claimModuleFor(row.claimType).supersedesOnIssue;
+  const role = claimModuleFor(row.claimType).review?.supersedesOnIssue;
   if (!role) return;
   const [link] = await tx.select().from(recordLinks).where(and(eq(recordLinks.recordId, row.id), eq(recordLinks.role, role)));
   if (!link) return;

@@ -16,7 +16,7 @@ type CheckedRecord = { claimType: string; evidenceLevel: string; subject: string
 export function checksOf(r: CheckedRecord): Check[] {
   const at = r.at.toISOString();
   if (r.evidenceLevel === "participant_attested") return [{ fact: "statement", by: "account", at }];
-  const facts: readonly CheckedFact[] = claimModuleFor(r.claimType).facts?.(r.subject, r.evidence) ?? [];
+  const facts: readonly CheckedFact[] = claimModuleFor(r.claimType).view?.facts?.(r.subject, r.evidence) ?? [];
   if (r.evidenceLevel === "evidence_verified") {
     // A reviewer confirmed it: every fact is the reviewer's, whatever a source would have said.
     const named = facts.length > 0 ? facts : [{ fact: "claim", by: "source" as const, source: sourceNamed(r.evidence) }];

@@ -19,11 +19,11 @@ export async function judgeFound<T extends FoundRecord>(db: DbOrTx, rows: readon
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   // Types with a part resting on the account (a listing's operator) need their public evidence.
-  const needEvidence = rows.filter((r) => claimModuleFor(r.claimType).accountPartLapsed).map((r) => r.id);
+  const needEvidence = rows.filter((r) => claimModuleFor(r.claimType).policy?.accountPartLapsed).map((r) => r.id);
   const [profiles, parts, evidence] = await Promise.all([
     getAccountProfiles(db, rows.map((r) => r.accountId)),
     // Only types that declare links can rest on other records: a lookup of domains or wallets asks nothing more.
-    !rows.some((r) => claimModuleFor(r.claimType).links) ? Promise.resolve([])
+    !rows.some((r) => claimModuleFor(r.claimType).request.links) ? Promise.resolve([])
       : db.select({ recordId: recordLinks.recordId, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt })
         .from(recordLinks)
         .innerJoin(records, eq(records.id, recordLinks.targetId))
@@ -36,7 +36,7 @@ export async function judgeFound<T extends FoundRecord>(db: DbOrTx, rows: readon
   return rows.map((r) => {
     const account = profiles.get(r.accountId) ?? NO_PROFILE;
     const ev = evidenceOf.get(r.id);
-    const accountPart = ev ? (claimModuleFor(r.claimType).accountPartLapsed?.(ev, account) ?? null) : null;
+    const accountPart = ev ? (claimModuleFor(r.claimType).policy?.accountPartLapsed?.(ev, account) ?? null) : null;
     const trust = decideTrust({ environment: "live", status: "active", evidenceLevel: r.evidenceLevel, partsStand: !lapsed.has(r.id) && accountPart === null, account });
     return { ...r, account, trust };
   });

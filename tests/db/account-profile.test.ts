@@ -15,10 +15,14 @@ const TYPE = "test_domain_proof";
 registerClaimType({
   type: TYPE,
   docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  validate: () => null,
-  provesAccountDomain: true,
+  request: {
+    validate: () => null,
+  },
   async check(input) {
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: input.evidence ?? {} };
+  },
+  view: {
+    provesAccountDomain: true,
   },
 });
 

@@ -27,21 +27,25 @@ const TYPE = "test_listed";
 registerClaimType({
   type: TYPE,
   docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  validate: () => null,
+  request: {
+    validate: () => null,
+  },
   async check(input) {
     const publicEvidence = input.evidence ?? {};
     return input.evidence?.review
       ? { kind: "review", evidenceLevel: "evidence_verified", reason: "A person looks.", publicEvidence }
       : { kind: "issue", evidenceLevel: "participant_attested", publicEvidence };
   },
-  lookupValues: (subject, e) => [
-    { kind: "website", value: String(e.domain ?? ""), field: "evidence.domain" },
-    { kind: "listing_url", value: String(e.listing_url ?? ""), field: "evidence.listing_url" },
-    { kind: "iban", value: String(e.iban ?? ""), field: "evidence.payee.value" },
-    { kind: "licence_number", value: String(e.licence ?? ""), field: "evidence.licence.number" },
-    { kind: "social_handle", value: subject, field: "subject" },
-    { kind: "social_handle", value: `@${subject}`, field: "subject" }, // the same value twice: stored once
-  ],
+  view: {
+    lookupValues: (subject, e) => [
+      { kind: "website", value: String(e.domain ?? ""), field: "evidence.domain" },
+      { kind: "listing_url", value: String(e.listing_url ?? ""), field: "evidence.listing_url" },
+      { kind: "iban", value: String(e.iban ?? ""), field: "evidence.payee.value" },
+      { kind: "licence_number", value: String(e.licence ?? ""), field: "evidence.licence.number" },
+      { kind: "social_handle", value: subject, field: "subject" },
+      { kind: "social_handle", value: `@${subject}`, field: "subject" }, // the same value twice: stored once
+    ],
+  },
 });
 
 const customer = async (env: "sandbox" | "live") =>

@@ -26,9 +26,10 @@ const TYPE = "test_rests_on";
 registerClaimType({
   type: TYPE,
   docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  validityDays: 30,
-  validate: () => null,
-  links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
+  request: {
+    validate: () => null,
+    links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
+  },
   async check(input, ctx) {
     const base = ctx.linked.get("base_record");
     if (!base || base.environment !== ctx.auth.environment || base.status !== "active") {
@@ -39,11 +40,16 @@ registerClaimType({
       ? { kind: "review", evidenceLevel: "evidence_verified", reason: "A person looks.", publicEvidence }
       : { kind: "issue", evidenceLevel: "participant_attested", publicEvidence };
   },
-  publicFields: ({ links }) => ({
-    base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null },
-  }),
   review: {
     beforeApprove: (s, now) => (now.getTime() - s.createdAt.getTime() > 50 ? "The evidence is older than 50 ms." : null),
+  },
+  view: {
+    publicFields: ({ links }) => ({
+      base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null },
+    }),
+  },
+  policy: {
+    validityDays: 30,
   },
 });
 

@@ -19,8 +19,10 @@ const TYPE = "test_status_at_rests_on";
 registerClaimType({
   type: TYPE,
   docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  validate: () => null,
-  links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
+  request: {
+    validate: () => null,
+    links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
+  },
   async check(input, ctx) {
     const base = ctx.linked.get("base_record");
     if (!base || base.status !== "active") {
@@ -28,7 +30,9 @@ registerClaimType({
     }
     return { kind: "issue", evidenceLevel: "participant_attested", publicEvidence: { base: base.id } };
   },
-  publicFields: ({ links }) => ({ base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null } }),
+  view: {
+    publicFields: ({ links }) => ({ base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null } }),
+  },
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
