@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { dataLayerTest } from "./setup";
+import { dataLayerTest, testClaimType } from "./setup";
 
 /*
  * The account profile names at most MAX_VERIFIED_DOMAINS verified domains, the first in
@@ -12,19 +12,14 @@ const { registerClaimType } = await import("@/lib/claims/registry");
 const { loadAccountProfiles, MAX_VERIFIED_DOMAINS } = await import("@/lib/accounts/account-profile");
 
 const TYPE = "test_domain_proof";
-registerClaimType({
-  type: TYPE,
-  docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  request: {
-    validate: () => null,
-  },
+registerClaimType(testClaimType(TYPE, {
   async check(input) {
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: input.evidence ?? {} };
   },
   view: {
     provesAccountDomain: true,
   },
-});
+}));
 
 type Auth = Awaited<ReturnType<typeof sandboxCustomer>>["auth"];
 const prove = async (auth: Auth, subject: string) => {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyWithKeySet } from "../signatures";
-import { dataLayerTest, onPostgres } from "./setup";
+import { dataLayerTest, onPostgres, testClaimType } from "./setup";
 
 /*
  * The values a lookup finds records by, with a claim type registered by this test that
@@ -24,12 +24,7 @@ const { pgRateLimiter } = await import("@/lib/http/shared-rate-limiter");
 const { publicJwks } = await import("@/lib/signing/keys");
 
 const TYPE = "test_listed";
-registerClaimType({
-  type: TYPE,
-  docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  request: {
-    validate: () => null,
-  },
+registerClaimType(testClaimType(TYPE, {
   async check(input) {
     const publicEvidence = input.evidence ?? {};
     return input.evidence?.review
@@ -46,7 +41,7 @@ registerClaimType({
       { kind: "social_handle", value: `@${subject}`, field: "subject" }, // the same value twice: stored once
     ],
   },
-});
+}));
 
 const customer = async (env: "sandbox" | "live") =>
   (env === "live" ? await liveCustomer({ tag: "v" }) : await sandboxCustomer({ tag: "v", confirmed: true })).auth;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { verifyWithKeySet } from "../signatures";
-import { dataLayerTest } from "./setup";
+import { dataLayerTest, testClaimType, linksToBase } from "./setup";
 
 /*
  * The record-link and public-view plumbing every linking claim type will use (agent →
@@ -23,13 +23,8 @@ const { publicJwks } = await import("@/lib/signing/keys");
 const { ApiError } = await import("@/lib/http/errors");
 
 const TYPE = "test_rests_on";
-registerClaimType({
-  type: TYPE,
-  docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  request: {
-    validate: () => null,
-    links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
-  },
+registerClaimType(testClaimType(TYPE, {
+  request: { links: linksToBase },
   async check(input, ctx) {
     const base = ctx.linked.get("base_record");
     if (!base || base.environment !== ctx.auth.environment || base.status !== "active") {
@@ -51,7 +46,7 @@ registerClaimType({
   policy: {
     validityDays: 30,
   },
-});
+}));
 
 const customer = () => sandboxCustomer({ tag: "l", confirmed: true });
 type Auth = Awaited<ReturnType<typeof customer>>["auth"];

@@ -4,6 +4,7 @@ import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll } from "vitest";
 import type { AuthContext } from "@/lib/accounts/types";
+import type { ClaimModule, ClaimRequestSpec } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { useOwnDatabase } from "../own-database";
 
@@ -24,6 +25,22 @@ export type DataLayerOptions = {
   /** The temp folder's name prefix. */
   prefix?: string;
 };
+
+/**
+ * A claim type only a test registers (registerClaimType), to prove what a type can declare
+ * before a shipped one does: test-only docs and a request that takes anything, plus the parts
+ * the test declares.
+ */
+export function testClaimType(type: string, parts: Omit<ClaimModule, "type" | "docs" | "request"> & { request?: Partial<ClaimRequestSpec> }): ClaimModule {
+  return {
+    type, docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
+    ...parts, request: { validate: () => null, ...parts.request },
+  };
+}
+
+/** A test type's links: the record named by `evidence.base`, as role `base_record`. */
+export const linksToBase: NonNullable<ClaimRequestSpec["links"]> = (input) =>
+  typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : [];
 
 export const uniqueEmail = (tag = "t") => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
 

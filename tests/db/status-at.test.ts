@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { verifyWithKeySet } from "../signatures";
-import { dataLayerTest } from "./setup";
+import { dataLayerTest, testClaimType, linksToBase } from "./setup";
 
 /*
  * Status at a point in time, in process, for what the HTTP API cannot reach yet: the
@@ -16,13 +16,8 @@ const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { publicJwks } = await import("@/lib/signing/keys");
 
 const TYPE = "test_status_at_rests_on";
-registerClaimType({
-  type: TYPE,
-  docs: { describe: "test only", errors: [], example: { summary: "test", value: {} } },
-  request: {
-    validate: () => null,
-    links: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
-  },
+registerClaimType(testClaimType(TYPE, {
+  request: { links: linksToBase },
   async check(input, ctx) {
     const base = ctx.linked.get("base_record");
     if (!base || base.status !== "active") {
@@ -33,7 +28,7 @@ registerClaimType({
   view: {
     publicFields: ({ links }) => ({ base: { standing: links[0]?.standing ?? "unlinked", record: links[0]?.record ?? null } }),
   },
-});
+}));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
