@@ -125,17 +125,25 @@ export async function sendTestEvent(db: Db, auth: AuthContext, id: string) {
 /** Recent deliveries of an endpoint with every attempt (status code, latency, error), newest first. */
 export async function listDeliveries(db: Db, auth: AuthContext, id: string, limit = 50) {
   const w = await getWebhookOrThrow(db, auth, id);
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.webhookId, w.id))
-    .orderBy(desc(webhookDeliveries.createdAt))
-    .limit(limit);
-  const ids = rows.map((r) => r.webhook_deliveries.id);
-  const attempts = ids.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(asc(webhookAttempts.attemptedAt))
-    : [];
+  // One snapshot for both reads: the worker records an attempt and the delivery's status in
+  // one transaction, and the answer must never show the attempt beside the status before it.
+  const { rows, attempts } = await db.transaction(
+    async (tx) => {
+      const rows = await tx
+        .select()
+        .from(webhookDeliveries)
+        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+        .where(eq(webhookDeliveries.webhookId, w.id))
+        .orderBy(desc(webhookDeliveries.createdAt))
+        .limit(limit);
+      const ids = rows.map((r) => r.webhook_deliveries.id);
+      const attempts = ids.length
+        ? await tx.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(asc(webhookAttempts.attemptedAt))
+        : [];
+      return { rows, attempts };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
   return {
     object: "list" as const,
     data: rows.map(({ webhook_deliveries: d, events: e }) => ({
