@@ -82,6 +82,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/).default("5000,300000,1800000,7200000,18000000,36000000,36000000"),
   WEBHOOK_DISABLE_AFTER: intFrom(15, 1, 1000),
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100, 60_000),
+  /** Sends one worker keeps in flight at once (each to a different endpoint). */
+  WEBHOOK_CONCURRENCY: intFrom(32, 1, 1000),
   /** What a disabled endpoint is kept for its re-enabling: the newest this-many events ... */
   WEBHOOK_BACKLOG_MAX: intFrom(1000, 1, 100_000),
   /** ... raised within this many days. Older or further back: recorded failed, never sent. */

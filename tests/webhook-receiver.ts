@@ -15,6 +15,8 @@ type Behaviour = {
   failTimes?: number; status?: number; hang?: boolean; redirectTo?: string;
   /** Verify and record the delivery, then keep the request open without answering; `onHold` runs at once. */
   hold?: boolean; onHold?: (r: Received) => void;
+  /** Answer 200 at once, then trickle the body a byte every 100 ms and never finish (a slow-drip receiver). */
+  trickle?: boolean;
 };
 
 /**
@@ -25,7 +27,7 @@ type Behaviour = {
  * arrivals are all kept, duplicates included, so tests can count them.
  */
 export async function startReceiver() {
-  const endpoints = new Map<string, { secret?: string; behaviour: Behaviour; received: Received[]; hits: number; rejected: number }>();
+  const endpoints = new Map<string, { secret?: string; behaviour: Behaviour; received: Received[]; hits: number; rejected: number; closedAt: number[] }>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -35,6 +37,15 @@ export async function startReceiver() {
       ep.hits++;
       const b = ep.behaviour;
       if (b.hang) return; // never answer
+      if (b.trickle) {
+        res.writeHead(200, { "content-type": "text/plain" });
+        const drip = setInterval(() => res.write("."), 100);
+        res.on("close", () => {
+          clearInterval(drip);
+          ep.closedAt.push(Date.now());
+        });
+        return;
+      }
       if (b.redirectTo) return res.writeHead(302, { Location: b.redirectTo }).end();
       if (b.failTimes && b.failTimes > 0) {
         b.failTimes--;
@@ -67,7 +78,7 @@ export async function startReceiver() {
     /** A new endpoint path; set its secret once the webhook is registered. */
     endpoint(name: string, behaviour: Behaviour = {}) {
       const pathName = `/hook/${name}`;
-      const ep = { behaviour, received: [] as Received[], hits: 0, rejected: 0, secret: undefined as string | undefined };
+      const ep = { behaviour, received: [] as Received[], hits: 0, rejected: 0, closedAt: [] as number[], secret: undefined as string | undefined };
       endpoints.set(pathName, ep);
       return {
         url: `${base}${pathName}`,
@@ -80,6 +91,8 @@ export async function startReceiver() {
         hits: () => ep.hits,
         /** Deliveries refused because they did not verify. */
         rejected: () => ep.rejected,
+        /** When each trickled answer's connection was closed (by the sender). */
+        closedAt: () => ep.closedAt,
       };
     },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),

@@ -5,28 +5,26 @@ import { getEnv } from "@/lib/env";
 import { newAttemptId } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/send-mail";
-import { keyring } from "@/lib/signing/keys";
+import { keyring, type SigningKey } from "@/lib/signing/keys";
 import { sendWebhook, type SendResult } from "./send-webhook";
 
 const schedule = () => getEnv().WEBHOOK_RETRY_SCHEDULE_MS.split(",").map(Number);
 /** ±10 % so retries of many endpoints do not arrive in lockstep. */
 const jitter = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
 
-type Claimed = { id: string; webhook_id: string; event_id: string; attempts: number; url: string; secret: string; payload: string };
+export type Claimed = { id: string; webhook_id: string; event_id: string; attempts: number; url: string; secret: string; payload: string };
 
 /**
  * Claim due deliveries for this worker (a lease, taken with SKIP LOCKED so concurrent
- * workers never pick the same one), send them outside any transaction, record the outcome.
- * One delivery per endpoint at a time, across all workers: the endpoint's due delivery of
- * the oldest event, and only while none of its deliveries is leased. So an endpoint gets
- * its events in order (a failed one is retried on its schedule while later ones go on),
- * a backlog drains oldest first, and endpoints are served side by side.
+ * workers never pick the same one). One delivery per endpoint at a time, across all
+ * workers: the endpoint's due delivery of the oldest event, and only while none of its
+ * deliveries is leased. So an endpoint gets its events in order (a failed one is retried on
+ * its schedule while later ones go on), a backlog drains oldest first, and endpoints are
+ * served side by side: a slow endpoint holds one lease, never another endpoint's events.
  */
-export async function deliverDue(db: Db, limit = 20): Promise<number> {
+export async function claimDue(db: Db, limit: number): Promise<Claimed[]> {
+  if (limit <= 0) return [];
   const leaseMs = getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
-  // The key for the v1a signatures, chosen before anything is claimed: a process whose keys
-  // are not published yet fails here, leaving the deliveries to others (keys.ts, activeOf).
-  const key = keyring().active;
   const res = await db.execute(sql`
     with heads as (
       select distinct on (d.webhook_id) d.id
@@ -44,8 +42,24 @@ export async function deliverDue(db: Db, limit = 20): Promise<number> {
     from due, webhooks w, events e
     where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
     returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload`);
-  const claimed = rowsOf<Claimed>(res);
-  await Promise.all(claimed.map(async (c) => recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload))));
+  return rowsOf<Claimed>(res);
+}
+
+/** Send one claimed delivery (outside any transaction; the attempt has a total deadline) and record the outcome. */
+export async function deliverClaimed(db: Db, key: SigningKey, c: Claimed): Promise<void> {
+  await recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload));
+}
+
+/**
+ * Claim and send what is due, waiting for every send: one step of a round (tests, the
+ * CLI). The running worker (delivery-worker.ts) does not wait: it keeps a pool of sends.
+ */
+export async function deliverDue(db: Db, limit = 20): Promise<number> {
+  // The key for the v1a signatures, chosen before anything is claimed: a process whose keys
+  // are not published yet fails here, leaving the deliveries to others (keys.ts, activeOf).
+  const key = keyring().active;
+  const claimed = await claimDue(db, limit);
+  await Promise.all(claimed.map((c) => deliverClaimed(db, key, c)));
   return claimed.length;
 }
 

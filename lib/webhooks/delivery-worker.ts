@@ -1,10 +1,11 @@
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
-import { deliverDue } from "./deliver-due";
+import { keyring } from "@/lib/signing/keys";
+import { claimDue, deliverClaimed, deliverDue } from "./deliver-due";
 import { dispatchEvents } from "./dispatch-events";
 
-/** One pass: fan out new events, then send what is due, until a pass finds nothing. */
+/** One pass, waiting for each send: fan out new events, then send what is due, until a pass finds nothing (tests). */
 export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent: number }> {
   let dispatched = 0;
   let sent = 0;
@@ -18,20 +19,62 @@ export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent
   return { dispatched, sent };
 }
 
-/** Poll every WORKER_POLL_MS; rounds never overlap. Returns a stop function. */
+/**
+ * The running worker: polls every WORKER_POLL_MS (and again whenever a send ends), fans out
+ * new events and keeps up to WEBHOOK_CONCURRENCY sends in flight without waiting for any of
+ * them — so one slow endpoint holds one slot for at most its deadline (send-webhook.ts) and
+ * never delays another endpoint's events. An endpoint has at most one send in flight across
+ * all workers (its lease, claimDue). Returns a stop function that waits for the sends.
+ */
 export function startDeliveryWorker(db: Db): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
+  const max = getEnv().WEBHOOK_CONCURRENCY;
+  const inFlight = new Set<Promise<void>>();
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const pump = async () => {
+    for (let i = 0; i < 50 && !stopped; i++) {
+      const dispatched = await dispatchEvents(db);
+      const free = max - inFlight.size;
+      // Chosen before claiming: a process whose keys are not published yet claims nothing (keys.ts).
+      const key = free > 0 ? keyring().active : null;
+      const claimed = key ? await claimDue(db, free) : [];
+      for (const c of claimed) {
+        const send: Promise<void> = deliverClaimed(db, key!, c)
+          .catch((err) => log().error({ err, delivery: c.id }, "webhook delivery failed to record; its lease will expire"))
+          .finally(() => {
+            inFlight.delete(send);
+            tick();
+          });
+        inFlight.add(send);
+      }
+      if (dispatched === 0 && claimed.length === 0) break;
+    }
+  };
   const tick = () => {
-    if (running) return;
-    running = runWorkerRound(db)
+    if (stopped) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = pump()
       .catch((err) => log().error({ err }, "webhook worker round failed"))
-      .finally(() => (running = null));
+      .finally(() => {
+        pumping = null;
+        if (again) {
+          again = false;
+          tick();
+        }
+      });
   };
   const timer = setInterval(tick, getEnv().WORKER_POLL_MS);
   timer.unref();
   tick();
   return async () => {
+    stopped = true;
     clearInterval(timer);
-    await running;
+    await pumping;
+    await Promise.all(inFlight);
   };
 }

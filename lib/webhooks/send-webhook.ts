@@ -12,7 +12,8 @@ export type SendResult = { statusCode: number | null; latencyMs: number; error: 
  * One signed POST (Standard Webhooks): `webhook-id` is the event id (stable across
  * retries); `webhook-signature` covers `id.timestamp.body` twice — `v1` with the endpoint's
  * secret, `v1a` with the service's signing key `key`, named in `webhook-key-id`. Redirects
- * are not followed (a 3xx is a failure) and the address is checked again at connect time
+ * are not followed (a 3xx is a failure), the whole attempt has one deadline
+ * (WEBHOOK_TIMEOUT_MS: connect, headers and the answer's body), and the address is checked again at connect time
  * (a name through the guarded lookup; an IP literal, which sockets do not look up, here).
  */
 export function sendWebhook(
@@ -26,21 +27,33 @@ export function sendWebhook(
   };
   const u = new URL(url);
   const lib = u.protocol === "https:" ? https : http;
+  const limitMs = getEnv().WEBHOOK_TIMEOUT_MS;
   return new Promise((resolve) => {
-    const done = (statusCode: number | null, error: string | null) =>
+    let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const done = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
       resolve({ statusCode, error, latencyMs: Date.now() - started });
+    };
     const literal = u.hostname.replace(/^\[|\]$/g, "");
     if (net.isIP(literal) && !isAllowedDestination(literal)) return done(null, `refused: ${literal} is not a public address`);
     const req = lib.request(
       u,
-      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never, timeout: getEnv().WEBHOOK_TIMEOUT_MS },
+      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never },
       (res) => {
-        res.resume(); // the answer's body is not needed
+        res.resume(); // the answer's body is not needed, but it must arrive within the deadline
         res.on("end", () => done(res.statusCode ?? null, null));
-        res.on("error", (e) => done(res.statusCode ?? null, e.message));
+        res.on("error", (e) => done(null, e.message.slice(0, 500)));
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${getEnv().WEBHOOK_TIMEOUT_MS} ms`)));
+    // One deadline for the whole attempt — connect, headers and body: a receiver that
+    // trickles its answer a byte at a time cannot hold the attempt (or its lease) longer.
+    deadline = setTimeout(() => {
+      done(null, `no answer within ${limitMs} ms`);
+      req.destroy();
+    }, limitMs);
     req.on("error", (e) => done(null, e.message.slice(0, 500)));
     req.end(body);
   });
