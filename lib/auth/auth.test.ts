@@ -100,6 +100,15 @@ describe("rate limiter", () => {
     expect(clientAddress({ "x-real-ip": "2.2.2.2" })).toBe("2.2.2.2");
     expect(clientAddress({})).toBe("unknown");
   });
+  it("counts an IPv6 client as its /64 and an IPv4-mapped address as IPv4", () => {
+    const a = clientAddress({ "x-forwarded-for": "2001:db8:1:2:aaaa:bbbb:cccc:dddd" });
+    expect(a).toBe("2001:db8:1:2::/64");
+    expect(clientAddress({ "x-forwarded-for": "2001:0db8:0001:0002::1" })).toBe(a); // same network, other spelling
+    expect(clientAddress({ "x-forwarded-for": "2001:db8:1:3::1" })).not.toBe(a); // the next /64
+    expect(clientAddress({ "x-forwarded-for": "::ffff:203.0.113.7" })).toBe("203.0.113.7");
+    expect(clientAddress({ "x-forwarded-for": "[2001:db8:1:2::9]" })).toBe(a);
+    expect(clientAddress({ "x-forwarded-for": "not-an-address" })).toBe("not-an-address");
+  });
 });
 
 describe("confirmation token", () => {

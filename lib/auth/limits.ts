@@ -23,7 +23,9 @@ const named = (name: string, opts: { limit: number; windowMs: number }): SharedR
 
 /**
  * AUTH_RATE_LIMIT_PER_MINUTE (10) per minute each: sign-in and sign-up attempts per client
- * address, sign-ins per email, link requests per client address. Link mails to one address:
+ * address (an IPv6 client is its /64), password sign-ins per email and client address (never
+ * per email alone, which anyone could spend to lock the owner out), link requests per client
+ * address. Link mails to one address:
  * the same number per 15 minutes. Shared by every instance on PostgreSQL (rate_limits), in
  * this process's memory on the embedded database.
  */

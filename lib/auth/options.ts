@@ -68,7 +68,9 @@ export function getAuthOptions(): NextAuthOptions {
           if (!(await limits.signIn.hit(ip)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const parsed = signInSchema.safeParse({ email: credentials?.email, password: credentials?.password });
           if (!parsed.success) return null;
-          if (!(await limits.signInEmail.hit(parsed.data.email)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
+          // Per email *and* address: guesses at one account are bounded from each client, and
+          // nobody elsewhere can spend the owner's allowance (lock them out of their password).
+          if (!(await limits.signInEmail.hit(`${parsed.data.email}|${ip}`)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const db = await getDb();
           const account = await findAccountByEmail(db, parsed.data.email);
           const check = await checkPassword(parsed.data.password, account?.passwordHash);

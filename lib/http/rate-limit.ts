@@ -1,3 +1,5 @@
+import ipaddr from "ipaddr.js";
+
 /**
  * A fixed-window counter per key. In memory, per process: enough for one server; a shared
  * store (PostgreSQL, Redis) implements the same counter as a SharedRateLimiter when there
@@ -45,9 +47,11 @@ export function memoryRateLimiter(opts: { limit: number; windowMs: number; maxKe
 }
 
 /**
- * The client's address: the last `X-Forwarded-For` entry, else `X-Real-IP`. The server
- * (scripts/serve.mjs) overwrites X-Forwarded-For with the socket address unless
- * TRUST_PROXY=1, when the proxy in front must set or append it.
+ * The client as rate limits count it: the last `X-Forwarded-For` entry, else `X-Real-IP`.
+ * The server (scripts/serve.mjs) overwrites X-Forwarded-For with the socket address unless
+ * TRUST_PROXY=1, when the proxy in front must set or append it. An IPv6 client is its /64 —
+ * one subscriber's network holds 2^64 addresses, so a whole address would let one client
+ * count as endless clients — and an IPv4-mapped IPv6 address is its IPv4 address.
  */
 export function clientAddress(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
   const get = (n: string): string | undefined => {
@@ -56,5 +60,15 @@ export function clientAddress(headers: { get(name: string): string | null } | Re
     return Array.isArray(v) ? v.join(",") : v;
   };
   const xff = get("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
-  return xff?.at(-1) ?? get("x-real-ip")?.trim() ?? "unknown";
+  return clientNetwork(xff?.at(-1) ?? get("x-real-ip")?.trim() ?? "unknown");
+}
+
+/** An address as a rate-limit key: IPv4 as is, IPv6 as its /64 (`2001:db8:1:2::/64`); anything else unchanged. */
+export function clientNetwork(address: string): string {
+  const bare = address.replace(/^\[|\](:\d+)?$/g, "").replace(/%.*$/, "");
+  if (!ipaddr.isValid(bare)) return address;
+  const ip = ipaddr.process(bare); // an IPv4-mapped IPv6 address becomes IPv4
+  if (ip.kind() === "ipv4") return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
 }

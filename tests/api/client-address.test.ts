@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl } from "../helpers";
+import { baseUrl, uniqueEmail } from "../helpers";
+import { PASSWORD, signIn, signUp } from "../portal-client";
 import { startServerOnFreePort, type StartedServer } from "../server";
 
 /**
@@ -60,4 +61,32 @@ describe("client address for the sign-in rate limit", () => {
     for (let i = 0; i < 12; i++) errors.push(await signInAttempt(baseUrl(), `203.0.113.${i + 1}`));
     expect(errors).toEqual(Array(12).fill("CredentialsSignin"));
   });
+});
+
+describe("who a sign-in limit counts", () => {
+  const wrong = (email: string, ip: string) => signIn({ base: baseUrl(), ip }, "credentials", { email, password: "not the password" });
+
+  it("an IPv6 client is its /64: a new address in the same network per try does not dodge the limit", async () => {
+    const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    const errors: (string | undefined)[] = [];
+    for (let i = 0; i < 12; i++) errors.push((await wrong(uniqueEmail("v6"), `${net}:${i + 1}::${((i * 7919) % 0xffff).toString(16)}`)).error);
+    expect(errors.slice(0, 10)).toEqual(Array(10).fill("CredentialsSignin"));
+    expect(errors.slice(10)).toEqual(["rate_limited", "rate_limited"]);
+    // The next /64 is another client.
+    expect((await wrong(uniqueEmail("v6"), `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:8::1`)).error).toBe("CredentialsSignin");
+  }, 90_000);
+
+  it("guesses at one email from one address are limited, and cannot lock the owner out from elsewhere", async () => {
+    const email = uniqueEmail("owner");
+    await signUp({ base: baseUrl(), ip: "192.0.2.201" }, email, PASSWORD);
+    // Spread over several attacker addresses so the per-address limit is not what stops them.
+    const attackers = ["192.0.2.210", "192.0.2.211"];
+    const tries: (string | undefined)[] = [];
+    for (const ip of attackers) for (let i = 0; i < 10; i++) tries.push((await wrong(email, ip)).error);
+    expect(tries).toEqual(Array(20).fill("CredentialsSignin"));
+    expect((await wrong(email, attackers[0]!)).error).toBe("rate_limited"); // that address's allowance is spent
+    const owner = await signIn({ base: baseUrl(), ip: "192.0.2.220" }, "credentials", { email, password: PASSWORD });
+    expect(owner.error).toBeUndefined();
+    expect(owner.cookie).toMatch(/session-token=/);
+  }, 90_000);
 });
