@@ -11,6 +11,8 @@ export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: 
       <div className={`${containerClass} flex flex-wrap items-center justify-between gap-x-6 gap-y-2 py-3`}>
         <Link href="/" className="font-semibold">Proof Records</Link>
         <nav className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+          {/* On every page, signed in or not (sign-in, sign-up and not-found pages are public too). */}
+          <Link href="/check" data-testid="header-check" className="font-medium text-emerald-800 underline">Check before you pay</Link>
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
           {right && <Link href="/proofs" className="underline">Proofs</Link>}
