@@ -76,6 +76,7 @@ export function LookupAnswerView({ answer }: { answer: LookupAnswer }) {
             ))}
           </ul>
         )}
+        {answer.matches.length > 5 && <p className="mt-2 text-sm text-slate-600">and {answer.matches.length - 5} more records with this {KIND_NAME[answer.type]} (all in the signed answer below).</p>}
         <p className="mt-2 text-xs text-slate-500">As of {formatUtc(answer.as_of)} · the signed answer: <a className="underline" href={`/api/v1/lookup?q=${encodeURIComponent(answer.query)}`}>/api/v1/lookup</a></p>
       </div>
 
