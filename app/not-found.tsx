@@ -1,8 +1,8 @@
+import type { Metadata } from "next";
+import { PublicNotFound } from "@/components/not-found-page";
+
+export const metadata: Metadata = { title: "Not found", robots: { index: false } };
+
 export default function NotFound() {
-  return (
-    <main className="mx-auto max-w-3xl px-6 py-16">
-      <h1 className="text-2xl font-semibold">Not found</h1>
-      <p className="mt-2 text-slate-700">There is no issued record at this address.</p>
-    </main>
-  );
+  return <PublicNotFound title="Not found" lead="There is no page or issued record at this address." />;
 }

@@ -1,8 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { LookupAnswerView } from "@/components/lookup-answer";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
-import { recordIdFromInput } from "@/lib/records/record-id-from-input";
+import { getDb } from "@/lib/db/client";
+import { clientAddress } from "@/lib/http/rate-limit";
+import { lookupAnswer, type LookupAnswer } from "@/lib/lookup/answer-lookup";
+import { lookupLimiter } from "@/lib/lookup/limiter";
+import { HOME_QUERY_MAX, readHomeQuery } from "@/lib/lookup/read-home-query";
 
 export const metadata: Metadata = {
   title: { absolute: "Proof Records — signed records anyone can check" },
@@ -11,87 +17,88 @@ export const metadata: Metadata = {
 };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const cardLink = "font-medium text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900";
 
 export default async function Home({ searchParams }: Props) {
-  // "Check a record" is a plain GET form to this page: it works without JavaScript.
-  const asked = (await searchParams).record;
-  const typed = typeof asked === "string" ? asked.slice(0, 200) : undefined;
-  const id = typed === undefined ? null : recordIdFromInput(typed);
-  if (id) redirect(`/r/${id}`);
+  // The one box is a plain GET form to this page: it works without JavaScript. `record` is its
+  // name before it took more than record ids (old links keep working).
+  const sp = await searchParams;
+  const asked = one(sp.q) ?? one(sp.record);
+  const typed = asked === undefined ? undefined : asked.slice(0, HOME_QUERY_MAX + 1);
+  const read = typed === undefined ? null : readHomeQuery(typed);
+  if (read?.kind === "record") redirect(`/r/${read.id}`);
+  let answer: LookupAnswer | null = null;
+  let limited = false;
+  if (read?.kind === "lookup") {
+    // The lookup's own allowance (30 a minute per client address), as /check and the API.
+    const hit = await lookupLimiter().hit(`lookup:${clientAddress(await headers())}`);
+    if (hit.ok) answer = await lookupAnswer(await getDb(), read.request);
+    else limited = true;
+  }
+  const refused = read?.kind === "refused" ? read.message : limited ? "Too many checks from your network in the last minute; wait a minute and try again." : null;
 
   return (
     <>
       <SiteHeader />
       <main>
-        <section className={`${column} pt-12 pb-10 sm:pt-16`}>
+        <section className={`${column} pt-10 pb-6 sm:pt-14`}>
           <h1 className="max-w-3xl text-3xl font-semibold tracking-tight text-balance sm:text-5xl">
             Signed records that anyone can check.
           </h1>
-          <p className="mt-5 max-w-2xl text-base text-slate-700 sm:text-lg">
+          <p className="mt-4 max-w-2xl text-base text-slate-700 sm:text-lg">
             A company states something about itself — its registration, its domain, its wallet, a payment — and
             Proof Records checks it as far as a source or a reviewer can, signs it and gives it a public certificate.
             Whoever is shown the record sees who said what, how far it was checked, and whether it is still valid.
           </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <Link href="/signup" className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700">
-              Create an account
-            </Link>
-            <a href="/docs" className="rounded border border-slate-300 bg-white px-5 py-2.5 font-medium text-slate-900 hover:bg-slate-100">
-              Read the docs
-            </a>
-          </div>
-        </section>
-
-        <section aria-labelledby="pay-title" className={`${column} mb-6`}>
-          <div className="rounded-lg border-l-8 border-emerald-600 bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
-            <h2 id="pay-title" className="text-lg font-semibold">Check before you pay</h2>
-            <p className="mt-1 text-sm text-slate-600">
-              Asked to pay a website, an IBAN or a wallet? See whether it is on record for the operator you think — and whether a
-              Proof Records reviewer verified that operator.
-            </p>
-            <a href="/check" className="mt-3 inline-block rounded bg-emerald-700 px-5 py-2.5 font-medium text-white hover:bg-emerald-800" data-testid="home-check-link">
-              Check an operator, website or payee
-            </a>
-          </div>
         </section>
 
         <section aria-labelledby="check-title" id="check" className={`${column} scroll-mt-4`}>
-          <div className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-            <h2 id="check-title" className="text-lg font-semibold">Check a record</h2>
+          <div className="rounded-lg border-l-8 border-emerald-600 bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+            <h2 id="check-title" className="text-lg font-semibold">Check before you pay</h2>
             <p className="mt-1 text-sm text-slate-600">
-              Type the id printed on the certificate or under its QR code, or paste the certificate link.
+              Asked to pay a website, an IBAN or a wallet, or shown a certificate? See what is on record — and who stands behind it.
             </p>
-            <form action="/" method="get" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start">
-              <div className="flex-1">
-                <label htmlFor="record" className="sr-only">Record id</label>
+            <form action="/" method="get" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" data-testid="home-lookup-form">
+              <div className="min-w-0 flex-1">
+                <label htmlFor="q" className="block text-sm font-medium text-slate-800">A record id, IBAN, wallet, website or listing link</label>
                 <input
-                  id="record"
-                  name="record"
+                  id="q"
+                  name="q"
                   defaultValue={typed}
                   required
-                  maxLength={200}
+                  maxLength={HOME_QUERY_MAX}
                   autoComplete="off"
                   spellCheck={false}
-                  placeholder="PRS-…"
-                  aria-invalid={typed !== undefined || undefined}
-                  aria-describedby={typed !== undefined ? "record-error" : undefined}
-                  className={`block w-full rounded border bg-white px-3 py-2 font-mono text-slate-900 focus:outline-none ${typed !== undefined ? "border-red-500 focus:border-red-600" : "border-slate-300 focus:border-slate-500"}`}
+                  placeholder="PRS-…, DE89 3704 …, 0x…, example.com"
+                  aria-invalid={refused !== null || undefined}
+                  aria-describedby={refused !== null ? "q-error" : undefined}
+                  className={`mt-1 block w-full rounded border bg-white px-3 py-2 font-mono text-slate-900 focus:outline-none ${refused !== null ? "border-red-500 focus:border-red-600" : "border-slate-300 focus:border-slate-500"}`}
                 />
-                {typed !== undefined && (
-                  <p id="record-error" role="alert" className="mt-2 text-sm text-red-700">
-                    That is not a record id. A record id is PRS- followed by 20 letters and digits, e.g.
-                    PRS-01JQ8Z3M7T5W9XKD4RBN.
-                  </p>
+                {refused !== null && (
+                  <p id="q-error" role="alert" className="mt-2 text-sm text-red-700">{refused}</p>
                 )}
               </div>
-              <button type="submit" className="rounded bg-slate-900 px-4 py-2 font-medium text-white hover:bg-slate-700">
-                Open its certificate
+              <button type="submit" className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700 sm:mt-6">
+                Look it up
               </button>
             </form>
+            {answer && <LookupAnswerView answer={answer} />}
+            <p className="mt-4 text-sm text-slate-600">
+              Know who you are paying? <a href="/check" className="font-medium text-emerald-800 underline" data-testid="home-check-link">Check an operator, website and payee together</a>.
+            </p>
           </div>
         </section>
+
+        <div className={`${column} mt-8 flex flex-wrap gap-3`}>
+          <Link href="/signup" className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700">
+            Create an account
+          </Link>
+          <a href="/docs" className="rounded border border-slate-300 bg-white px-5 py-2.5 font-medium text-slate-900 hover:bg-slate-100">
+            Read the docs
+          </a>
+        </div>
 
         <section aria-labelledby="who-title" className={`${column} mt-14`}>
           <h2 id="who-title" className="text-2xl font-semibold tracking-tight">What it does for you</h2>
@@ -133,7 +140,7 @@ export default async function Home({ searchParams }: Props) {
                 "The status is signed with Ed25519 against published keys, so you can verify it yourself",
               ]}
             >
-              <a href="#check" className={cardLink}>Check a record</a>
+              <a href="#check" className={cardLink}>Look up a record or a payee</a>
               <Link href="/docs/guides/getting-started#verify-a-status-signature-yourself" className={cardLink}>Verify a signature</Link>
               <a href="/.well-known/jwks.json" className={cardLink}>Signing keys</a>
             </Audience>

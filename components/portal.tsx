@@ -2,15 +2,19 @@ import Link from "next/link";
 import { Fragment } from "react";
 import { containerClass, tableClass } from "./classes";
 import { CopyButton } from "./copy-button";
+import { HeaderCheckLink } from "./site-chrome";
 
 export { buttonClass, containerClass, dangerButtonClass, inputClass, secondaryButtonClass, tableClass } from "./classes";
 
 export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: "customer" | "reviewer" | "admin" }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className={`${containerClass} flex flex-wrap items-center justify-between gap-x-6 gap-y-2 py-3`}>
+      <div className={`${containerClass} flex flex-wrap items-center justify-between gap-x-6 gap-y-2 py-3 ${right ? "" : "sm:justify-start"}`}>
         <Link href="/" className="font-semibold">Proof Records</Link>
+        {/* Public pages (sign-in, sign-up, not found) carry it as every public header does; the signed-in portal as a plain link. */}
+        {!right && <HeaderCheckLink />}
         <nav className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+          {right && <Link href="/check" data-testid="header-check" className="font-medium text-emerald-800 underline">Check before you pay</Link>}
           {right && <Link href="/developers" className="underline">Developers</Link>}
           {right && <Link href="/records" className="underline">Records</Link>}
           {right && <Link href="/proofs" className="underline">Proofs</Link>}

@@ -1,13 +1,14 @@
 import Link from "next/link";
-import { Logo } from "./site-chrome";
+import { HeaderCheckLink, Logo } from "./site-chrome";
 
-/** The certificate's header: who runs this page (the same mark as the site header), and what it is. */
+/** The certificate's header: who runs this page (the same mark as the site header), what it is, and "Check before you pay". */
 export function PublicHeader() {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-3xl items-center justify-between gap-4 px-4 py-3">
+      <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:flex-nowrap sm:justify-start">
         <Logo />
-        <nav className="flex gap-4 text-sm text-slate-700">
+        <HeaderCheckLink />
+        <nav aria-label="This page" className="flex gap-4 text-sm text-slate-700">
           <a className="underline-offset-4 hover:underline" href="#about">What is this?</a>
           <a className="underline-offset-4 hover:underline" href="#verify">Verify</a>
         </nav>

@@ -23,13 +23,31 @@ export function Logo() {
   );
 }
 
+/**
+ * "Check before you pay" as every public header carries it (CONTRACT "What a public yes
+ * requires": linked from the header): beside the other links from 640 px, and on a phone a
+ * full-width row of its own under the logo — one tap, never behind a menu. Put it right after
+ * the logo; its parent must be a `flex flex-wrap` row.
+ */
+export function HeaderCheckLink() {
+  return (
+    <Link
+      href="/check"
+      data-testid="header-check"
+      className="order-last flex w-full items-center justify-center rounded bg-emerald-700 px-3 py-2.5 text-sm font-semibold text-white hover:bg-emerald-800 sm:order-none sm:ml-auto sm:w-auto sm:bg-transparent sm:px-0 sm:py-0 sm:font-medium sm:text-emerald-800 sm:hover:bg-transparent sm:hover:text-emerald-950 sm:hover:underline"
+    >
+      Check before you pay
+    </Link>
+  );
+}
+
 export function SiteHeader({ wide = false }: { wide?: boolean }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className={`${wide ? wideColumn : column} flex items-center justify-between gap-3 py-3`}>
+      <div className={`${wide ? wideColumn : column} flex flex-wrap items-center justify-between gap-x-3 gap-y-2 py-3 sm:flex-nowrap sm:justify-start sm:gap-5`}>
         <Logo />
+        <HeaderCheckLink />
         <nav aria-label="Site" className="flex items-center gap-3 text-sm sm:gap-5">
-          <Link href="/check" className="font-medium text-emerald-800 hover:text-emerald-950 hover:underline"><span className="sm:hidden">Check</span><span className="hidden sm:inline">Check before you pay</span></Link>
           {/* A plain link: /docs must load as a document of its own (its CSP, app/docs/api-reference.tsx). */}
           <a href="/docs" className="text-slate-700 hover:text-slate-950 hover:underline">Docs</a>
           <Link href="/signin" className="text-slate-700 hover:text-slate-950 hover:underline">Sign in</Link>

@@ -96,6 +96,10 @@ test("each level and status names the speaking account; only a verified organisa
   expect((await api("POST", `/api/v1/records/${checked}/lifecycle`, acct.live, { operation: "revoke", reason: "Domain sold." })).status).toBe(200);
   await page.goto(`/r/${checked}`);
   await expect(page.getByTestId("status-alert")).toContainText("REVOKED");
+  // When, by whom and why, at the top: its owner, by its verified legal name now.
+  await expect(page.getByTestId("status-when")).toHaveText(/^Revoked on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/);
+  await expect(page.getByTestId("status-actor")).toHaveText("Revoked by the account that issued it, Globex Corporation: Domain sold.");
+  await expect(page.getByTestId("verdict")).not.toContainText("valid until");
   await expect(page.locator("main")).toHaveAttribute("data-tone", "lapsed");
   await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
   await both(page, "certificate-revoked");

@@ -79,7 +79,7 @@ test("/check gives one plain verdict per part and an overall sentence, without J
   // Findable: linked from the header of the public pages.
   await page.goto("/");
   await expect(page.getByTestId("home-check-link")).toBeVisible();
-  await page.getByRole("link", { name: /Check before you pay|^Check$/ }).first().click();
+  await page.locator("header").getByRole("link", { name: "Check before you pay" }).click();
   await expect(page).toHaveURL(/\/check$/);
   await ctx.close();
 });

@@ -69,26 +69,29 @@ test("check a record: an id in any form opens its certificate; a bad one is refu
   const id = await issue(sandbox_key, "Homepage Check Ltd");
 
   await page.goto("/");
-  const field = page.getByRole("textbox", { name: "Record id" });
+  const field = page.getByRole("textbox", { name: "A record id, IBAN, wallet, website or listing link" });
   await field.fill(` ${id.toLowerCase()} `);
-  await page.getByRole("button", { name: "Open its certificate" }).click();
+  await page.getByRole("button", { name: "Look it up" }).click();
   await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
   await expect(page.getByText("Homepage Check Ltd").first()).toBeVisible();
 
   await page.goto("/");
   await field.fill("PRS-nope");
-  await page.getByRole("button", { name: "Open its certificate" }).click();
-  await expect(page).toHaveURL(/\/\?record=PRS-nope$/);
-  await expect(page.locator("#record-error")).toContainText("That is not a record id");
+  await page.getByRole("button", { name: "Look it up" }).click();
+  await expect(page).toHaveURL(/\/\?q=PRS-nope$/);
+  await expect(page.locator("#q-error")).toContainText("That is not a record id");
   await expect(field).toHaveValue("PRS-nope");
   await expect(field).toHaveAttribute("aria-invalid", "true");
+  // A link from before the box took more than ids (`?record=`) still works.
+  await page.goto(`/?record=${id}`);
+  await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
 
   // Without JavaScript: the form is a plain GET, the page redirects on the server.
   const noJs = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const p = await noJs.newPage();
   await p.goto("/");
-  await p.getByRole("textbox", { name: "Record id" }).fill(`${baseURL}/r/${id}`);
-  await p.getByRole("button", { name: "Open its certificate" }).click();
+  await p.getByRole("textbox", { name: "A record id, IBAN, wallet, website or listing link" }).fill(`${baseURL}/r/${id}`);
+  await p.getByRole("button", { name: "Look it up" }).click();
   await expect(p).toHaveURL(new RegExp(`/r/${id}$`));
   await noJs.close();
 });

@@ -170,6 +170,13 @@ test("the badge verifies the signed status in the browser and is green only wher
     await expect(state(p, "b-active")).toContainText(/as of /);
     await expect(state(p, "b-active")).toHaveAttribute("href", `${baseURL}/r/${active.id}`);
     await expect(state(p, "b-revoked")).toContainText("Revoked — do not rely on this");
+    // "No such record" links to a page that exists and says the claim is unverified (a certificate address would be a 404).
+    // (on the origin the script was loaded from: here the test proxy in front of the service)
+    await expect(state(p, "b-missing")).toHaveAttribute("href", `${proxyOrigin}/no-such-record?id=${NOT_ISSUED}`);
+    await expect(state(p, "b-missing")).toContainText("What this means");
+    const explained = await p.request.get(`${baseURL}/no-such-record?id=${NOT_ISSUED}`);
+    expect(explained.status()).toBe(200);
+    expect(await explained.text()).toContain("Treat the claim as unverified");
     await expect(state(p, "b-sandbox")).toContainText("Sandbox — not verified");
     await expect(state(p, "b-listing")).toContainText("Shown on a site this record does not cover");
     await expect(state(p, "b-listing")).toContainText(`This record covers ${domain}, not 127.0.0.1`);

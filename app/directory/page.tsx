@@ -44,13 +44,13 @@ export default async function DirectoryPage({ searchParams }: Props) {
           records are never listed.
         </p>
         <form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search">
-          <label className="min-w-56 flex-1 text-sm">
+          <label className="min-w-0 flex-[1_1_14rem] text-sm">
             Search subject or claim
             <input name="q" defaultValue={q.q} maxLength={200} className="mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2" placeholder="Acme, example.com, 0x…" />
           </label>
-          <label className="text-sm">
+          <label className="min-w-0 max-w-full text-sm">
             Kind of record
-            <select name="claim_type" defaultValue={q.claim_type ?? ""} className="mt-1 block rounded border border-slate-300 bg-white px-3 py-2">
+            <select name="claim_type" defaultValue={q.claim_type ?? ""} className="mt-1 block w-full max-w-full rounded border border-slate-300 bg-white px-3 py-2">
               <option value="">all</option>
               {types.map((t) => <option key={t} value={t}>{t.replaceAll("_", " ")}</option>)}
             </select>
@@ -65,13 +65,13 @@ export default async function DirectoryPage({ searchParams }: Props) {
             {data.map((r) => {
               const h = levelHeadline({ level: r.evidenceLevel, account: r.account, environment: "live", verified: r.trust.verified });
               return (
-                <li key={r.id} className={`rounded-lg border-l-4 bg-white p-4 shadow-sm ring-1 ring-slate-200 ${TONE[h.tone]}`} data-testid="directory-row" data-id={r.id} data-tone={h.tone}>
-                  <Link href={`/r/${r.id}`} className="text-lg font-semibold text-slate-900 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900">
+                <li key={r.id} className={`min-w-0 rounded-lg border-l-4 bg-white p-4 shadow-sm ring-1 ring-slate-200 ${TONE[h.tone]}`} data-testid="directory-row" data-id={r.id} data-tone={h.tone}>
+                  <Link href={`/r/${r.id}`} className="text-lg font-semibold text-slate-900 [overflow-wrap:anywhere] underline decoration-slate-300 underline-offset-4 hover:decoration-slate-900">
                     <SubjectName subject={r.subject} />
                   </Link>
                   <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
                   <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}{h.title}</p>
-                  <p className="mt-1 text-xs text-slate-500">
+                  <p className="mt-1 text-xs text-slate-500 [overflow-wrap:anywhere]">
                     Stated by {r.trust.speaker === "verified_organisation" ? <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span> : speakerName(r.account)}
                     {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).map((d, i) => <span key={d}>{i > 0 && ", "}<DomainName domain={d} /></span>)}</>}
                     {" · "}{r.claimType.replaceAll("_", " ")} · issued {formatUtc(r.issuedAt)}

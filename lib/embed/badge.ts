@@ -110,10 +110,16 @@ const asOfText = (iso: string) => {
   }
 };
 
-/** The certificate link: the signed one when the answer checked out and it is a web address, else the service's own. */
+/**
+ * Where the badge links: the signed certificate link when the answer checked out and it is a
+ * web address; for an id that is no issued record, the service's page saying so and that the
+ * page's claim is unverified (/no-such-record: a certificate address would be a 404); else the
+ * service's own certificate address.
+ */
 function certificateLink(id: string, outcome: CheckOutcome): string {
   const signed = outcome.kind === "answer" ? outcome.status.certificate_url : null;
   if (typeof signed === "string" && /^https?:\/\//.test(signed)) return signed;
+  if (outcome.kind === "not_found") return `${origin}/no-such-record?id=${encodeURIComponent(id)}`;
   return `${origin}/r/${RECORD_ID.test(id) ? id : ""}`;
 }
 
@@ -135,7 +141,7 @@ function badge(id: string, outcome: CheckOutcome, v: Verdict): HTMLElement {
   body.append(el("span", "detail", v.detail));
   const asOf = outcome.kind === "answer" ? ` · as of ${asOfText(outcome.status.as_of)}` : "";
   body.append(el("span", "meta", `Proof Records${asOf}`));
-  if (linkable) body.append(el("span", "cta", "View certificate ›"));
+  if (linkable) body.append(el("span", "cta", outcome.kind === "not_found" ? "What this means ›" : "View certificate ›"));
   root.append(mark, body);
   return root;
 }

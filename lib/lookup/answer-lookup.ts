@@ -36,8 +36,15 @@ export function lookupFields(req: LookupRequest, judged: readonly JudgedRecord<M
   return { query: req.query, normalized: chosen.value, type: chosen.kind, result, matches, as_of: now.toISOString() };
 }
 
+/** The lookup's answer, unsigned: what the API signs and the home page shows (app/page.tsx), from the one trust decision. */
+export async function lookupAnswer(db: Db, req: LookupRequest, now = new Date()) {
+  const rows = await findMatches(db, req.candidates, now);
+  return lookupFields(req, await judgeFound(db, rows, now), now);
+}
+
+export type LookupAnswer = Awaited<ReturnType<typeof lookupAnswer>>;
+
 /** The signed answer: the fields, `signing_key_id` and `signature` as the signed status has them (drop `signature`, RFC 8785, Ed25519). */
 export async function answerLookup(db: Db, req: LookupRequest, now = new Date()): Promise<string> {
-  const rows = await findMatches(db, req.candidates, now);
-  return signedAnswer(lookupFields(req, await judgeFound(db, rows, now), now), "signature");
+  return signedAnswer(await lookupAnswer(db, req, now), "signature");
 }

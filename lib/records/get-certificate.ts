@@ -1,4 +1,6 @@
 import type { DbOrTx } from "@/lib/db/client";
+import { speakerName, type SpeakerAccount } from "./evidence-level-text";
+import { moverKind } from "./standing-actor";
 import { latestProvenEntry } from "@/lib/tlog/store";
 import { getPublicRecord } from "./get-record";
 import { getPublicView } from "./public-view";
@@ -19,7 +21,7 @@ export async function getCertificateHead(db: DbOrTx, id: string) {
 
 /**
  * Everything the certificate page (app/r/[id]) shows, decided here so the page only renders:
- * the public view, who put it in its status when that was not its owner (whoActed), its latest transparency-log entry (live records only; sandbox records are
+ * the public view, when, by whom and why it was suspended or revoked (whoActed), its latest transparency-log entry (live records only; sandbox records are
  * not logged) and, for a replaced record, its successor — linked (`id`) only while that is
  * itself a public, issued record of the same environment, else `id: null` ("not public").
  */
@@ -34,18 +36,28 @@ export async function getCertificate(db: DbOrTx, id: string) {
   const replacedBy = row.supersededBy
     ? { id: successor && successor.visibility === "public" && successor.environment === row.environment ? successor.id : null }
     : null;
-  return { view, logEntry, replacedBy, actedBy: whoActed(view.status, view.history.at(-1)) };
+  return { view, logEntry, replacedBy, actedBy: whoActed(view.status, view.history.at(-1), view.account) };
 }
 
 /**
- * Who put the record in its status, when it was not its owner (CONTRACT "What still stands"):
- * "Suspended by Proof Records: ‹reason›" for a staff action; the system's own reason (a re-check,
- * a lapsed part, named) for a system move.
+ * When, by whom and why the record came to be suspended or revoked (CONTRACT "What still
+ * stands"), for the top of its certificate: `text` says who — "Suspended by Proof Records:
+ * ‹reason›" for a staff action, the system's own reason (a re-check, a lapsed part) for a
+ * system move, and the issuing account (named as every public answer names it: a verified
+ * organisation's legal name, else its own word) when its owner did it. `at` is when. Null for
+ * any other status, or when the history's last entry is not the move into it.
  */
-export function whoActed(status: string, last: { status: string; by: string; reason: string | null } | undefined): string | null {
+export function whoActed(
+  status: string,
+  last: { status: string; by: string; reason: string | null; at: Date } | undefined,
+  account: SpeakerAccount = { name: null },
+): { text: string; at: Date; by: "staff" | "system" | "owner" } | null {
   if (!last || last.status !== status || (status !== "suspended" && status !== "revoked")) return null;
   const verb = status === "suspended" ? "Suspended" : "Revoked";
-  if (last.by === "staff" || last.by === "reviewer") return `${verb} by Proof Records: ${last.reason ?? "no reason given"}`;
-  if (last.by === "system") return `${verb} automatically by Proof Records' checks: ${last.reason ?? "no reason given"}`;
-  return null;
+  const why = last.reason ?? "no reason given";
+  const by = moverKind(last.by);
+  const text = by === "staff" ? `${verb} by Proof Records: ${why}`
+    : by === "system" ? `${verb} automatically by Proof Records' checks: ${why}`
+    : `${verb} by the account that issued it, ${speakerName(account)}: ${why}`;
+  return { text, at: last.at, by };
 }

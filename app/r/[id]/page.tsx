@@ -65,7 +65,8 @@ export default async function CertificatePage({ params }: Props) {
         {status !== "active" && (
           <div data-testid="status-alert" role="alert" className={`mb-4 rounded-lg p-5 text-lg font-semibold ${status === "suspended" ? "bg-amber-500 text-black" : status === "revoked" ? "bg-red-700 text-white" : "bg-slate-700 text-white"}`}>
             {statusText.label.toUpperCase()}: {statusText.explain}
-            {actedBy && <span className="block text-base font-normal" data-testid="status-actor">{actedBy}</span>}
+            <span className="block text-base font-normal" data-testid="status-when">{statusText.label} on {formatUtc(actedBy?.at ?? changedAt)}.</span>
+            {actedBy && <span className="block text-base font-normal" data-testid="status-actor">{actedBy.text}</span>}
             {replacedBy && (
               <span className="block text-base font-normal">
                 {replacedBy.id
@@ -88,7 +89,10 @@ export default async function CertificatePage({ params }: Props) {
             <span className={`text-sm font-semibold ${headline.tone === "verified" ? "text-emerald-800" : "text-slate-600"}`} data-testid="verified-mark">
               {headline.tone === "verified" ? "Verified" : verified ? "Checked — by an account whose name is not verified" : "Not verified"}
             </span>
-            {row.expiresAt && <span className="text-sm text-slate-600">{status === "active" ? "valid until" : "was valid until"} {formatUtc(row.expiresAt)}</span>}
+            {/* Only an active record has a "valid until"; a revoked one was never valid until its old expiry date. */}
+            {status === "active"
+              ? row.expiresAt && <span className="text-sm text-slate-600">valid until {formatUtc(row.expiresAt)}</span>
+              : <span className="text-sm text-slate-600">{statusText.label.toLowerCase()} since {formatUtc(actedBy?.at ?? changedAt)}</span>}
           </div>
 
           <Speaker account={account} trust={view.trust} />
@@ -133,7 +137,7 @@ export default async function CertificatePage({ params }: Props) {
             <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-500">Status</dt><dd>{statusText.label} since {formatUtc(changedAt)}</dd>
               <dt className="text-slate-500">Issued</dt><dd>{formatUtc(row.issuedAt)}</dd>
-              <dt className="text-slate-500">Expires</dt><dd>{formatUtc(row.expiresAt)}</dd>
+              <dt className="text-slate-500">{status === "active" || status === "expired" ? "Expires" : "Was to expire"}</dt><dd>{formatUtc(row.expiresAt)}</dd>
               <dt className="text-slate-500">Environment</dt><dd>{row.environment === "live" ? "live" : "sandbox (test)"}</dd>
             </dl>
           </div>
