@@ -41,9 +41,12 @@ export default async function AdminPage({ searchParams }: Props) {
               {requests.map((r) => (
                 <tr key={r.id} className="border-b border-slate-100 align-top" data-testid="plan-request-row" data-email={r.email} data-request-id={r.id}>
                   <td data-label="Customer" className="py-2 [overflow-wrap:anywhere]">
-                    {r.email}
-                    <div className="font-mono text-xs text-slate-500">{r.accountId}</div>
-                    <div className="text-xs text-slate-500">now on {r.currentPlan}; email {r.emailConfirmedAt ? "confirmed" : "not confirmed"}</div>
+                    {/* One block: on a phone the cell lays its children out side by side. */}
+                    <div>
+                      {r.email}
+                      <div className="font-mono text-xs text-slate-500">{r.accountId}</div>
+                      <div className="text-xs text-slate-500">now on {r.currentPlan}; email {r.emailConfirmedAt ? "confirmed" : "not confirmed"}</div>
+                    </div>
                   </td>
                   <td data-label="Asks for" className="font-medium">{r.plan}</td>
                   <td data-label="Note" className="max-w-xs text-sm [overflow-wrap:anywhere]">{r.note ?? <span className="text-slate-400">—</span>}</td>

@@ -258,7 +258,7 @@ function GoingLive({ account, request }: { account: { emailConfirmedAt: Date | n
       {live && <p className="mt-2 text-sm text-emerald-800" data-testid="live-ready">Your account may work in live: create a live key below.</p>}
       {request && (
         <p className="mt-3 text-sm" data-testid="plan-request-state" data-status={request.status}>
-          {request.status === "pending" && <>Your request for the <strong>{request.plan}</strong> plan, sent {formatUtc(request.createdAt)}, is <strong className="text-amber-800">waiting for an admin</strong>.</>}
+          {request.status === "pending" && <>Your request for the <strong>{request.plan}</strong> plan, sent {formatUtc(request.createdAt)}, is <strong className="text-amber-800">waiting for an admin</strong>. We mailed you a copy and will mail you the decision.</>}
           {request.status === "approved" && <>Your request for the <strong>{request.plan}</strong> plan was <strong className="text-emerald-800">approved</strong> {formatUtc(request.decidedAt)}.</>}
           {request.status === "declined" && <>Your request for the <strong>{request.plan}</strong> plan was <strong className="text-red-800">declined</strong> {formatUtc(request.decidedAt)}. Reason: <span data-testid="plan-request-reason">{request.reason}</span></>}
         </p>
@@ -275,7 +275,7 @@ type Delivery = Awaited<ReturnType<typeof listDeliveries>>["data"][number];
 /** An endpoint's newest deliveries, each with its attempts (what the API's deliveries list answers). */
 function RecentDeliveries({ deliveries }: { deliveries: Delivery[] }) {
   if (deliveries.length === 0) return <p className="text-xs text-slate-500" data-testid="no-deliveries">No deliveries yet.</p>;
-  const tone = { delivered: "text-emerald-700", pending: "text-amber-700", failed: "text-red-700" } as Record<string, string>;
+  const tone = { succeeded: "text-emerald-700", pending: "text-amber-700", failed: "text-red-700" } as Record<string, string>;
   return (
     <details className="text-xs" open>
       <summary className="cursor-pointer text-slate-600">Recent deliveries</summary>
