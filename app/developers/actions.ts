@@ -72,7 +72,7 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
   if (account.emailConfirmedAt) return { message: "Your email address is already confirmed." };
   if (!(await authLimits().signUp.hit(`resend:${account.id}`)).ok) return { error: "Too many mails requested. Wait a minute." };
   try {
-    await sendConfirmationMail(account.id, account.email);
+    await sendConfirmationMail(account.id, account.email, account.createdBy);
     return { message: `We sent a new confirmation link to ${account.email}.` };
   } catch {
     return { error: "The mail could not be sent. Please try again later." };
