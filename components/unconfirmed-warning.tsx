@@ -5,7 +5,9 @@ import { Alert } from "./portal";
  * confirmed: using the link confirms it and revokes what was made before
  * (lib/auth/redeem-login-link.ts), which the person should know before pressing.
  */
-export function UnconfirmedWarning() {
+export function UnconfirmedWarning({ createdBy }: { createdBy: "signup" | "operator" }) {
+  // An operator-made account keeps what it has (lib/auth/redeem-login-link.ts): nothing to warn of.
+  if (createdBy === "operator") return null;
   return (
     <Alert kind="info" id="unconfirmed-warning">
       This account&apos;s address was not confirmed yet. Using this link confirms it and, in case someone else signed up with

@@ -110,11 +110,22 @@ test("deleteWebhookAction naming another account's webhook changes nothing of it
     const row = page.locator(`[data-testid="webhook-row"][data-webhook-id="${own.body.id}"]`);
     for (const environment of ["sandbox", "live"]) {
       const confirm = await openConfirm(row, /^Delete webhook/, "Yes, delete");
-      await forge(row.locator("form"), "id", v.webhookId);
-      await forge(row.locator("form"), "environment", environment);
+      const form = row.locator("form").filter({ has: page.getByRole("button", { name: "Yes, delete" }) });
+      await forge(form, "id", v.webhookId);
+      await forge(form, "environment", environment);
       await submitAction(page, confirm, v.webhookId);
       await page.reload();
     }
+    // The "Send test event" form, forged the same way: refused as not found; nothing is sent to the victim's endpoint.
+    for (const environment of ["sandbox", "live"]) {
+      const form = row.getByTestId("webhook-test-form");
+      await forge(form, "id", v.webhookId);
+      await forge(form, "environment", environment);
+      await submitAction(page, form.getByRole("button", { name: /^Send a test event/ }), v.webhookId);
+      await expect(form.getByRole("alert")).toBeVisible();
+      await page.reload();
+    }
+    expect((await api("GET", `/api/v1/webhooks/${v.webhookId}/deliveries`, v.key)).body.data).toEqual([]);
     const listed = await api("GET", "/api/v1/webhooks", v.key);
     expect(listed.body.data.map((w: { id: string; status: string }) => [w.id, w.status])).toEqual([[v.webhookId, "enabled"]]);
     await expect(row).toBeVisible();

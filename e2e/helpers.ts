@@ -106,14 +106,20 @@ export async function mailedLink(to: string, pathname: string, seen: Iterable<st
   return mailedLinkIn(mailDir, to, pathname, (link) => skip.has(link));
 }
 
-/** Sign up through the form; returns the sandbox key shown once. */
-export async function signUp(page: Page, email: string, pw = password): Promise<string> {
+/**
+ * Sign up through the form; returns the sandbox key shown once. Signing up signs the browser
+ * in; unless `staySignedIn`, the session is dropped again (the cookies cleared), since most
+ * specs go on to sign in themselves.
+ */
+export async function signUp(page: Page, email: string, pw = password, opts: { staySignedIn?: boolean } = {}): Promise<string> {
   await page.goto("/signup");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill(pw);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByTestId("signup-done")).toBeVisible();
-  return (await page.getByTestId("secret-value").innerText()).trim();
+  const key = (await page.getByTestId("secret-value").innerText()).trim();
+  if (!opts.staySignedIn) await page.context().clearCookies();
+  return key;
 }
 
 /** Fill and send the sign-in form on the current /signin page. */

@@ -2,7 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { grantRole, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
+import { PlanRequestRefused, decidePlanRequest } from "@/lib/accounts/plan-requests";
 import { PLANS, ROLES, type Plan, type Role } from "@/lib/accounts/types";
+import { PLAN_REQUEST_ID_RE } from "@/lib/ids";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
@@ -24,6 +26,25 @@ export async function setPlanAction(_prev: AdminState, form: FormData): Promise<
   if (!(await setPlan(await getDb(), accountId, plan as Plan))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: `Plan set to ${plan}.` };
+}
+
+/** Approve (sets the plan, as "Set plan" does) or decline with a reason a pending plan request. */
+export async function decidePlanRequestAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+  const admin = await requireAdmin();
+  if (!admin) return { error: "Only admins can decide plan requests." };
+  const id = String(form.get("request_id") ?? "");
+  const decision = form.get("decision");
+  if (!PLAN_REQUEST_ID_RE.test(id)) return { error: "No such request." };
+  if (decision !== "approve" && decision !== "decline") return { error: "Approve or decline." };
+  try {
+    const r = await decidePlanRequest(await getDb(), admin.id, id,
+      decision === "approve" ? { decision } : { decision, reason: String(form.get("reason") ?? "").slice(0, 2000) });
+    revalidatePath("/admin");
+    return { done: r.status === "approved" ? `Approved: the account is on the ${r.plan} plan.` : "Declined; the customer was told why." };
+  } catch (e) {
+    if (e instanceof PlanRequestRefused) return { error: e.message };
+    throw e;
+  }
 }
 
 export async function setRoleAction(_prev: AdminState, form: FormData): Promise<AdminState> {

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
-import { rotateKeyAction, setLiveExchangeAction, setPlanAction, setRoleAction, type AdminState } from "./actions";
+import { decidePlanRequestAction, rotateKeyAction, setLiveExchangeAction, setPlanAction, setRoleAction, type AdminState } from "./actions";
 
 function Result({ state }: { state: AdminState }) {
   if (state.error) return <span role="alert" className="ml-2 text-red-800">{state.error}</span>;
@@ -61,5 +61,27 @@ export function RotateKeyForm() {
       {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.done && <Alert kind="success">{state.done}</Alert>}
     </form>
+  );
+}
+
+/** A pending plan request: approve (sets the plan) or decline with the reason the customer is mailed. */
+export function PlanRequestControls({ requestId, email }: { requestId: string; email: string }) {
+  const [state, action, pending] = useActionState<AdminState, FormData>(decidePlanRequestAction, {});
+  return (
+    <div className="space-y-2" data-testid="plan-request-controls">
+      <form action={action}>
+        <input type="hidden" name="request_id" value={requestId} />
+        <input type="hidden" name="decision" value="approve" />
+        <button className={`${buttonClass} whitespace-nowrap`} type="submit" disabled={pending} aria-label={`Approve the plan request of ${email}`}>Approve</button>
+      </form>
+      <form action={action} className="flex flex-wrap items-center gap-1">
+        <input type="hidden" name="request_id" value={requestId} />
+        <input type="hidden" name="decision" value="decline" />
+        <input name="reason" className={`${inputClass} mt-0 w-56 py-1`} maxLength={1000} required placeholder="Reason (shown to the customer)"
+          aria-label={`Reason for declining the plan request of ${email}`} />
+        <button className={`${secondaryButtonClass} whitespace-nowrap`} type="submit" disabled={pending}>Decline</button>
+      </form>
+      <Result state={state} />
+    </div>
   );
 }

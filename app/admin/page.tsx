@@ -6,7 +6,8 @@ import { getDb } from "@/lib/db/client";
 import { keyring } from "@/lib/signing/keys";
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
-import { AccountControls, RotateKeyForm } from "./forms";
+import { listPendingPlanRequests } from "@/lib/accounts/plan-requests";
+import { AccountControls, PlanRequestControls, RotateKeyForm } from "./forms";
 
 export const metadata: Metadata = { title: "Admin", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -17,7 +18,8 @@ export default async function AdminPage({ searchParams }: Props) {
   const account = await requireRole(["admin"], "/admin");
   const sp = await searchParams;
   const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.slice(0, 200) ?? "";
-  const rows = await listAccounts(await getDb(), { emailContains: q || undefined });
+  const db = await getDb();
+  const [rows, requests] = await Promise.all([listAccounts(db, { emailContains: q || undefined }), listPendingPlanRequests(db)]);
   const ring = keyring();
 
   return (
@@ -25,6 +27,36 @@ export default async function AdminPage({ searchParams }: Props) {
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <PortalMain className="space-y-10">
         <h1 className="text-2xl font-semibold">Admin</h1>
+
+        <section>
+          <h2 className="text-lg font-semibold">Plan requests</h2>
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">
+            Customers asking to go live, oldest first. Approving sets the account&apos;s plan (as &ldquo;Set plan&rdquo; below does) and mails
+            the customer; declining mails them your reason. There is no payment provider: agree terms with the customer before approving.
+          </p>
+          {requests.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-600" data-testid="no-plan-requests">No requests waiting.</p>
+          ) : (
+            <DataTable className="mt-4" testId="plan-requests" head={["Customer", "Asks for", "Note", "Sent", "Decision"]}>
+              {requests.map((r) => (
+                <tr key={r.id} className="border-b border-slate-100 align-top" data-testid="plan-request-row" data-email={r.email} data-request-id={r.id}>
+                  <td data-label="Customer" className="py-2 [overflow-wrap:anywhere]">
+                    {/* One block: on a phone the cell lays its children out side by side. */}
+                    <div>
+                      {r.email}
+                      <div className="font-mono text-xs text-slate-500">{r.accountId}</div>
+                      <div className="text-xs text-slate-500">now on {r.currentPlan}; email {r.emailConfirmedAt ? "confirmed" : "not confirmed"}</div>
+                    </div>
+                  </td>
+                  <td data-label="Asks for" className="font-medium">{r.plan}</td>
+                  <td data-label="Note" className="max-w-xs text-sm [overflow-wrap:anywhere]">{r.note ?? <span className="text-slate-400">—</span>}</td>
+                  <td data-label="Sent" className="whitespace-nowrap">{formatUtc(r.createdAt)}</td>
+                  <td data-label="Decision"><PlanRequestControls requestId={r.id} email={r.email} /></td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </section>
 
         <section>
           <h2 className="text-lg font-semibold">Accounts</h2>

@@ -33,6 +33,15 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
             <Alert kind="success" id="confirm-result">{CONFIRM_MESSAGES.alreadyConfirmed}</Alert>
             <p className="mt-6"><Link className={buttonClass} href="/developers">Go to the developer portal</Link></p>
           </>
+        ) : account.createdBy === "operator" ? (
+          // Made by the operator (CLI): confirming revokes nothing (lib/auth/redeem-login-link.ts, docs/security.md).
+          <>
+            <p className="mt-4 text-sm text-slate-700">
+              The Proof Records operator created an account for <strong data-testid="confirm-email">{account.email}</strong>.
+              Confirming it sets the account&apos;s password to the one you enter here; its API keys stay as they are.
+            </p>
+            <ConfirmForm token={token as string} email={account.email} />
+          </>
         ) : (
           <>
             <p className="mt-4 text-sm text-slate-700">

@@ -6,6 +6,7 @@ import { updateAccount } from "@/lib/accounts/account-profile";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { revokeOwnApiKey } from "@/lib/accounts/manage-account";
+import { PlanRequestRefused, requestPlan } from "@/lib/accounts/plan-requests";
 import type { Environment } from "@/lib/accounts/types";
 import { authLimits } from "@/lib/auth/limits";
 import { requireAccount } from "@/lib/auth/session";
@@ -17,7 +18,7 @@ import { MANDATE_KEY_ID_RE, WEBHOOK_ID_RE } from "@/lib/ids";
 import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
-import { createWebhook, deleteWebhook, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import { createWebhook, deleteWebhook, sendTestEvent, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
 import { parseMandatePublicKey } from "@/lib/mandates/public-key";
@@ -71,7 +72,7 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
   if (account.emailConfirmedAt) return { message: "Your email address is already confirmed." };
   if (!(await authLimits().signUp.hit(`resend:${account.id}`)).ok) return { error: "Too many mails requested. Wait a minute." };
   try {
-    await sendConfirmationMail(account.id, account.email);
+    await sendConfirmationMail(account.id, account.email, account.createdBy);
     return { message: `We sent a new confirmation link to ${account.email}.` };
   } catch {
     return { error: "The mail could not be sent. Please try again later." };
@@ -160,6 +161,26 @@ export async function createWebhookAction(_prev: WebhookState, form: FormData): 
   }
 }
 
+export type TestEventState = { error?: string; sent?: string };
+
+/** "Send test event": POST /api/v1/webhooks/{id}/test for the session's account (a webhook.test event to this endpoint only). */
+export async function sendTestEventAction(_prev: TestEventState, form: FormData): Promise<TestEventState> {
+  const account = await requireAccount();
+  const id = form.get("id");
+  const environment = form.get("environment");
+  if (typeof id !== "string" || !WEBHOOK_ID_RE.test(id) || (environment !== "sandbox" && environment !== "live")) {
+    return { error: "No such webhook destination." };
+  }
+  try {
+    // Scoped to the session's account and the row's environment: another account's endpoint reads as not found.
+    const evt = await sendTestEvent(await getDb(), portalAuth(account, environment), id);
+    revalidatePath("/developers");
+    return { sent: `Test event ${evt.id} queued. Its delivery shows under "Recent deliveries" in a moment (reload the page).` };
+  } catch (e) {
+    return { error: failure(e, "test event") };
+  }
+}
+
 export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
   const account = await requireAccount();
   if (form.get("confirm") !== "yes") return unconfirmed("deleted");
@@ -172,6 +193,21 @@ export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormD
   }
   revalidatePath("/developers");
   return {};
+}
+
+export type PlanRequestState = { error?: string; sent?: string };
+
+/** "Go live": ask an admin for a plan (lib/accounts/plan-requests.ts has the rules). */
+export async function requestPlanAction(_prev: PlanRequestState, form: FormData): Promise<PlanRequestState> {
+  const account = await requireAccount();
+  try {
+    const r = await requestPlan(await getDb(), account, { plan: formText(form, "plan", 20), note: formText(form, "note", 2000) });
+    revalidatePath("/developers");
+    return { sent: `Your request for the ${r.plan} plan was sent. An admin reviews it; we mailed you a copy.` };
+  } catch (e) {
+    if (e instanceof PlanRequestRefused) return { error: e.message };
+    return { error: failure(e, "plan request") };
+  }
 }
 
 export type NameState = { saved?: string | null; error?: string; value?: string };

@@ -5,8 +5,8 @@ import { useActionState, useId } from "react";
 import Link from "next/link";
 import { Alert, FieldError, OnceSecret, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import {
-  createKeyAction, createWebhookAction, registerMandateKeyAction, resendConfirmationAction,
-  type CreateKeyState, type MandateKeyState, type ResendState, type WebhookState,
+  createKeyAction, createWebhookAction, registerMandateKeyAction, requestPlanAction, resendConfirmationAction, sendTestEventAction,
+  type CreateKeyState, type MandateKeyState, type PlanRequestState, type ResendState, type TestEventState, type WebhookState,
 } from "./actions";
 
 export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: string | null }) {
@@ -176,5 +176,58 @@ export function WebhookForm({ liveBlockedReason, events }: { liveBlockedReason: 
         />
       )}
     </div>
+  );
+}
+
+/**
+ * "Go live": choose a plan and send the request to an admin. Offered while the address is
+ * confirmed and no request waits; the server action applies the same rules (a forged post is
+ * refused there, not here).
+ */
+export function PlanRequestForm({ blocked, plans, current }: { blocked: string | null; plans: readonly string[]; current: string }) {
+  const [state, action, pending] = useActionState<PlanRequestState, FormData>(requestPlanAction, {});
+  const id = useId();
+  if (state.sent) return <Alert kind="success" id="plan-request-sent">{state.sent}</Alert>;
+  return (
+    <form action={action} className="grid max-w-xl gap-3 rounded border border-slate-200 p-4" data-testid="plan-request-form">
+      <fieldset className="text-sm">
+        <legend className="font-medium">Plan</legend>
+        <div className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
+          {plans.map((p, i) => (
+            <label key={p} className="inline-flex items-center gap-2">
+              <input type="radio" name="plan" value={p} defaultChecked={p !== current && (i === 0 || plans[0] === current)} disabled={p === current} />
+              {p}{p === current && " (your plan)"}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="block text-sm">
+        What you will use live records for (optional)
+        <textarea name="note" className={inputClass} rows={2} maxLength={1000} />
+      </label>
+      {blocked && <p className="text-sm text-amber-800" data-testid="plan-request-blocked" id={`${id}-blocked`}>{blocked}</p>}
+      {state.error && <Alert kind="error">{state.error}</Alert>}
+      <div>
+        <button className={buttonClass} type="submit" disabled={pending || blocked !== null} aria-describedby={blocked ? `${id}-blocked` : undefined}>
+          Request this plan
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** "Send test event" for one webhook destination; the delivery then shows in its "Recent deliveries". */
+export function TestEventButton({ id, environment, url }: { id: string; environment: string; url: string }) {
+  const [state, action, pending] = useActionState<TestEventState, FormData>(sendTestEventAction, {});
+  return (
+    <form action={action} className="inline-block text-left" data-testid="webhook-test-form">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="environment" value={environment} />
+      <button className={`${secondaryButtonClass} whitespace-nowrap`} type="submit" disabled={pending} aria-label={`Send a test event to ${url}`}>
+        {pending ? "Sending…" : "Send test event"}
+      </button>
+      {state.sent && <p role="status" className="mt-1 max-w-xs text-xs text-emerald-800" data-testid="webhook-test-sent">{state.sent}</p>}
+      {state.error && <p role="alert" className="mt-1 max-w-xs text-xs text-red-800">{state.error}</p>}
+    </form>
   );
 }

@@ -16,21 +16,23 @@ import { getDb } from "@/lib/db/client";
 import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
-import { listWebhooks } from "@/lib/webhooks/manage-webhooks";
+import { listDeliveries, listWebhooks } from "@/lib/webhooks/manage-webhooks";
 import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction, signOutEverywhereAction } from "./actions";
-import { CreateKeyForms, MandateKeyForm, ResendConfirmation, SignOutButton, WebhookForm } from "./forms";
+import { latestPlanRequest, REQUESTABLE_PLANS, type PlanRequest } from "@/lib/accounts/plan-requests";
+import { CreateKeyForms, MandateKeyForm, PlanRequestForm, ResendConfirmation, SignOutButton, TestEventButton, WebhookForm } from "./forms";
 
 export const metadata: Metadata = { title: "Developers", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 const allowanceText = (n: number | null) => (n === null ? "unlimited" : String(n));
 const ENVIRONMENTS: Environment[] = ["sandbox", "live"];
+const DELIVERIES_SHOWN = 5;
 const plural = (n: number, what: string) => (n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`);
 
 export default async function DevelopersPage() {
   const account = await requireAccount("/developers");
   const db = await getDb();
-  const [keys, usage, mandateLists, webhookLists, revoked, profiles] = await Promise.all([
+  const [keys, usage, mandateLists, webhookLists, revoked, profiles, planRequest] = await Promise.all([
     listApiKeys(db, account.id),
     getUsage(db, { accountId: account.id, plan: account.plan }),
     // Both environments are shown; each list is the API's own query under the session's account.
@@ -38,10 +40,14 @@ export default async function DevelopersPage() {
     Promise.all(ENVIRONMENTS.map((env) => listWebhooks(db, portalAuth(account, env)))),
     revokedAtConfirmation(db, account),
     loadAccountProfiles(db, [account.id]),
+    latestPlanRequest(db, account.id),
   ]);
   const organisation = profiles.get(account.id)?.organisation ?? null;
   const mandateKeys = mandateLists.flatMap((l) => l.data);
   const webhooks = webhookLists.flatMap((l) => l.data);
+  // Each endpoint's newest deliveries with their attempts: the API's own query (GET /api/v1/webhooks/{id}/deliveries).
+  const deliveries = new Map(await Promise.all(webhooks.map(async (w) =>
+    [w.id, (await listDeliveries(db, portalAuth(account, w.environment), w.id, DELIVERIES_SHOWN)).data] as const)));
   const liveBlockedReason = liveBlockedReasonOf(account);
 
   return (
@@ -75,6 +81,8 @@ export default async function DevelopersPage() {
             </Alert>
           )}
         </section>
+
+        <GoingLive account={account} request={planRequest} />
 
         <section>
           <h2 className="text-lg font-semibold">Usage this month ({usage.period})</h2>
@@ -159,16 +167,17 @@ export default async function DevelopersPage() {
 
         <Section title="Webhook destinations" intro={<>
             Events of the chosen environment are POSTed to these URLs, signed per Standard Webhooks with the destination&apos;s secret.
-            Destinations must be <code>https://</code> and resolve to public addresses. Delivery history and re-enabling are in the API
-            (<code>/api/v1/webhooks</code>).
+            Destinations must be <code>https://</code> and resolve to public addresses. <strong>Send test event</strong> posts a{" "}
+            <code>webhook.test</code> event to one destination; each destination&apos;s {DELIVERIES_SHOWN} newest deliveries show below it with
+            every attempt (HTTP status, time taken, error). The full history and re-enabling are in the API (<code>/api/v1/webhooks</code>).
           </>}>
           <div className="mt-4"><WebhookForm liveBlockedReason={liveBlockedReason} events={SUBSCRIBABLE_EVENTS} /></div>
           {webhooks.length === 0 ? (
             <p className="mt-4 text-sm text-slate-600" data-testid="no-webhooks">No webhook destinations yet.</p>
           ) : (
             <DataTable className="mt-6" testId="webhooks" head={["URL", "Events", "Environment", "Created", "Status", ""]}>
-              {webhooks.map((w) => (
-                <tr key={w.id} className="border-b border-slate-100 align-top" data-testid="webhook-row" data-webhook-id={w.id}>
+              {webhooks.map((w) => [
+                <tr key={w.id} className="align-top" data-testid="webhook-row" data-webhook-id={w.id}>
                   <td data-label="URL" className="max-w-xs break-all py-2 font-mono text-xs">
                     {w.url}
                     {w.description && <div className="font-sans text-slate-500">{w.description}</div>}
@@ -182,13 +191,21 @@ export default async function DevelopersPage() {
                       : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
                   </td>
                   <td className="text-right">
-                    <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
-                      trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
-                      question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
-                      confirm="Yes, delete" />
+                    <div className="flex flex-wrap items-start justify-end gap-2">
+                      <TestEventButton id={w.id} environment={w.environment} url={w.url} />
+                      <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
+                        trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
+                        question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
+                        confirm="Yes, delete" />
+                    </div>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                <tr key={`${w.id}-deliveries`} className="border-b border-slate-100" data-testid="webhook-deliveries" data-webhook-id={w.id}>
+                  <td colSpan={6} className="pb-3">
+                    <RecentDeliveries deliveries={deliveries.get(w.id) ?? []} />
+                  </td>
+                </tr>,
+              ])}
             </DataTable>
           )}
         </Section>
@@ -205,6 +222,82 @@ export default async function DevelopersPage() {
         </Section>
       </PortalMain>
     </>
+  );
+}
+
+/**
+ * What live needs (a confirmed address, a plan) ticked off, the newest plan request's state,
+ * and the form to ask for a plan (no payment provider: an admin approves it in /admin).
+ */
+function GoingLive({ account, request }: { account: { emailConfirmedAt: Date | null; plan: string }; request: PlanRequest | null }) {
+  const live = account.emailConfirmedAt && account.plan !== "none";
+  const waiting = request?.status === "pending";
+  const blocked = !account.emailConfirmedAt
+    ? "Confirm your email address first: open the link we mailed you, or send it again above."
+    : waiting ? "Your request is waiting for an admin; you can send another once it is decided." : null;
+  const Check = ({ ok, children, testId }: { ok: boolean; children: React.ReactNode; testId: string }) => (
+    <li className="flex gap-2" data-testid={testId} data-ok={ok ? "yes" : "no"}>
+      <span aria-hidden className={ok ? "text-emerald-700" : "text-amber-700"}>{ok ? "✓" : "○"}</span>
+      <span>{children}</span>
+    </li>
+  );
+  return (
+    <Section title="Going live" intro={<>
+        Sandbox is free and never counted. Live records — public, green on certificates once your organisation is verified — need a
+        confirmed email address and a plan. Choose a plan and send the request; an admin approves it (there is no card to enter) and we
+        mail you the answer.
+      </>}>
+      <ul className="mt-3 space-y-1 text-sm" data-testid="live-checklist">
+        <Check ok={Boolean(account.emailConfirmedAt)} testId="live-needs-email">
+          Confirmed email address{account.emailConfirmedAt ? "" : ": not yet — open the link we mailed you"}
+        </Check>
+        <Check ok={account.plan !== "none"} testId="live-needs-plan">
+          A plan{account.plan !== "none" ? `: ${account.plan}` : ": none yet"}
+        </Check>
+      </ul>
+      {live && <p className="mt-2 text-sm text-emerald-800" data-testid="live-ready">Your account may work in live: create a live key below.</p>}
+      {request && (
+        <p className="mt-3 text-sm" data-testid="plan-request-state" data-status={request.status}>
+          {request.status === "pending" && <>Your request for the <strong>{request.plan}</strong> plan, sent {formatUtc(request.createdAt)}, is <strong className="text-amber-800">waiting for an admin</strong>. We mailed you a copy and will mail you the decision.</>}
+          {request.status === "approved" && <>Your request for the <strong>{request.plan}</strong> plan was <strong className="text-emerald-800">approved</strong> {formatUtc(request.decidedAt)}.</>}
+          {request.status === "declined" && <>Your request for the <strong>{request.plan}</strong> plan was <strong className="text-red-800">declined</strong> {formatUtc(request.decidedAt)}. Reason: <span data-testid="plan-request-reason">{request.reason}</span></>}
+        </p>
+      )}
+      {!waiting && account.plan !== "growth" && (
+        <div className="mt-4"><PlanRequestForm blocked={blocked} plans={REQUESTABLE_PLANS} current={account.plan} /></div>
+      )}
+    </Section>
+  );
+}
+
+type Delivery = Awaited<ReturnType<typeof listDeliveries>>["data"][number];
+
+/** An endpoint's newest deliveries, each with its attempts (what the API's deliveries list answers). */
+function RecentDeliveries({ deliveries }: { deliveries: Delivery[] }) {
+  if (deliveries.length === 0) return <p className="text-xs text-slate-500" data-testid="no-deliveries">No deliveries yet.</p>;
+  const tone = { succeeded: "text-emerald-700", pending: "text-amber-700", failed: "text-red-700" } as Record<string, string>;
+  return (
+    <details className="text-xs" open>
+      <summary className="cursor-pointer text-slate-600">Recent deliveries</summary>
+      <ul className="mt-1 space-y-1">
+        {deliveries.map((d) => (
+          <li key={d.id} data-testid="delivery" data-status={d.status} data-event-type={d.event_type} className="[overflow-wrap:anywhere]">
+            <code>{d.event_type}</code> <span className={tone[d.status] ?? ""}>{d.status}</span>{" "}
+            <span className="text-slate-500">{formatUtc(d.created_at)}</span>
+            {d.next_attempt_at && <span className="text-slate-500"> · next attempt {formatUtc(d.next_attempt_at)}</span>}
+            {d.attempts.length > 0 && (
+              <ol className="ml-4 list-decimal text-slate-600">
+                {d.attempts.map((a, i) => (
+                  <li key={i} data-testid="delivery-attempt">
+                    {formatUtc(a.at)}: {a.status_code ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error ? ` — ${a.error}` : ""}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

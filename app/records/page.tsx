@@ -28,7 +28,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function RecordsPage({ searchParams }: Props) {
   const account = await requireAccount("/records");
   const sp = await searchParams;
-  const environment = one(sp.environment) === "live" ? "live" : "sandbox";
+  // Both environments unless one is chosen: after going live, live and sandbox records sit side by side.
+  const envParam = one(sp.environment);
+  const environment = envParam === "live" || envParam === "sandbox" ? envParam : "all";
   const status = one(sp.status);
   const claimType = one(sp.claim_type)?.trim() || undefined;
   const startingAfter = one(sp.starting_after);
@@ -50,7 +52,8 @@ export default async function RecordsPage({ searchParams }: Props) {
     error = "The filters are not valid. Choose a status from the list, a claim type of at most 64 characters and a page size of 1 to 100.";
   } else {
     try {
-      page = await listRecords(await getDb(), portalAuth(account, environment), parsed.data);
+      page = await listRecords(await getDb(), portalAuth(account, environment === "all" ? "sandbox" : environment), parsed.data,
+        { bothEnvironments: environment === "all" });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       error = e.message;
@@ -72,6 +75,7 @@ export default async function RecordsPage({ searchParams }: Props) {
         <form method="get" action="/records" className="flex flex-wrap items-end gap-3 text-sm" data-testid="filters">
           <label>Environment
             <select name="environment" defaultValue={environment} className={inputClass}>
+              <option value="all">all</option>
               <option value="sandbox">sandbox</option>
               <option value="live">live</option>
             </select>
@@ -96,7 +100,7 @@ export default async function RecordsPage({ searchParams }: Props) {
           <div className="overflow-x-auto rounded border border-slate-200 bg-white" data-testid="records-box">
             <table className="block w-full text-left text-sm sm:table sm:min-w-[46rem] sm:[&_td]:px-3 sm:[&_td]:py-2.5 sm:[&_td]:align-top sm:[&_th]:px-3 sm:[&_th]:py-2" data-testid="records">
               <thead className="hidden border-b border-slate-200 bg-slate-50 text-xs font-medium text-slate-600 sm:table-header-group">
-                <tr><th className="w-[13rem]">Record</th><th>Claim</th><th>Status</th><th>Evidence level</th><th>Visibility</th><th><span className="sr-only">Certificate</span></th></tr>
+                <tr><th className="w-[13rem]">Record</th><th>Claim</th><th>Environment</th><th>Status</th><th>Evidence level</th><th>Visibility</th><th><span className="sr-only">Certificate</span></th></tr>
               </thead>
               <tbody className="block sm:table-row-group">
                 {page.data.map((r) => (
@@ -109,6 +113,9 @@ export default async function RecordsPage({ searchParams }: Props) {
                     <td className="col-span-2 block sm:table-cell" data-testid="record-claim">
                       <span className="block font-mono text-xs text-slate-600">{r.claim_type}</span>
                       <span className="line-clamp-3 break-words" title={r.claim}>{r.claim}</span>
+                    </td>
+                    <td className={CELL} data-label="Environment" data-testid="record-environment">
+                      <span className={r.environment === "live" ? "font-medium text-emerald-800" : "text-slate-600"}>{r.environment}</span>
                     </td>
                     <td className={`${CELL} whitespace-nowrap`} data-label="Status"><StatusBadge status={r.status} /></td>
                     <td className={CELL} data-label="Evidence level" data-testid="record-level">{levelText(r.evidence_level)}</td>

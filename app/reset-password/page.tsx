@@ -27,7 +27,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
         <h1 className="text-2xl font-semibold">Reset your password</h1>
         {check?.ok && account ? (
           <>
-            {!account.emailConfirmedAt && <UnconfirmedWarning />}
+            {!account.emailConfirmedAt && <UnconfirmedWarning createdBy={account.createdBy} />}
             <NewPasswordForm token={token as string} email={account.email} />
           </>
         ) : (

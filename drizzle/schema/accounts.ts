@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 
@@ -19,8 +20,40 @@ export const accounts = pgTable("accounts", {
   sessionEpoch: integer("session_epoch").notNull().default(0),
   /** An admin enabled exchange_verified_trade (live exchange API keys) for this account in /admin. */
   liveExchangeVerification: boolean("live_exchange_verification").notNull().default(false),
+  /**
+   * Who made the account: `signup` (anyone, with any address: the pre-account-hijack
+   * protection applies when the address is first proven) or `operator` (the CLI / admin
+   * endpoint, on the operator's word: nothing in it was made by a stranger). See docs/security.md.
+   */
+  createdBy: text("created_by", { enum: ["signup", "operator"] }).notNull().default("signup"),
   createdAt: createdAt(),
 });
+
+/**
+ * A customer's request to go live on a plan (no payment provider: an admin approves it in
+ * /admin, which sets the plan, or declines it with a reason). At most one pending request
+ * per account (partial unique index).
+ */
+export const planRequests = pgTable(
+  "plan_requests",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    plan: text("plan", { enum: ["starter", "growth"] }).notNull(),
+    /** What the customer says they will use it for (optional, shown to the admin). */
+    note: text("note"),
+    status: text("status", { enum: ["pending", "approved", "declined"] }).notNull().default("pending"),
+    decidedBy: text("decided_by").references(() => accounts.id),
+    decidedAt: ts("decided_at"),
+    /** Why it was declined (shown to the customer); null when approved. */
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("plan_requests_account_idx").on(t.accountId, t.createdAt),
+    uniqueIndex("plan_requests_one_pending_idx").on(t.accountId).where(sql`status = 'pending'`),
+  ],
+);
 
 export const apiKeys = pgTable(
   "api_keys",

@@ -6,10 +6,13 @@ import type { Plan, Role } from "./types";
 
 export class AccountExists extends Error {}
 
-/** An account always starts with a sandbox key (shown once). */
+/**
+ * An account always starts with a sandbox key (shown once). `createdBy` says who vouches for
+ * it: "signup" (the default: anyone, with any address) or "operator" (the CLI).
+ */
 export async function createAccount(
   db: Db,
-  input: { email: string; plan?: Plan; role?: Role; emailConfirmed?: boolean; passwordHash?: string },
+  input: { email: string; plan?: Plan; role?: Role; emailConfirmed?: boolean; passwordHash?: string; createdBy?: "signup" | "operator" },
 ) {
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (tx) => {
@@ -20,6 +23,7 @@ export async function createAccount(
         id, email, plan: input.plan ?? "none", role: input.role ?? "customer",
         emailConfirmedAt: input.emailConfirmed ? new Date() : null,
         passwordHash: input.passwordHash ?? null,
+        createdBy: input.createdBy ?? "signup",
       })
       .onConflictDoNothing({ target: accounts.email })
       .returning({ id: accounts.id });

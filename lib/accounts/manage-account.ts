@@ -6,8 +6,14 @@ import { keyDisplay } from "./key-display";
 import type { Plan, Role } from "./types";
 
 export async function setPlan(db: Db, accountId: string, plan: Plan) {
-  const r = await db.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  const done = await writePlan(db, accountId, plan);
   announceAccountChange(); // committed: drop cached lookups before answering
+  return done;
+}
+
+/** setPlan's write, for a caller's transaction (which calls announceAccountChange once committed). */
+export async function writePlan(tx: DbOrTx, accountId: string, plan: Plan) {
+  const r = await tx.update(accounts).set({ plan }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
   return r.length === 1;
 }
 

@@ -85,6 +85,7 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       if (!z.email().safeParse(email).success) throw new AdminUsage(`'${email}' is not an email address`);
       const r = await createAccount(db, {
         email, plan: f.plan ? oneOf(f.plan, PLANS, "--plan") : undefined, role: f.role ? oneOf(f.role, ROLES, "--role") : undefined,
+        createdBy: "operator", // on the operator's word: its first mailed link revokes nothing (docs/security.md)
       });
       return { account_id: r.accountId, email: r.email, sandbox_key: r.sandboxKey };
     }

@@ -19,9 +19,20 @@ type Redeemed = { ok: true; account: typeof accounts.$inferSelect } | Extract<Lo
  */
 async function confirmThroughLink(tx: Tx, accountId: string, now: Date, opts: { voidPassword: boolean }) {
   if (!(await markEmailConfirmed(tx, accountId, now))) return;
+  if (await madeByOperator(tx, accountId)) return;
   if (opts.voidPassword) await replacePassword(tx, accountId, null);
   await voidLoginTokens(tx, accountId, now);
   await revokeAccessBeforeConfirmation(tx, accountId, now);
+}
+
+/**
+ * An account the operator created (CLI `account create`) was made on the operator's word for
+ * that address, not by whoever typed it into the sign-up form: nothing in it can be a
+ * stranger's, so proving the inbox revokes nothing there (docs/security.md).
+ */
+async function madeByOperator(tx: Tx, accountId: string) {
+  const [row] = await tx.select({ createdBy: accounts.createdBy }).from(accounts).where(eq(accounts.id, accountId));
+  return row?.createdBy === "operator";
 }
 
 const accountOf = async (tx: Tx, id: string) => (await tx.select().from(accounts).where(eq(accounts.id, id)))[0]!;
@@ -81,6 +92,7 @@ export async function confirmThroughSignupLink(db: Db, accountId: string, newPas
       return exists ? "already_confirmed" : "no_account";
     }
     await replacePassword(tx, accountId, passwordHash);
+    if (await madeByOperator(tx, accountId)) return "confirmed";
     await voidLoginTokens(tx, accountId, now);
     await revokeAccessBeforeConfirmation(tx, accountId, now);
     return "confirmed";

@@ -14,7 +14,23 @@ export function confirmUrl(accountId: string): string {
   return `${getEnv().publicBaseUrl}/confirm?token=${encodeURIComponent(makeConfirmToken(accountId))}`;
 }
 
-export async function sendConfirmationMail(accountId: string, email: string) {
+export async function sendConfirmationMail(accountId: string, email: string, createdBy: "signup" | "operator" = "signup") {
+  if (createdBy === "operator") {
+    // An account the operator made: confirming revokes nothing (lib/auth/redeem-login-link.ts).
+    await sendMail({
+      to: email,
+      subject: "Confirm your email address for Proof Records",
+      text: [
+        "The Proof Records operator created an account for this address.",
+        "",
+        "Open this link and press the button to confirm it (and choose the account's password):",
+        confirmUrl(accountId),
+        "",
+        `The link works for ${CONFIRM_TTL_SECONDS / 3600} hours. A confirmed email address is needed for live API keys.`,
+      ].join("\n"),
+    });
+    return;
+  }
   await sendMail({
     to: email,
     subject: "Confirm your email address for Proof Records",

@@ -16,16 +16,21 @@ function statusIs(status: RecordStatus): SQL {
   return eq(records.status, status);
 }
 
-/** Newest first, cursor-paginated (`starting_after` = last id of the previous page). */
-export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof listRecordsQuerySchema>) {
-  const conds: (SQL | undefined)[] = [eq(records.accountId, auth.accountId), eq(records.environment, auth.environment)];
+/**
+ * Newest first, cursor-paginated (`starting_after` = last id of the previous page). The API
+ * lists the key's environment; the portal (signed in as the account, not with a key) may ask
+ * for both at once with `{ bothEnvironments: true }`.
+ */
+export async function listRecords(db: Db, auth: AuthContext, q: z.infer<typeof listRecordsQuerySchema>, opts: { bothEnvironments?: boolean } = {}) {
+  const inEnvironment = opts.bothEnvironments ? undefined : eq(records.environment, auth.environment);
+  const conds: (SQL | undefined)[] = [eq(records.accountId, auth.accountId), inEnvironment];
   if (q.status) conds.push(statusIs(q.status));
   if (q.claim_type) conds.push(eq(records.claimType, q.claim_type));
   if (q.starting_after) {
     const [cursor] = await db
       .select({ createdAt: records.createdAt, id: records.id })
       .from(records)
-      .where(and(eq(records.id, q.starting_after), eq(records.accountId, auth.accountId), eq(records.environment, auth.environment)));
+      .where(and(eq(records.id, q.starting_after), eq(records.accountId, auth.accountId), inEnvironment));
     // An unknown cursor would silently restart at page one and loop a client forever.
     if (!cursor) throw new ApiError("invalid_value", `'starting_after' names no record of this API key.`, "starting_after");
     conds.push(or(lt(records.createdAt, cursor.createdAt), and(eq(records.createdAt, cursor.createdAt), lt(records.id, cursor.id))));

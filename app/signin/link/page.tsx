@@ -28,7 +28,7 @@ export default async function SignInLinkPage({ searchParams }: { searchParams: P
         <h1 className="text-2xl font-semibold">Sign in with your link</h1>
         {check.ok && account ? (
           <>
-            {!account.emailConfirmedAt && <UnconfirmedWarning />}
+            {!account.emailConfirmedAt && <UnconfirmedWarning createdBy={account.createdBy} />}
             <LinkSignIn token={token as string} email={account.email} />
           </>
         ) : (
