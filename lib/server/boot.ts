@@ -13,7 +13,8 @@ import { recheckOrganisations } from "@/lib/organisations/recheck-organisations"
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
-import { backfillLog, claimNoteKey, integrate } from "@/lib/tlog/store";
+import { logConflict, noteLogConflict } from "@/lib/tlog/health";
+import { backfillLog, claimNoteKey, integrate, LogConflict } from "@/lib/tlog/store";
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
@@ -85,17 +86,25 @@ const CHECKPOINT_LOCK = 727003;
 function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, intervalMs: number) {
   let running = false;
   const tick = async () => {
-    if (running) return;
+    if (running || logConflict()) return;
     running = true;
     try {
       await handle.exclusively(CHECKPOINT_LOCK, async () => void (await integrate(handle.db)));
     } catch (e) {
-      log().error({ err: e }, "transparency log: checkpoint failed");
+      if (e instanceof LogConflict) {
+        // Loudly, and for good: no checkpoint is signed over a log that disagrees with itself.
+        noteLogConflict(e.message);
+        clearInterval(timer);
+        log().fatal({ err: e }, "transparency log: CONFLICT — stored log disagrees with its entries; checkpoints stopped, readiness fails");
+      } else {
+        log().error({ err: e }, "transparency log: checkpoint failed");
+      }
     } finally {
       running = false;
     }
   };
-  setInterval(tick, intervalMs).unref();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
   void tick();
 }
 

@@ -4,6 +4,7 @@ import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { getDb, rowsOf } from "@/lib/db/client";
+import { logConflict } from "@/lib/tlog/health";
 
 /*
  * Prometheus metrics of this process (GET /api/metrics, behind METRICS_TOKEN): API requests
@@ -51,6 +52,13 @@ export function metrics(): Metrics {
   fromDb("prs_review_queue_size", "Submissions waiting for a reviewer.", sql`select count(*)::int as v from records where status = 'pending_review'`);
   fromDb("prs_review_queue_oldest_age_seconds", "Age of the oldest submission waiting for a reviewer (0 when none).",
     sql`select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as v from records where status = 'pending_review'`);
+  new Gauge({
+    name: "prs_tlog_conflict", help: "1 when this process stopped signing checkpoints because the stored transparency log disagrees with its entries.",
+    registers: [registry],
+    collect() {
+      this.set(logConflict() ? 1 : 0);
+    },
+  });
   g.__prsMetrics = { registry, requests, latency, rechecks };
   return g.__prsMetrics;
 }

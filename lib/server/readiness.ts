@@ -3,17 +3,20 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/lib/db/client";
 import { keyring, publishedKeysLoaded } from "@/lib/signing/keys";
+import { logConflict } from "@/lib/tlog/health";
 
 /**
  * Readiness for a load balancer (GET /api/health/ready): the database answers, every
- * migration this build ships is applied, and a signing key is loaded. Each part is reported;
- * the answer is 200 only when all three hold.
+ * migration this build ships is applied, a signing key is loaded, and the transparency log
+ * has not stopped on a conflict (lib/tlog/health.ts). Each part is reported; the answer is
+ * 200 only when all hold.
  */
 export type Readiness = {
   status: "ok" | "unavailable";
   database: "ok" | "unreachable";
   migrations: { status: "ok" | "pending" | "unknown"; applied: number | null; expected: number };
   signing_key: "ok" | "missing";
+  transparency_log: "ok" | "conflict";
 };
 
 function expectedMigrations(): number {
@@ -46,6 +49,7 @@ export async function readiness(): Promise<Readiness> {
   const migrations: Readiness["migrations"] = {
     status: applied === null ? "unknown" : applied >= expected ? "ok" : "pending", applied, expected,
   };
-  const ok = database === "ok" && migrations.status === "ok" && signingKey === "ok";
-  return { status: ok ? "ok" : "unavailable", database, migrations, signing_key: signingKey };
+  const transparencyLog: Readiness["transparency_log"] = logConflict() ? "conflict" : "ok";
+  const ok = database === "ok" && migrations.status === "ok" && signingKey === "ok" && transparencyLog === "ok";
+  return { status: ok ? "ok" : "unavailable", database, migrations, signing_key: signingKey, transparency_log: transparencyLog };
 }

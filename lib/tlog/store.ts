@@ -95,6 +95,26 @@ export async function checkpointOfSize(db: DbOrTx, size: number): Promise<Checkp
 export class NoteKeyConflict extends Error {}
 
 /**
+ * The stored log disagrees with itself: a node or checkpoint already stored differs from what
+ * its entries give. Never papered over — the integrator stops and says so (boot.ts), since
+ * signing on would publish a second history.
+ */
+export class LogConflict extends Error {
+  override name = "LogConflict";
+}
+
+/** The nodes of `chunk` that were already stored (not in `added`) must hold the same hash. */
+async function sameAsStored(tx: DbOrTx, chunk: { level: number; idx: number; hash: string }[], added: { level: number; idx: number }[]) {
+  const inserted = new Set(added.map((a) => coordKey({ level: a.level, idx: Number(a.idx) })));
+  const kept = chunk.filter((n) => !inserted.has(coordKey(n)));
+  const stored = await dbNodes(tx)(kept);
+  for (const n of kept) {
+    const h = stored.get(coordKey(n));
+    if (h !== n.hash) throw new LogConflict(`log node ${coordKey(n)} is stored as ${h}, its entries give ${n.hash}`);
+  }
+}
+
+/**
  * The first process to start fixes the log's verifier key; every later one must hold the same
  * note key (LOG_NOTE_KEY on every instance), or it refuses to start: checkpoints signed by
  * different keys would make the log unverifiable.
@@ -145,7 +165,11 @@ export async function integrate(db: Db): Promise<Checkpoint | null> {
         fresh.push({ ...n.coord, hash: n.hash });
       }
     });
-    for (let i = 0; i < fresh.length; i += 5000) await tx.insert(logNodes).values(fresh.slice(i, i + 5000)).onConflictDoNothing();
+    for (let i = 0; i < fresh.length; i += 5000) {
+      const chunk = fresh.slice(i, i + 5000);
+      const added = await tx.insert(logNodes).values(chunk).onConflictDoNothing().returning({ level: logNodes.level, idx: logNodes.idx });
+      if (added.length < chunk.length) await sameAsStored(tx, chunk, added);
+    }
     const size = from + entries.length;
     const source: NodeSource = async (coords) => {
       const missing = coords.filter((c) => !known.has(coordKey(c)));
@@ -154,7 +178,13 @@ export async function integrate(db: Db): Promise<Checkpoint | null> {
     };
     const root = await rootHash(size, source);
     const checkpoint = { size, rootHash: root, note: signNote(checkpointText(size, root)) };
-    await tx.insert(logCheckpoints).values(checkpoint).onConflictDoNothing();
+    const signed = await tx.insert(logCheckpoints).values(checkpoint).onConflictDoNothing().returning({ size: logCheckpoints.size });
+    if (signed.length === 0) {
+      const stored = await checkpointOfSize(tx, size);
+      if (stored && stored.rootHash !== root) {
+        throw new LogConflict(`the stored checkpoint of size ${size} has root ${stored.rootHash}, the entries give ${root}`);
+      }
+    }
     await tx.update(logHead).set({ integrated: size }).where(eq(logHead.id, 1));
     return checkpoint;
   });

@@ -9,7 +9,7 @@ describe("readiness", () => {
     const expected = JSON.parse(fs.readFileSync(path.join(process.cwd(), "drizzle", "migrations", "meta", "_journal.json"), "utf8")).entries.length;
     const r = await call("GET", "/api/health/ready");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: "ok", database: "ok", migrations: { status: "ok", applied: expected, expected }, signing_key: "ok" });
+    expect(r.body).toEqual({ status: "ok", database: "ok", migrations: { status: "ok", applied: expected, expected }, signing_key: "ok", transparency_log: "ok" });
     expect(r.headers.get("cache-control")).toBe("no-store");
   });
 });
