@@ -1,7 +1,7 @@
 // Operator CLI: `npm run admin -- <noun> <verb> [--flags]`. Prints one JSON object.
 // With a server running (its runtime file in DATA_DIR), commands go through it — the
 // embedded database allows one process — otherwise the CLI opens the database itself.
-import { readRuntimeFile, type Runtime } from "@/lib/admin/runtime-file";
+import { adminUrl, readRuntimeFile, type Runtime } from "@/lib/admin/runtime-file";
 import { runAdminCommand, type AdminResult } from "@/lib/admin/commands";
 import { closeDb, getDb } from "@/lib/db/client";
 
@@ -18,7 +18,7 @@ async function viaServer(rt: Runtime, argv: string[]): Promise<AdminResult> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      const res = await fetch(`http://127.0.0.1:${rt.port}/api/internal/admin`, {
+      const res = await fetch(adminUrl(rt), {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
         body: JSON.stringify({ argv }),

@@ -172,9 +172,9 @@ async function main() {
   log(`${INSTANCES} instances, 2 workers, nginx on ${proxy.baseUrl}, database ${name}; ready in ${round((Date.now() - started) / 1000)} s`);
 
   // An account with a sandbox key; records to read the status of; a haystack for the lookup.
-  const { token } = JSON.parse(fs.readFileSync(path.join(instances[0].dataDir, "server.json"), "utf8"));
+  const { token, adminPort } = JSON.parse(fs.readFileSync(path.join(instances[0].dataDir, "server.json"), "utf8"));
   const adminCall = async (argv) => {
-    const r = await fetch(`http://${HOST}:${instances[0].port}/api/internal/admin`, {
+    const r = await fetch(`http://127.0.0.1:${adminPort}/api/internal/admin`, {
       method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ argv }),
     });
     const b = await r.json();

@@ -161,8 +161,8 @@ async function startServer(mode, databaseUrl) {
 }
 
 async function admin(server, argv) {
-  const { token } = JSON.parse(fs.readFileSync(path.join(server.dataDir, "server.json"), "utf8"));
-  const r = await fetch(`${server.baseUrl}/api/internal/admin`, {
+  const { token, adminPort } = JSON.parse(fs.readFileSync(path.join(server.dataDir, "server.json"), "utf8"));
+  const r = await fetch(`http://127.0.0.1:${adminPort}/api/internal/admin`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
     body: JSON.stringify({ argv }),

@@ -35,8 +35,40 @@ const trustProxy = process.env.TRUST_PROXY === "1";
 // CSP with a page's nonce policy and adds HSTS (lib/http/security-headers.ts).
 const baselineHeaders = Object.entries(JSON.parse(fs.readFileSync(path.join(root, "lib", "http", "baseline-headers.json"), "utf8")));
 
+// The operator CLI's way in (app/api/internal/admin): a listener of its own on loopback, on a
+// port the system picks, never the public one — so the admin endpoint is not reachable through
+// the port (or the proxy) the world uses. Requests through it carry a mark only this process
+// knows; the route refuses any request without it. Listening before Next boots: the runtime
+// file the CLI reads (lib/admin/runtime-file.ts) names this port.
+const INTERNAL_HEADER = "x-prs-internal-listener";
+const internalMark = randomBytes(24).toString("base64url");
+let handle = null;
+const internal = http.createServer((req, res) => {
+  const id = requestId();
+  runWithRequestId(id, () => {
+    if (req.method !== "POST" || pathOf(req.url ?? "/") !== "/api/internal/admin" || !handle) {
+      res.writeHead(handle ? 404 : 503, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+      res.end(JSON.stringify({ error: { type: "invalid_request_error", code: handle ? "not_found" : "unavailable", message: handle ? "Not found." : "Starting.", request_id: id } }));
+      return;
+    }
+    req.headers[REQUEST_ID_HEADER] = id;
+    req.headers[INTERNAL_HEADER] = internalMark;
+    req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";
+    handle(req, res).catch((err) => {
+      log.error({ err }, "request failed");
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end();
+      }
+    });
+  });
+});
+await new Promise((resolve) => internal.listen(0, "127.0.0.1", resolve));
+process.env.PRS_INTERNAL_MARK = internalMark;
+process.env.PRS_ADMIN_PORT = String(internal.address().port);
+
 const app = next({ dev: false, dir: root, hostname, port });
-const handle = app.getRequestHandler();
+handle = app.getRequestHandler();
 await app.prepare();
 
 // Next decodes the path itself and answers a bare 500 when it cannot (`/r/%ED%A0%80`, `/keys/%ff`);
@@ -102,6 +134,7 @@ function serve(req, res, id) {
   }
   // The app answers under this id (lib/http/handler.ts); what a client sent is not it.
   req.headers[REQUEST_ID_HEADER] = id;
+  delete req.headers[INTERNAL_HEADER]; // only the internal listener sets it
   if (!trustProxy || !req.headers["x-forwarded-for"]) {
     // No trusted proxy: what the client says about itself counts for nothing.
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";
@@ -123,6 +156,7 @@ server.listen(port, hostname, () => {
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, () => {
     server.close();
+    internal.close();
     process.exit(0);
   });
 }

@@ -7,7 +7,8 @@ import path from "node:path";
  */
 export async function adminViaServer(dataDir: string, baseUrl: string, argv: string[]): Promise<any> {
   const rt = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8"));
-  const res = await fetch(`${baseUrl}/api/internal/admin`, {
+  void baseUrl; // the admin endpoint is not on the public port: the internal listener's is in the runtime file
+  const res = await fetch(`http://127.0.0.1:${rt.adminPort ?? rt.port}/api/internal/admin`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${rt.token}` },
     body: JSON.stringify({ argv }),

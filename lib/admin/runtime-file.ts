@@ -4,16 +4,22 @@ import path from "node:path";
 import { getEnv } from "@/lib/env";
 
 /**
- * While the server runs it leaves `<DATA_DIR>/server.json` (mode 0600): its pid, port and
- * a random token. The admin CLI uses it to send commands through the running server,
- * because the embedded database can be opened by one process only.
+ * While the server runs it leaves `<DATA_DIR>/server.json` (mode 0600): its pid, port, the
+ * loopback port of its internal listener (`adminPort`, scripts/serve.mjs) and a random token.
+ * The admin CLI uses it to send commands through the running server, because the embedded
+ * database can be opened by one process only.
  */
-export type Runtime = { pid: number; port: number; token: string };
+export type Runtime = { pid: number; port: number; adminPort: number; token: string };
+
+/** Where the admin CLI sends commands: the internal listener (serve.mjs), else — `next dev` — the server's port. */
+export const adminUrl = (rt: Pick<Runtime, "port"> & Partial<Pick<Runtime, "adminPort">>) =>
+  `http://127.0.0.1:${rt.adminPort ?? rt.port}/api/internal/admin`;
 
 export const runtimeFile = () => path.join(getEnv().dataDir, "server.json");
 
 export function writeRuntimeFile(): Runtime {
-  const rt: Runtime = { pid: process.pid, port: getEnv().PORT, token: randomBytes(32).toString("base64url") };
+  const port = getEnv().PORT;
+  const rt: Runtime = { pid: process.pid, port, adminPort: Number(process.env.PRS_ADMIN_PORT) || port, token: randomBytes(32).toString("base64url") };
   const file = runtimeFile();
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, JSON.stringify(rt), { mode: 0o600 });

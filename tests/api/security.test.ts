@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { accountWithResources, bodyFor, documentedOperations, pathFor, snapshot } from "../api-operations";
-import { admin, call, companyStatus, issue, newAccount, newLiveAccount, uniqueEmail } from "../helpers";
+import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, uniqueEmail } from "../helpers";
 import { withServerDb } from "../server-db";
 
 /** The keyed operations of the published document (the metrics endpoint takes METRICS_TOKEN: tests/api/metrics.test.ts). */
@@ -135,14 +135,15 @@ describe("tenancy", () => {
     expect(sandboxList.body.data).toEqual([]);
   });
 
-  it("the internal admin endpoint refuses a caller without the server's token, and runs nothing", async () => {
+  it("the internal admin endpoint is not served on the public port, token or not, and runs nothing there", async () => {
     const { token } = JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "server.json"), "utf8")) as { token: string };
     const sameLength = token.replace(/^./, (c) => (c === "A" ? "B" : "A"));
     const emails: string[] = [];
-    for (const auth of [undefined, "Bearer nope", `Bearer ${sameLength}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, token]) {
+    for (const auth of [undefined, "Bearer nope", `Bearer ${sameLength}`, `Basic ${Buffer.from(`admin:${token}`).toString("base64")}`, token, `Bearer ${token}`]) {
       const email = uniqueEmail("admin-refused");
       emails.push(email);
-      const r = await call("POST", "/api/internal/admin", { headers: auth ? { Authorization: auth } : {}, body: { argv: ["account", "create", "--email", email] } });
+        // A caller that also forges the internal listener's mark gets no further.
+      const r = await call("POST", "/api/internal/admin", { headers: { ...(auth ? { Authorization: auth } : {}), "x-prs-internal-listener": "forged" }, body: { argv: ["account", "create", "--email", email] } });
       expect(r.status, `${auth}: ${r.text}`).toBe(404);
       expect(r.body.error.code).toBe("not_found");
       expect(r.text).not.toContain("sandbox_key");
@@ -150,7 +151,15 @@ describe("tenancy", () => {
     // Nothing was created: no account holds any of those emails.
     const created = () => withServerDb(async (sql) => Array.from(await sql`select email from accounts where email in ${sql(emails)}`, (r) => r.email as string));
     expect(await created()).toEqual([]);
-    // The same command with the token does create one (so the query above would see it).
+    // On the internal listener, a wrong token is refused too…
+    const { adminPort } = JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "server.json"), "utf8")) as { adminPort: number };
+    expect(adminPort).not.toBe(Number(new URL(baseUrl()).port));
+    const wrongToken = await fetch(`http://127.0.0.1:${adminPort}/api/internal/admin`, {
+      method: "POST", headers: { Authorization: `Bearer ${sameLength}`, "Content-Type": "application/json" }, body: JSON.stringify({ argv: ["account", "create", "--email", emails[1]] }),
+    });
+    expect(wrongToken.status).toBe(404);
+    expect(await created()).toEqual([]);
+    // …and the same command with the token does create one (so the query above would see it).
     await admin("account", "create", "--email", emails[0]!);
     expect(await created()).toEqual([emails[0]]);
   });

@@ -57,7 +57,7 @@ const api = (base: string, p: string, init: RequestInit & { key?: string } = {})
 
 async function sandboxKey(server: StartedServer, email: string): Promise<string> {
   const rt = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8"));
-  const acct = await api(server.baseUrl, "/api/internal/admin", {
+  const acct = await api(`http://127.0.0.1:${rt.adminPort}`, "/api/internal/admin", {
     method: "POST", headers: { Authorization: `Bearer ${rt.token}` }, body: JSON.stringify({ argv: ["account", "create", "--email", email] }),
   });
   return acct.body.result.sandbox_key;
