@@ -53,6 +53,7 @@ export const manualReview: ClaimModule = {
         source_url: { label: "Source address", help: "Where the reviewer can see it (http or https).", placeholder: "https://" },
         checked_at: { label: "Checked at (UTC)", help: "When you last saw the source say so; not in the future." },
       },
+      documents: { help: "Anything that lets the reviewer confirm the claim beyond the source's address: a licence, a registry extract, a letter." },
     },
     validate(input) {
       for (const f of ["source_name", "source_url", "checked_at"] as const) {
