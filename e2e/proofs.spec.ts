@@ -65,11 +65,20 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   await expect(request.getByLabel("Domain")).toHaveAttribute("aria-invalid", "true");
   await shotBoth(page, "proofs-domain-refused");
 
+  // A pasted web address is not refused: its host is taken, and the page says so.
+  await request.getByLabel("Domain").fill(`https://www.${domain}/listing/1?x=y`);
+  await request.getByRole("button", { name: "Request challenge" }).click();
+  const box = page.getByTestId("domain-challenge");
+  await expect(box.getByTestId("took-host")).toContainText(`we took its host, www.${domain}`);
+  await expect(box.getByTestId("took-host")).toContainText(`does not cover ${domain}`);
+  await expect(box.getByTestId("txt-name")).toHaveText(`_prs-challenge.www.${domain}`);
+  await shotBoth(page, "proofs-domain-from-url");
+
   await request.getByLabel("Domain").fill(`  ${domain.toUpperCase()}. `);
   await request.getByRole("button", { name: "Request challenge" }).click();
-  await expect(page).toHaveURL(/\/proofs\?environment=sandbox&challenge=dch_[A-Za-z0-9]{20}/);
-  const box = page.getByTestId("domain-challenge");
+  await expect(page).toHaveURL(/\/proofs\?environment=sandbox&challenge=dch_[A-Za-z0-9]{20}$/);
   await expect(box).toBeVisible();
+  await expect(box.getByTestId("took-host")).toHaveCount(0);
   const challengeId = (await box.getAttribute("data-id"))!;
   const txtName = (await box.getByTestId("txt-name").innerText()).trim();
   const txtValue = (await box.getByTestId("txt-value").innerText()).trim();
@@ -155,7 +164,8 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   setDns(`_prs-challenge.${other}`, "servfail");
   await check.click();
   const pending = box.getByTestId("proof-pending");
-  await expect(pending).toContainText("pending_review");
+  await expect(pending).toContainText("pending review");
+  await expect(pending).not.toContainText("pending_review");
   const pendingId = (await pending.getAttribute("data-id"))!;
   expect((await getJson(`/api/v1/records/${pendingId}`, sandboxKey)).body).toMatchObject({ status: "pending_review", subject: other });
   expect((await getJson(`/api/v1/records/${pendingId}/status`)).status).toBe(404);

@@ -66,8 +66,8 @@ test("issue a company_status record and a reviewed claim from the browser; the l
   await expect(page).toHaveURL(/\/records\/PRS-[0-9A-Z]{20}$/);
   await expect(page.getByTestId("record-status")).toHaveText("Active");
   const statusId = (await page.getByTestId("record-id").innerText()).trim();
-  await expect(page.locator("main")).toContainText("company_status");
-  await expect(page.locator("main")).toContainText("participant_attested");
+  await expect(page.getByTestId("record-kind")).toContainText("Company status, stated by you");
+  await expect(page.getByTestId("record-level")).toHaveText("Participant attested");
 
   // Another claim, checked by a reviewer: refused without its source, with nothing lost.
   await page.goto("/records/new");
@@ -136,7 +136,8 @@ test("a refused submission shows the error beside its field and keeps what was t
   await input(page, "source_name").fill("Financial Times");
   await input(page, "source_url").fill("https://www.ft.com/content/acme-trading");
   await page.getByTestId("create-record").click();
-  await expect(field(page, "claim_type").getByTestId("field-error")).toContainText("snake_case");
+  await expect(field(page, "claim_type").getByTestId("field-error")).toContainText("must be a short name: a lower-case letter");
+  await expect(field(page, "claim_type").getByTestId("field-error")).not.toContainText("snake_case");
   await expect(input(page, "claim_type")).toHaveValue("Press Coverage");
   await expect(input(page, "source_name")).toHaveValue("Financial Times");
 

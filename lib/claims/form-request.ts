@@ -27,7 +27,8 @@ export function utcTimestamp(v: string): string {
  * a required one as missing). A dotted name is a path: `evidence.lei` goes under `evidence`
  * (always sent when the type has evidence fields, so a missing one is named),
  * `evidence.payee.value` under `evidence.payee`, `scope.asset` under `scope` — a nested object
- * is sent only when one of its fields has a value (it may be optional). Uploaded documents
+ * is sent only when one of its fields has a value (it may be optional). A list (an agent's
+ * wallets) is typed one per line or separated by commas. Uploaded documents
  * (`files` fields) are not values: the caller stores them and sends their ids.
  */
 export function requestFromForm(spec: ClaimFormSpec, values: FormValues): Record<string, unknown> {
@@ -43,7 +44,7 @@ export function requestFromForm(spec: ClaimFormSpec, values: FormValues): Record
       const next = at[key];
       at = (typeof next === "object" && next !== null ? next : (at[key] = {})) as Record<string, unknown>;
     }
-    at[path.at(-1)!] = f.kind === "datetime" ? utcTimestamp(v) : v;
+    at[path.at(-1)!] = f.kind === "datetime" ? utcTimestamp(v) : f.kind === "list" ? v.split(/[\s,]+/).filter(Boolean) : v;
   }
   return body;
 }
@@ -68,7 +69,16 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * `payee_record`) becomes its label, a claim type's code (`domain_ownership`) the name the form
  * gives it (`kinds`: code → label), so no customer reads a field path or a code.
  */
-export function inPlainWords(spec: ClaimFormSpec, message: string, kinds: ReadonlyMap<string, string> = new Map()): string {
+/** The API's developer words, as a form says them. */
+const PHRASES: readonly [RegExp, string][] = [
+  [/must be snake_case: /g, "must be a short name: "],
+  [/must be an RFC 3339 timestamp with a time zone, such as/g, "must be a date and time with its time zone, such as"],
+  [/must be of type (object|array|string|number|boolean)\./g, "is not filled in as expected."],
+  [/ \(RFC 3339\)/g, ""],
+];
+
+export function inPlainWords(spec: ClaimFormSpec, text: string, kinds: ReadonlyMap<string, string> = new Map()): string {
+  const message = PHRASES.reduce((m, [re, plain]) => m.replace(re, plain), text);
   const names = new Map<string, string>();
   for (const f of spec.fields) {
     names.set(f.name, fullLabel(f));
@@ -80,8 +90,13 @@ export function inPlainWords(spec: ClaimFormSpec, message: string, kinds: Readon
   for (const [code, label] of kinds) if (code.includes("_") && !names.has(code)) names.set(code, label);
   const keys = [...names.keys()].sort((a, b) => b.length - a.length).map(escape);
   if (keys.length === 0) return message;
-  const re = new RegExp(`'(${keys.join("|")})'|(?<![\\w.])(${keys.join("|")})(?![\\w])`, "g");
-  return message.replace(re, (_m, quoted: string | undefined, bare: string | undefined) => `“${names.get((quoted ?? bare)!)}”`);
+  const alt = keys.join("|");
+  // `agent_wallets[1]` is the list's second entry.
+  const re = new RegExp(`'(${alt})(?:\\[(\\d+)\\])?'|(?<![\\w.])(${alt})(?:\\[(\\d+)\\])?(?![\\w])`, "g");
+  return message.replace(re, (_m, quoted: string | undefined, qi: string | undefined, bare: string | undefined, bi: string | undefined) => {
+    const index = qi ?? bi;
+    return `“${names.get((quoted ?? bare)!)}”${index === undefined ? "" : ` (entry ${Number(index) + 1})`}`;
+  });
 }
 
 /**

@@ -115,7 +115,8 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
   /** The example request as the form's values: what a person would type, field by field. */
   const asValues = (example: Record<string, unknown>): Record<string, string> =>
     Object.fromEntries(Object.entries(example).flatMap(([k, v]) =>
-      typeof v === "object" && v !== null ? Object.entries(v).map(([s, w]) => [`${k}.${s}`, String(w)]) : [[k, String(v)]]));
+      Array.isArray(v) ? [[k, v.join("\n")]]
+      : typeof v === "object" && v !== null ? Object.entries(v).map(([s, w]) => [`${k}.${s}`, String(w)]) : [[k, String(v)]]));
 
   for (const real of documentedClaimTypes().filter((m) => m.docs.fieldsSchema)) {
     it(`${real.type}: issuable from the form — its example, typed into the form, is the request the API accepts`, () => {
@@ -252,6 +253,22 @@ describe("errors are said in the form's words", () => {
     const said = inPlainWords(listing, `payee_record must be a ${walletType} record; 'evidence.payee.value' is wrong.`, kinds);
     expect(said).toBe(`“Your wallet record” must be a “${kinds.get(walletType)}” record; “Payee: IBAN or wallet address” is wrong.`);
     expect(said).not.toMatch(/evidence\.|_record|_ownership/);
+  });
+
+  it("a list's entry is named by its place; a list is typed one per line or with commas", () => {
+    const agent = specs.find((s) => s.fields.some((f) => f.kind === "list"))!;
+    const list = agent.fields.find((f) => f.kind === "list")!;
+    const short = list.name.split(".").at(-1)!;
+    expect(inPlainWords(agent, `${short}[1]: no such record.`, kinds)).toBe(`“${list.label}” (entry 2): no such record.`);
+    expect(requestFromForm(agent, { [list.name]: " PRS-A\nPRS-B, PRS-C " })[list.name]).toEqual(["PRS-A", "PRS-B", "PRS-C"]);
+    expect(fieldFor(agent, `${list.name}[1]`)?.name).toBe(list.name);
+  });
+
+  it("developer words (snake_case, RFC 3339, types) are said plainly", () => {
+    const fallback = specs.at(-1)!;
+    const said = inPlainWords(fallback, "'claim_type' must be snake_case: a lower-case letter. 'checked_at' must be an RFC 3339 timestamp with a time zone, such as 2026-01-31T12:00:00Z. 'x' must be of type object.", kinds);
+    expect(said).not.toMatch(/snake_case|RFC 3339|of type object|'claim_type'|'checked_at'/);
+    expect(said).toContain("“Claim type” must be a short name");
   });
 
   it("beside its field, the field's own name is 'This field'", () => {

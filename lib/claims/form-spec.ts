@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { recordCreateSchema } from "@/lib/records/schemas";
-import { documentedClaimTypes } from "./registry";
+import { claimModuleFor, documentedClaimTypes, hasOwnModule } from "./registry";
 import type { ClaimForm, ClaimModule } from "./types";
 
 /**
@@ -14,7 +14,7 @@ import type { ClaimForm, ClaimModule } from "./types";
  * descriptions and the type's `request.form` declaration. Nothing here knows a claim type by name.
  */
 
-export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice" | "secret" | "files";
+export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice" | "secret" | "files" | "list";
 export type FormOption = { value: string; label: string; help?: string };
 export type FormField = {
   /** The request path the value goes to: "subject", "evidence.lei", "source_url", "scope.max_amount". */
@@ -76,6 +76,7 @@ export const humanize = (key: string) => {
 
 function kindOf(p: JsonProp, asText: boolean, secret: boolean): FormFieldKind {
   if (Array.isArray(p.enum)) return "select";
+  if (p.type === "array") return "list";
   if (secret) return "secret";
   if (asText) return "text";
   if (p.format === "uri") return "url";
@@ -203,3 +204,14 @@ function objectFields(schema: ZodType, prefix: string, form: ClaimForm | undefin
 /** Every claim type's form, in the registry's order (the reviewed fallback last). */
 export const claimFormSpecs = (defaultValidityDays: number): ClaimFormSpec[] =>
   documentedClaimTypes().map((m) => claimFormSpec(m, defaultValidityDays));
+
+/**
+ * A claim type in plain words, for customer screens: its form's label ("Company status,
+ * stated by you"), or for a reviewed type without a module of its own its code spelled out
+ * ("press_coverage" → "Press coverage").
+ */
+export const claimTypeLabel = (claimType: string): string => {
+  if (!hasOwnModule(claimType)) return humanize(claimType);
+  const mod = claimModuleFor(claimType);
+  return mod.request.form?.label ?? humanize(claimType);
+};

@@ -77,7 +77,7 @@ export const manualReview: ClaimModule = {
     return {
       kind: "review",
       evidenceLevel: "evidence_verified",
-      reason: `No connector for claim_type '${input.claim_type}': a reviewer confirms it against the named source.`,
+      reason: `No automatic check for this kind of claim (${input.claim_type}): a reviewer confirms it against the source you named.`,
       publicEvidence: {
         source_name: input.source_name,
         source_url: input.source_url,

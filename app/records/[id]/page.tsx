@@ -19,8 +19,12 @@ import { portalAuth } from "@/lib/records/portal-auth";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
 import { formatUtc } from "@/lib/format/dates";
+import { claimTypeLabel } from "@/lib/claims/form-spec";
+import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { SignOutButton } from "../../developers/forms";
 import { LifecycleForms } from "../forms";
+
+const levelTitle = (level: string | undefined) => (level ? (EVIDENCE_LEVEL_TEXT[level]?.title ?? level) : "—");
 
 export const metadata: Metadata = { title: "Record", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -58,10 +62,11 @@ export default async function RecordPage({ params }: Props) {
           <div className="mt-2" data-testid="record-status"><StatusBadge status={rec.status} /></div>
           <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Subject</dt><dd>{rec.subject}</dd>
-            <dt className="text-slate-500">Claim type</dt><dd>{rec.claim_type}</dd>
+            <dt className="text-slate-500">Kind of record</dt>
+            <dd data-testid="record-kind">{claimTypeLabel(rec.claim_type)} <span className="font-mono text-xs text-slate-500" title="The claim type, as the API names it">{rec.claim_type}</span></dd>
             <dt className="text-slate-500">Claim</dt><dd>{rec.claim}</dd>
             <dt className="text-slate-500">Environment</dt><dd>{rec.environment}</dd>
-            <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level ?? (rec.status === "rejected" ? "none (rejected)" : `none until issued (${rec.review?.evidence_level} once a reviewer confirms)`)}</dd>
+            <dt className="text-slate-500">Evidence level</dt><dd data-testid="record-level">{rec.evidence_level ? levelTitle(rec.evidence_level) : rec.status === "rejected" ? "None (rejected)" : `None until issued (${levelTitle(rec.review?.evidence_level)} once a reviewer confirms)`}</dd>
             <dt className="text-slate-500">Visibility</dt><dd>{rec.visibility}</dd>
             <dt className="text-slate-500">Issued</dt><dd>{formatUtc(rec.lifecycle.issued_at, "seconds")}</dd>
             <dt className="text-slate-500">Expires</dt><dd>{formatUtc(rec.lifecycle.expires_at, "seconds")}</dd>

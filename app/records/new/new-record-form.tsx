@@ -170,7 +170,7 @@ function Field({ f, value, error, autoFocus }: { f: FormField; value: string; er
   return (
     <div data-testid={`field-${f.name}`}>
       <label htmlFor={id} className="block text-sm font-medium">{label}</label>
-      {f.kind === "textarea" && <textarea {...common} rows={3} className={`${inputClass} ${invalid}`} />}
+      {(f.kind === "textarea" || f.kind === "list") && <textarea {...common} rows={3} className={`${inputClass} ${invalid}`} />}
       {f.kind === "select" && (
         <select {...common} className={`${inputClass} ${invalid}`}>
           <option value="">Choose…</option>
