@@ -62,7 +62,7 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
             <ul className="mt-1 space-y-1">
               {specs.filter((s) => s.href).map((s) => (
                 <li key={s.key}>
-                  <Link className="font-medium underline" href={s.href!}>{s.label} →</Link>
+                  <Link className="font-medium underline" href={s.href!} data-key={s.key}>{s.label} →</Link>
                   <span className="text-slate-600"> {s.summary}</span>
                 </li>
               ))}
