@@ -128,6 +128,20 @@ test("a refused submission shows the error beside its field and keeps what was t
   await expect(input(page, "claim")).toHaveValue("Acme Widgets Limited holds an active LEI.");
   await expect(page.getByTestId("field-error")).toHaveCount(1);
 
+  // A listing with no payee: the payee's section is named, beside its first field, in words.
+  await choose(page, /A listing, its operator and its payee/);
+  await input(page, "subject").fill("Seaview Apartments");
+  await input(page, "claim").fill("Seaview Apartments runs listing 4471.");
+  await input(page, "evidence.operator").fill("Seaview Apartments Ltd");
+  await input(page, "evidence.listing_url").fill("https://www.seaview.example.com/listing/4471");
+  await input(page, "evidence.domain").fill("seaview.example.com");
+  await page.getByTestId("create-record").click();
+  await expect(field(page, "evidence.payee.type").getByTestId("field-error")).toHaveText("This field is required.");
+  await expect(input(page, "evidence.payee.type")).toBeFocused();
+  await expect(input(page, "evidence.operator")).toHaveValue("Seaview Apartments Ltd");
+  await expect(page.locator("main")).not.toContainText("must be of type");
+  await shots(page, "record-new-listing-error");
+
   // A claim type that is not snake_case is refused beside the claim type field.
   await choose(page, /Another claim, checked by a reviewer/);
   await input(page, "claim_type").fill("Press Coverage");

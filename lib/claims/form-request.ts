@@ -88,11 +88,13 @@ export function inPlainWords(spec: ClaimFormSpec, text: string, kinds: ReadonlyM
     if (short.includes("_") && !names.has(short)) names.set(short, fullLabel(f));
   }
   for (const [code, label] of kinds) if (code.includes("_") && !names.has(code)) names.set(code, label);
-  const keys = [...names.keys()].sort((a, b) => b.length - a.length).map(escape);
-  if (keys.length === 0) return message;
-  const alt = keys.join("|");
+  const sorted = [...names.keys()].sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return message;
+  const alt = sorted.map(escape).join("|");
+  // Unquoted, only a name that is no word of prose: a path or a snake_case name ("claim" is a word).
+  const bareAlt = sorted.filter((k) => /[._]/.test(k)).map(escape).join("|") || "(?!)";
   // `agent_wallets[1]` is the list's second entry.
-  const re = new RegExp(`'(${alt})(?:\\[(\\d+)\\])?'|(?<![\\w.])(${alt})(?:\\[(\\d+)\\])?(?![\\w])`, "g");
+  const re = new RegExp(`'(${alt})(?:\\[(\\d+)\\])?'|(?<![\\w.])(${bareAlt})(?:\\[(\\d+)\\])?(?![\\w])`, "g");
   return message.replace(re, (_m, quoted: string | undefined, qi: string | undefined, bare: string | undefined, bi: string | undefined) => {
     const index = qi ?? bi;
     return `“${names.get((quoted ?? bare)!)}”${index === undefined ? "" : ` (entry ${Number(index) + 1})`}`;

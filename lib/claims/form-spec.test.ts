@@ -271,6 +271,12 @@ describe("errors are said in the form's words", () => {
     expect(said).toContain("“Claim type” must be a short name");
   });
 
+  it("a field named by a plain word (claim, subject) is replaced only when quoted: prose stays prose", () => {
+    const fallback = specs.at(-1)!;
+    expect(inPlainWords(fallback, "'source_name' is required for a claim type checked by a reviewer; 'claim' is empty.", kinds))
+      .toBe("“Source” is required for a claim type checked by a reviewer; “Claim” is empty.");
+  });
+
   it("beside its field, the field's own name is 'This field'", () => {
     const value = fieldFor(listing, "evidence.payee.value")!;
     expect(besideField(value, "evidence.payee.value", "'evidence.payee.value' must not be empty.", listing, kinds)).toBe("This field must not be empty.");
