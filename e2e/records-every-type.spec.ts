@@ -255,6 +255,7 @@ const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
     await page.getByTestId("field-documents").locator("input[type=file]").setInputFiles({ name: "bank-letter.png", mimeType: "image/png", buffer: PNG });
     const id = await submit(page, "verified_listing", "Pending review");
     await expect(page.getByTestId("review-outcome")).toContainText("IBAN");
+    await expect(page.getByTestId("record-documents")).toContainText("bank-letter.png");
     await reviewerSeesDocuments(browser, id, 1);
   },
 
@@ -285,6 +286,7 @@ const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
     await page.getByTestId("field-documents").locator("input[type=file]").setInputFiles({ name: "article.png", mimeType: "image/png", buffer: PNG });
     const id = await submit(page, "*", "Pending review");
     await expect(page.getByTestId("record-kind")).toContainText("Press coverage");
+    await expect(page.getByTestId("record-documents")).toContainText("article.png");
     await reviewerSeesDocuments(browser, id, 1);
   },
 };

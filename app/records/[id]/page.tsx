@@ -15,6 +15,7 @@ import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
 import { getRecordOrThrow } from "@/lib/records/get-record";
+import { submissionDocuments } from "@/lib/records/check-claim";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
@@ -47,6 +48,8 @@ export default async function RecordPage({ params }: Props) {
   }
   if (!row) notFound();
   const rec = serializeRecord(await loadPublicView(db, row));
+  // What the owner attached for the reviewer (names only: the files stay private).
+  const attached = submissionDocuments(row.evidencePrivate);
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
   // What the record's claim type shows its owner beyond the common fields (e.g. an agent's mandate and principal link).
   const OwnerPanel = claimUi(rec.claim_type)?.OwnerPanel;
@@ -75,6 +78,15 @@ export default async function RecordPage({ params }: Props) {
               <>
                 <dt className="text-slate-500">{rec.status === "rejected" ? "Rejected by a reviewer" : "Waiting for a reviewer"}</dt>
                 <dd data-testid="review-outcome">{rec.review.reason ?? "—"}</dd>
+              </>
+            )}
+            {attached.length > 0 && (
+              <>
+                <dt className="text-slate-500">Documents for the reviewer</dt>
+                <dd data-testid="record-documents">
+                  <ul>{attached.map((d) => <li key={d.id}>{d.filename} <span className="text-slate-500">({Math.max(1, Math.round(d.size_bytes / 1024))} KiB)</span></li>)}</ul>
+                  <span className="text-xs text-slate-600">Only you and Proof Records reviewers can open them; never published, deleted 90 days after the decision.</span>
+                </dd>
               </>
             )}
             <dt className="text-slate-500">Certificate</dt>
