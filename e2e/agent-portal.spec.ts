@@ -177,7 +177,7 @@ test("a mandate signed outside the browser, pasted into the form: source_verifie
   await page.getByRole("radio", { name: /Source verified/i }).check();
   await page.getByTestId("create-record").click();
   await expect(page).toHaveURL(/\/records\/PRS-[0-9A-Z]{20}$/);
-  await expect(page.getByText("source_verified", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("record-level")).toHaveText("Source verified");
   const mandate = page.getByTestId("agent-mandate");
   await expect(mandate.getByTestId("mandate-hash")).toHaveText(m.mandate_hash);
   await expect(mandate.getByTestId("mandate-key").getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);

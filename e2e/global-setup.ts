@@ -57,6 +57,8 @@ export default async function globalSetup() {
     VAULT_INFO_URL: vaultInfo.url,
     VAULT_INFO_TIMEOUT_MS: "2000",
     EXCHANGE_TESTNET_URL: exchange.url,
+    // Live exchange records (exchange_verified_trade) ask the same stand-in: never the real exchange from a test.
+    EXCHANGE_URL: exchange.url,
     EXCHANGE_TIMEOUT_MS: "2000",
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;

@@ -2,7 +2,8 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expect, test, type Page } from "@playwright/test";
 import { getAddress, hexToBytes, hexToString, verifyMessage, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { installTestWallet } from "./test-wallet";
 import { admin, baseURL, collectBrowserErrors, confirmEmail, freshClientAddress, hydrated, sandboxKeyOf, setDns, shot, shotBoth, signIn, signUp } from "./helpers";
 
 // Clipboard access for the Copy buttons. Each test signs in from a client address of its
@@ -65,11 +66,26 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   await expect(request.getByLabel("Domain")).toHaveAttribute("aria-invalid", "true");
   await shotBoth(page, "proofs-domain-refused");
 
+  // A pasted web address is not refused: its host is taken, and the page says so.
+  await request.getByLabel("Domain").fill(`https://www.${domain}/listing/1?x=y`);
+  await request.getByRole("button", { name: "Request challenge" }).click();
+  const box = page.getByTestId("domain-challenge");
+  await expect(box.getByTestId("took-host")).toContainText(`we took its host, www.${domain}`);
+  await expect(box.getByTestId("took-host")).toContainText(`does not cover ${domain}`);
+  await expect(box.getByTestId("txt-name")).toHaveText(`_prs-challenge.www.${domain}`);
+  await shotBoth(page, "proofs-domain-from-url");
+  // The rest starts from the page as a first visit shows it (the refused domain typed above included).
+  await page.goto("/proofs");
+  await hydrated(request.getByRole("button", { name: "Request challenge" }));
+  await request.getByLabel("Domain").fill("localhost");
+  await request.getByRole("button", { name: "Request challenge" }).click();
+  await expect(request.getByRole("alert")).toContainText("localhost");
+
   await request.getByLabel("Domain").fill(`  ${domain.toUpperCase()}. `);
   await request.getByRole("button", { name: "Request challenge" }).click();
-  await expect(page).toHaveURL(/\/proofs\?environment=sandbox&challenge=dch_[A-Za-z0-9]{20}/);
-  const box = page.getByTestId("domain-challenge");
+  await expect(page).toHaveURL(/\/proofs\?environment=sandbox&challenge=dch_[A-Za-z0-9]{20}(#domain)?$/);
   await expect(box).toBeVisible();
+  await expect(box.getByTestId("took-host")).toHaveCount(0);
   const challengeId = (await box.getAttribute("data-id"))!;
   const txtName = (await box.getByTestId("txt-name").innerText()).trim();
   const txtValue = (await box.getByTestId("txt-value").innerText()).trim();
@@ -155,7 +171,8 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   setDns(`_prs-challenge.${other}`, "servfail");
   await check.click();
   const pending = box.getByTestId("proof-pending");
-  await expect(pending).toContainText("pending_review");
+  await expect(pending).toContainText("pending review");
+  await expect(pending).not.toContainText("pending_review");
   const pendingId = (await pending.getAttribute("data-id"))!;
   expect((await getJson(`/api/v1/records/${pendingId}`, sandboxKey)).body).toMatchObject({ status: "pending_review", subject: other });
   expect((await getJson(`/api/v1/records/${pendingId}/status`)).status).toBe(404);
@@ -204,55 +221,6 @@ test("domain proof: challenge, copy, not found yet, publish, check, certificate;
   await shot(page, "proofs-domain-live-certificate");
   expect(errors).toEqual([]);
 });
-
-/**
- * A stand-in for a browser wallet extension: an EIP-1193 provider at window.ethereum that
- * answers the account and chain calls itself and forwards personal_sign to the test
- * process, where a viem local account signs. The app uses wagmi's real injected connector.
- */
-async function installTestWallet(page: Page, address: string, signer: () => PrivateKeyAccount, signed: { hex: Hex; from: string; signature: Hex }[]) {
-  await page.exposeFunction("__prsTestWalletSign", async (hex: Hex, from: string) => {
-    const signature = await signer().signMessage({ message: { raw: hex } });
-    signed.push({ hex, from, signature });
-    return signature;
-  });
-  await page.addInitScript(({ address }) => {
-    const listeners = new Map<string, Set<(arg: unknown) => void>>();
-    let connected = false;
-    const permission = () => [{ parentCapability: "eth_accounts", caveats: [{ type: "restrictReturnedAccounts", value: [address] }] }];
-    const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
-    const provider = {
-      isPrsTestWallet: true,
-      async request({ method, params }: { method: string; params?: unknown[] }) {
-        switch (method) {
-          case "eth_requestAccounts": connected = true; return [address];
-          case "eth_accounts": return connected ? [address] : [];
-          case "eth_chainId": return "0x1";
-          case "net_version": return "1";
-          case "wallet_requestPermissions": connected = true; return permission();
-          case "wallet_getPermissions": return connected ? permission() : [];
-          case "wallet_revokePermissions": connected = false; return null;
-          case "personal_sign": {
-            const [data, from] = (params ?? []) as [string, string];
-            if (!connected || from.toLowerCase() !== address) throw rpcError(4100, "Unauthorized account");
-            return (window as unknown as { __prsTestWalletSign: (d: string, f: string) => Promise<string> }).__prsTestWalletSign(data, from);
-          }
-          default: throw rpcError(4200, `Unsupported method ${method}`);
-        }
-      },
-      on(event: string, fn: (arg: unknown) => void) {
-        if (!listeners.has(event)) listeners.set(event, new Set());
-        listeners.get(event)!.add(fn);
-        return provider;
-      },
-      removeListener(event: string, fn: (arg: unknown) => void) {
-        listeners.get(event)?.delete(fn);
-        return provider;
-      },
-    };
-    (window as unknown as { ethereum: unknown }).ethereum = provider;
-  }, { address: address.toLowerCase() });
-}
 
 /** EIP-191 personal_sign recovery with @noble/curves alone (independent of viem and the app). */
 function recoverSigner(messageBytes: Uint8Array, signature: Hex): string {

@@ -66,8 +66,8 @@ test("issue a company_status record and a reviewed claim from the browser; the l
   await expect(page).toHaveURL(/\/records\/PRS-[0-9A-Z]{20}$/);
   await expect(page.getByTestId("record-status")).toHaveText("Active");
   const statusId = (await page.getByTestId("record-id").innerText()).trim();
-  await expect(page.locator("main")).toContainText("company_status");
-  await expect(page.locator("main")).toContainText("participant_attested");
+  await expect(page.getByTestId("record-kind")).toContainText("Company status, stated by you");
+  await expect(page.getByTestId("record-level")).toHaveText("Participant attested");
 
   // Another claim, checked by a reviewer: refused without its source, with nothing lost.
   await page.goto("/records/new");
@@ -128,6 +128,20 @@ test("a refused submission shows the error beside its field and keeps what was t
   await expect(input(page, "claim")).toHaveValue("Acme Widgets Limited holds an active LEI.");
   await expect(page.getByTestId("field-error")).toHaveCount(1);
 
+  // A listing with no payee: the payee's section is named, beside its first field, in words.
+  await choose(page, /A listing, its operator and its payee/);
+  await input(page, "subject").fill("Seaview Apartments");
+  await input(page, "claim").fill("Seaview Apartments runs listing 4471.");
+  await input(page, "evidence.operator").fill("Seaview Apartments Ltd");
+  await input(page, "evidence.listing_url").fill("https://www.seaview.example.com/listing/4471");
+  await input(page, "evidence.domain").fill("seaview.example.com");
+  await page.getByTestId("create-record").click();
+  await expect(field(page, "evidence.payee.type").getByTestId("field-error")).toHaveText("This field is required.");
+  await expect(input(page, "evidence.payee.type")).toBeFocused();
+  await expect(input(page, "evidence.operator")).toHaveValue("Seaview Apartments Ltd");
+  await expect(page.locator("main")).not.toContainText("must be of type");
+  await shots(page, "record-new-listing-error");
+
   // A claim type that is not snake_case is refused beside the claim type field.
   await choose(page, /Another claim, checked by a reviewer/);
   await input(page, "claim_type").fill("Press Coverage");
@@ -136,7 +150,8 @@ test("a refused submission shows the error beside its field and keeps what was t
   await input(page, "source_name").fill("Financial Times");
   await input(page, "source_url").fill("https://www.ft.com/content/acme-trading");
   await page.getByTestId("create-record").click();
-  await expect(field(page, "claim_type").getByTestId("field-error")).toContainText("snake_case");
+  await expect(field(page, "claim_type").getByTestId("field-error")).toContainText("must be a short name: a lower-case letter");
+  await expect(field(page, "claim_type").getByTestId("field-error")).not.toContainText("snake_case");
   await expect(input(page, "claim_type")).toHaveValue("Press Coverage");
   await expect(input(page, "source_name")).toHaveValue("Financial Times");
 

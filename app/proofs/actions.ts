@@ -9,6 +9,7 @@ import { createDomainChallenge, createWalletChallenge, findChallenge } from "@/l
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
+import { domainFromPasted } from "@/lib/proofs/domain-name";
 import { primaryChallengeModule } from "@/lib/claims/registry";
 import { createRecord } from "@/lib/records/create-record";
 import { portalEnvironment } from "@/lib/accounts/live-access";
@@ -64,8 +65,10 @@ const proofKey = (challengeId: string) => `portal-proof-${challengeId}`;
 export type DomainRequestState = FormState<{ domain: string }>;
 
 export async function requestDomainChallengeAction(_prev: DomainRequestState, form: FormData): Promise<DomainRequestState> {
-  const domain = formText(form, "domain", 400).trim();
-  const values = { domain };
+  const typed = formText(form, "domain", 2400).trim();
+  const values = { domain: typed };
+  // A pasted web address is taken for its host, and the page says so (`from`).
+  const { domain, pastedUrl } = domainFromPasted(typed);
   const ctx = await portalContext(form.get("environment"));
   if ("error" in ctx) return { values, errors: { form: ctx.error } };
   if (!domain) return { values, errors: { domain: "Enter the domain you want to prove, e.g. example.com." } };
@@ -77,7 +80,8 @@ export async function requestDomainChallengeAction(_prev: DomainRequestState, fo
     if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, ["domain"]) };
     return { values, errors: { form: unexpected("domain challenge", e).error } };
   }
-  redirect(`/proofs?${new URLSearchParams({ environment: ctx.auth.environment, challenge: id })}#domain`);
+  const took: Record<string, string> = pastedUrl ? { from: pastedUrl.slice(0, 300) } : {};
+  redirect(`/proofs?${new URLSearchParams({ environment: ctx.auth.environment, challenge: id, ...took })}#domain`);
 }
 
 export async function checkDomainAction(_prev: ProofState, form: FormData): Promise<ProofState> {

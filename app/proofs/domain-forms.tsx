@@ -13,7 +13,7 @@ export function DomainRequestForm({ environment }: { environment: string }) {
       <input type="hidden" name="environment" value={environment} />
       <label className="block text-sm" htmlFor="domain-input">Domain</label>
       <div className="flex flex-wrap items-start gap-x-3">
-        <input id="domain-input" name="domain" className={`${inputClass} max-w-sm`} placeholder="example.com" required maxLength={300} autoComplete="off"
+        <input id="domain-input" name="domain" className={`${inputClass} max-w-sm`} placeholder="example.com" required maxLength={2000} autoComplete="off"
           defaultValue={state.values?.domain ?? ""} aria-invalid={Boolean(e.domain)} aria-describedby={e.domain ? "domain-error" : undefined} />
         <button className={`${buttonClass} mt-1`} type="submit" disabled={pending}>Request challenge</button>
       </div>
@@ -33,11 +33,11 @@ export function DomainCheckForm({ challengeId, environment }: { challengeId: str
         <form action={action} className="mt-4 flex flex-wrap items-center gap-4">
           <input type="hidden" name="challenge_id" value={challengeId} />
           <input type="hidden" name="environment" value={environment} />
-          <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Checking…" : "Check now"}</button>
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="visibility" value="public" />
-            Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)
+          <label className="flex w-full items-start gap-2 text-sm">
+            <input type="checkbox" name="visibility" value="public" defaultChecked className="mt-1 shrink-0" />
+            <span>Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)</span>
           </label>
+          <button className={buttonClass} type="submit" disabled={pending}>{pending ? "Checking…" : "Check now"}</button>
         </form>
       )}
       <ProofResult state={state} what="the TXT record was found." />

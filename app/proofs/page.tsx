@@ -32,6 +32,8 @@ export default async function ProofsPage({ searchParams }: Props) {
     ? await findChallenge(await getDb(), domainChallenges, portalAuth(account, environment), challengeId)
     : null;
   const now = Date.now();
+  // The address the domain was taken from, when one was pasted (requestDomainChallengeAction).
+  const pastedFrom = one(sp.from)?.slice(0, 300);
 
   return (
     <>
@@ -85,6 +87,12 @@ export default async function ProofsPage({ searchParams }: Props) {
           )}
           {challenge && !challenge.usedAt && challenge.expiresAt.getTime() > now && (
             <div key={challenge.id} className="mt-6 rounded border border-slate-200 bg-white p-4" data-testid="domain-challenge" data-id={challenge.id}>
+              {pastedFrom && (
+                <p className="mb-3 rounded bg-sky-50 p-2 text-sm text-sky-900 [overflow-wrap:anywhere]" data-testid="took-host">
+                  You entered a web address, <code>{pastedFrom}</code>: we took its host, <strong>{challenge.domain}</strong>, as the domain to prove.
+                  {challenge.domain.startsWith("www.") && <> A proof of {challenge.domain} does not cover {challenge.domain.slice(4)}: to prove that, request a challenge for it.</>}
+                </p>
+              )}
               <p className="text-sm">
                 Add this TXT record for <strong>{challenge.domain}</strong> at your DNS provider (other TXT records at the same name may stay):
               </p>

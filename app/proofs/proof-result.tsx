@@ -26,7 +26,7 @@ export function ProofResult({ state, what }: { state: ProofState; what: string }
     return (
       <Alert kind="info">
         <p data-testid="proof-pending" data-id={r.id}>
-          Submitted for review as <code>{r.id}</code> (pending_review, HTTP 202): the source could not be asked just now, so a
+          Submitted for review as <code>{r.id}</code>, pending review: the source could not be asked just now, so a
           reviewer checks it instead. The challenge is used by this submission; the record issues once a reviewer confirms it.
         </p>
         <p className="mt-2"><Link className="underline" href={`/records/${r.id}`}>Follow it in Records</Link></p>

@@ -56,7 +56,7 @@ function WalletFlow({ environment, networks }: Props) {
   const sign = useSignMessage();
   const [hasWallet, setHasWallet] = useState<boolean | null>(null);
   const [network, setNetwork] = useState(networks[0] ?? "ethereum");
-  const [isPublic, setIsPublic] = useState(false);
+  const [isPublic, setIsPublic] = useState(true);
   const [challenge, setChallenge] = useState<WalletChallenge | null>(null);
   const [result, setResult] = useState<ProofState>({});
   const [busy, setBusy] = useState(false);
@@ -147,7 +147,7 @@ function WalletFlow({ environment, networks }: Props) {
       {connected && (
         <div className="space-y-3">
           <p className="text-sm">
-            Connected{connector ? ` with ${connector.name}` : ""}: <code className="break-all" data-testid="wallet-address">{address}</code>{" "}
+            Connected{connector ? ` with ${connector.id === "injected" ? "your browser wallet" : connector.name}` : ""}: <code className="break-all" data-testid="wallet-address">{address}</code>{" "}
             <button type="button" className="underline" onClick={() => { setChallenge(null); setResult({}); disconnect.mutate(); }}>Disconnect</button>
           </p>
           <div className="flex flex-wrap items-end gap-3">
@@ -169,13 +169,13 @@ function WalletFlow({ environment, networks }: Props) {
           <div className="mt-2"><CopyButton value={challenge.message} label="message" targetId="wallet-message" /></div>
           <p className="mt-2 text-xs text-slate-600">Challenge <code>{challenge.id}</code>, valid until {formatUtc(challenge.expiresAt)}.</p>
           <div className="mt-3 flex flex-wrap items-center gap-4">
+            <label className="flex w-full items-start gap-2 text-sm">
+              <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} className="mt-1 shrink-0" />
+              <span>Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)</span>
+            </label>
             <button type="button" className={buttonClass} disabled={busy} onClick={signAndSubmit}>
               {busy ? "Waiting for the wallet…" : "Sign with wallet and submit"}
             </button>
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
-              Public record (live only: its certificate may be indexed by search engines; a private one — and every sandbox record — is reachable by its id only)
-            </label>
           </div>
         </div>
       )}

@@ -230,6 +230,11 @@ export const agentAuthorization: ClaimModule = {
         mandate_hash: { label: "Mandate hash", help: "For a signed mandate: the hash of your instruction, 'sha256:' and 64 hex digits. Never the instruction itself.", placeholder: "sha256:…" },
         mandate_signature: { label: "Mandate signature", help: "For a signed mandate: the Ed25519 signature (base64url) your mandate key made over the mandate, outside the browser. See the API guide." },
         principal_key_id: { label: "Mandate key id", help: "For a signed mandate: the id of the mandate key that signed it (Developers → Mandate keys)." },
+        agent_wallets: {
+          label: "Agent's wallets",
+          help: "Optional: the ids (PRS-…) of your active Wallet ownership records for the wallets the agent pays from, one per line. Only payments sent from them count as the agent's.",
+          placeholder: "PRS-…",
+        },
         principal_record_id: {
           label: "Principal's company record",
           help: "Optional: the id of your public, active, checked company identity record (PRS-…). You can link or change it later on the record's page.",

@@ -238,7 +238,7 @@ export const dexControl: ClaimModule = {
     levels: LEVELS,
     form: {
       label: "Exchange control (builder, vault leader, wallet owner)",
-      summary: "Submitted through the API: sign a wallet challenge asked with claim_type dex_control, then POST the record; a reviewer confirms the social account.",
+      summary: "Submitted through the API (see the API guide): your exchange wallet signs a challenge, and a Proof Records reviewer confirms your social account.",
       href: "/docs",
     },
     requestFields: dexRequestFields,

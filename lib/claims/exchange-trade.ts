@@ -111,6 +111,23 @@ function exchangeTrade(o: { type: string; environment: "testnet" | "mainnet"; pr
     request: {
       levels,
       secrets: ["api_key", "api_secret"],
+      form: {
+        label: o.prs === "sandbox" ? "A closed exchange trade (test pilot, exchange testnet)" : "A closed exchange trade",
+        summary:
+          `One closed derivatives trade, read from the exchange${o.prs === "sandbox" ? "'s testnet, in the sandbox only," : ""} with a read-only ` +
+          "API key that is used once and never kept.",
+        evidenceTitle: "The trade",
+        fields: {
+          subject: { help: "The trade as the certificate names it.", placeholder: "BTCUSDT long closed 2026-11-20" },
+          "evidence.environment": { label: "Exchange environment", default: o.environment, options: { testnet: "Testnet (the test pilot)", mainnet: "Mainnet (real trading)" } },
+          "evidence.api_key": { label: "Read-only API key", help: "A key that can only read: one that can trade, withdraw or transfer is refused. Never kept." },
+          "evidence.api_secret": { label: "API secret", help: "Used once to read the trade; never stored, logged or shown." },
+          "evidence.category": { label: "Category", default: "linear", options: { linear: "Linear (USDT or USDC margined)", inverse: "Inverse (coin margined)" } },
+          "evidence.order_id": { label: "Closing order id", help: "The id of the order that closed the trade." },
+          "evidence.start_time": { label: "Window start (UTC)", help: "A time before the trade closed." },
+          "evidence.end_time": { label: "Window end (UTC)", help: "A time after it closed; at most 7 days after the start." },
+        },
+      },
       validate(input) {
         const evidence = input.evidence ?? {};
         const parsed = tradeEvidence.safeParse(evidence);

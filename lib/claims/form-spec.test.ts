@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EVIDENCE_LEVELS, type RecordCreateInput } from "@/lib/records/schemas";
-import { besideField, fieldFor, requestFromForm, utcTimestamp } from "./form-request";
+import { besideField, fieldFor, inPlainWords, requestFromForm, utcTimestamp } from "./form-request";
 import { claimFormSpec, claimFormSpecs, jsonObject } from "./form-spec";
 import { documentedClaimTypes } from "./registry";
 import { z } from "zod";
@@ -20,8 +20,16 @@ describe("the new-record form is generated from the claim-type definitions", () 
       if (spec.href || !mod.docs.evidenceSchema) continue;
       const { properties, required } = jsonObject(mod.docs.evidenceSchema);
       const evidence = spec.fields.filter((f) => f.name.startsWith("evidence."));
-      expect(evidence.map((f) => f.name)).toEqual(Object.keys(properties).map((k) => `evidence.${k}`));
-      for (const f of evidence) expect(f.required).toBe(required.includes(f.name.slice("evidence.".length)));
+      // A nested object (a listing's payee) is one field per property, in a section of its own.
+      const expected = Object.entries(properties).flatMap(([k, p]) =>
+        p.type === "object" && p.properties ? Object.keys(p.properties).map((sub) => `evidence.${k}.${sub}`) : [`evidence.${k}`]);
+      expect(evidence.map((f) => f.name)).toEqual(expected);
+      for (const f of evidence) {
+        const [, key, sub] = f.name.split(".");
+        const inner = sub ? (properties[key!]!.required ?? []).includes(sub) : true;
+        expect(f.required).toBe(required.includes(key!) && inner);
+        expect(f.section?.name).toBe(sub ? `evidence.${key}` : undefined);
+      }
     }
   });
 
@@ -45,7 +53,8 @@ describe("the new-record form is generated from the claim-type definitions", () 
 
   it("the reviewed fallback asks for the claim type and the source", () => {
     const fallback = specs.at(-1)!;
-    expect(names(fallback.key)).toEqual(["claim_type", "subject", "claim", "source_name", "source_url", "checked_at", "evidence_level", "visibility", "expires_at"]);
+    expect(names(fallback.key)).toEqual(["claim_type", "subject", "claim", "source_name", "source_url", "checked_at", "documents", "evidence_level", "visibility", "expires_at"]);
+    expect(fallback.fields.find((f) => f.name === "documents")!).toMatchObject({ kind: "files", required: false });
     expect(fallback.fields.find((f) => f.name === "source_url")!.kind).toBe("url");
     expect(fallback.fields.find((f) => f.name === "checked_at")!.kind).toBe("datetime");
   });
@@ -81,7 +90,7 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
     expect(f("who")).toMatchObject({ group: "evidence", required: true, help: "Who.", label: "Who", maxLength: 50, kind: "text" });
     // Required only when its object is: an optional object's fields are all optional.
     expect(f("limits.cap")).toMatchObject({ required: false, label: "Cap", help: "The cap." });
-    expect(f("limits.unit")).toMatchObject({ required: false, label: "Limits: unit" });
+    expect(f("limits.unit")).toMatchObject({ required: false, label: "Unit", section: { name: "limits", label: "Limits", required: false } });
   });
 
   it("a timestamp the type marks asText is a plain text box; others a datetime; expires_at gives way to the type's own end", () => {
@@ -106,7 +115,8 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
   /** The example request as the form's values: what a person would type, field by field. */
   const asValues = (example: Record<string, unknown>): Record<string, string> =>
     Object.fromEntries(Object.entries(example).flatMap(([k, v]) =>
-      typeof v === "object" && v !== null ? Object.entries(v).map(([s, w]) => [`${k}.${s}`, String(w)]) : [[k, String(v)]]));
+      Array.isArray(v) ? [[k, v.join("\n")]]
+      : typeof v === "object" && v !== null ? Object.entries(v).map(([s, w]) => [`${k}.${s}`, String(w)]) : [[k, String(v)]]));
 
   for (const real of documentedClaimTypes().filter((m) => m.docs.fieldsSchema)) {
     it(`${real.type}: issuable from the form — its example, typed into the form, is the request the API accepts`, () => {
@@ -166,5 +176,111 @@ describe("form values become the API request", () => {
     expect(besideField(field, "source_name", "Give 'source_name' please.")).toBe(`Give “${field.label}” please.`);
     const ev = withEvidence.fields.find((f) => f.name.startsWith("evidence."))!;
     expect(fieldFor(withEvidence, `${ev.name}.inner`)?.name).toBe(ev.name);
+  });
+});
+
+describe("nested evidence (a listing's payee and licence) is generated as structured fields", () => {
+  /** The types whose evidence has a nested object: found in the registry, so a new one is covered too. */
+  const nested = documentedClaimTypes().filter((m) => {
+    if (!m.docs.evidenceSchema) return false;
+    return Object.values(jsonObject(m.docs.evidenceSchema).properties).some((p) => p.type === "object");
+  });
+
+  it("some registered type has nested evidence (else this block tests nothing)", () => {
+    expect(nested.length).toBeGreaterThan(0);
+  });
+
+  /** Every leaf of an example's evidence as the form value of its path: what a person would type. */
+  const leaves = (o: Record<string, unknown>, prefix: string): [string, string][] =>
+    Object.entries(o).flatMap(([k, v]) =>
+      typeof v === "object" && v !== null && !Array.isArray(v) ? leaves(v as Record<string, unknown>, `${prefix}${k}.`) : [[`${prefix}${k}`, String(v)]]);
+
+  for (const mod of nested) {
+    it(`${mod.type}: its example, typed field by field, is the request the API takes — objects, not text`, () => {
+      const spec = claimFormSpec(mod, 365);
+      const { evidence, claim_type: _t, ...top } = mod.docs.example.value as { evidence: Record<string, unknown>; claim_type: string };
+      const values = Object.fromEntries([...leaves(top, ""), ...leaves(evidence, "evidence.")]);
+      for (const name of Object.keys(values)) expect(spec.fields.map((f) => f.name)).toContain(name);
+      const body = requestFromForm(spec, values);
+      expect(body).toEqual(mod.docs.example.value);
+      expect(mod.request.validate(body as RecordCreateInput)).toBeNull();
+    });
+
+    it(`${mod.type}: an optional nested object left empty is not sent; a required one left empty is named beside its first field`, () => {
+      const spec = claimFormSpec(mod, 365);
+      const sections = [...new Map(spec.fields.flatMap((f) => (f.section ? [[f.section.name, f.section]] : []))).values()];
+      for (const section of sections) {
+        const body = requestFromForm(spec, {}) as { evidence: Record<string, unknown> };
+        expect(body.evidence[section.name.split(".").at(-1)!]).toBeUndefined();
+        const first = spec.fields.find((f) => f.section?.name === section.name)!;
+        expect(fieldFor(spec, section.name)?.name).toBe(first.name);
+      }
+    });
+  }
+
+  it("the listing: payee and licence are sections with plain labels; the payee's kind offers words, not codes", () => {
+    const listing = specs.find((s) => s.fields.some((f) => f.name === "evidence.payee.type"))!;
+    const type = listing.fields.find((f) => f.name === "evidence.payee.type")!;
+    expect(type).toMatchObject({ kind: "select", required: true, section: { name: "evidence.payee", required: true } });
+    expect(type.options!.map((o) => o.label)).toEqual(["A bank account (IBAN)", "A crypto wallet"]);
+    const authority = listing.fields.find((f) => f.name === "evidence.licence.authority")!;
+    expect(authority).toMatchObject({ required: false, section: { name: "evidence.licence", required: false } });
+    expect(requestFromForm(listing, { "evidence.payee.type": "iban", "evidence.payee.value": " DE89 3704 0044 0532 0130 00 ", "evidence.licence.number": "" }))
+      .toEqual({ claim_type: listing.key, evidence: { payee: { type: "iban", value: "DE89 3704 0044 0532 0130 00" } } });
+    // The reviewer's checklist asks for a bank letter: the listing's form takes documents.
+    expect(listing.fields.find((f) => f.name === "documents")).toMatchObject({ kind: "files" });
+  });
+
+  it("a secret (an exchange API secret) is a password box", () => {
+    const secretSpecs = documentedClaimTypes().filter((m) => (m.request.secrets ?? []).length > 0 && m.docs.evidenceSchema);
+    expect(secretSpecs.length).toBeGreaterThan(0);
+    for (const m of secretSpecs) {
+      const spec = claimFormSpec(m, 365);
+      for (const s of m.request.secrets!) {
+        const f = spec.fields.find((x) => x.name === `evidence.${s}`);
+        if (f) expect(f.kind).toBe("secret");
+      }
+    }
+  });
+});
+
+describe("errors are said in the form's words", () => {
+  const listing = specs.find((s) => s.fields.some((f) => f.name === "evidence.payee.type"))!;
+  const kinds = new Map(specs.map((s) => [s.key, s.label]));
+  const walletType = [...kinds.keys()].find((k) => /wallet/.test(k) && k.includes("_"))!;
+
+  it("field paths and snake_case names become labels, claim type codes their names", () => {
+    const said = inPlainWords(listing, `payee_record must be a ${walletType} record; 'evidence.payee.value' is wrong.`, kinds);
+    expect(said).toBe(`“Your wallet record” must be a “${kinds.get(walletType)}” record; “Payee: IBAN or wallet address” is wrong.`);
+    expect(said).not.toMatch(/evidence\.|_record|_ownership/);
+  });
+
+  it("a list's entry is named by its place; a list is typed one per line or with commas", () => {
+    const agent = specs.find((s) => s.fields.some((f) => f.kind === "list"))!;
+    const list = agent.fields.find((f) => f.kind === "list")!;
+    const short = list.name.split(".").at(-1)!;
+    expect(inPlainWords(agent, `${short}[1]: no such record.`, kinds)).toBe(`“${list.label}” (entry 2): no such record.`);
+    expect(requestFromForm(agent, { [list.name]: " PRS-A\nPRS-B, PRS-C " })[list.name]).toEqual(["PRS-A", "PRS-B", "PRS-C"]);
+    expect(fieldFor(agent, `${list.name}[1]`)?.name).toBe(list.name);
+  });
+
+  it("developer words (snake_case, RFC 3339, types) are said plainly", () => {
+    const fallback = specs.at(-1)!;
+    const said = inPlainWords(fallback, "'claim_type' must be snake_case: a lower-case letter. 'checked_at' must be an RFC 3339 timestamp with a time zone, such as 2026-01-31T12:00:00Z. 'x' must be of type object.", kinds);
+    expect(said).not.toMatch(/snake_case|RFC 3339|of type object|'claim_type'|'checked_at'/);
+    expect(said).toContain("“Claim type” must be a short name");
+  });
+
+  it("a field named by a plain word (claim, subject) is replaced only when quoted: prose stays prose", () => {
+    const fallback = specs.at(-1)!;
+    expect(inPlainWords(fallback, "'source_name' is required for a claim type checked by a reviewer; 'claim' is empty.", kinds))
+      .toBe("“Source” is required for a claim type checked by a reviewer; “Claim” is empty.");
+  });
+
+  it("beside its field, the field's own name is 'This field'", () => {
+    const value = fieldFor(listing, "evidence.payee.value")!;
+    expect(besideField(value, "evidence.payee.value", "'evidence.payee.value' must not be empty.", listing, kinds)).toBe("This field must not be empty.");
+    const first = fieldFor(listing, "evidence.payee")!;
+    expect(besideField(first, "evidence.payee", "'evidence.payee' is required.", listing, kinds)).toBe("This field is required.");
   });
 });

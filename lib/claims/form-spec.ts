@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { recordCreateSchema } from "@/lib/records/schemas";
-import { documentedClaimTypes } from "./registry";
+import { claimModuleFor, documentedClaimTypes, hasOwnModule } from "./registry";
 import type { ClaimForm, ClaimModule } from "./types";
 
 /**
@@ -14,7 +14,7 @@ import type { ClaimForm, ClaimModule } from "./types";
  * descriptions and the type's `request.form` declaration. Nothing here knows a claim type by name.
  */
 
-export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice";
+export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice" | "secret" | "files" | "list";
 export type FormOption = { value: string; label: string; help?: string };
 export type FormField = {
   /** The request path the value goes to: "subject", "evidence.lei", "source_url", "scope.max_amount". */
@@ -29,7 +29,13 @@ export type FormField = {
   maxLength?: number;
   options?: readonly FormOption[];
   defaultValue?: string;
+  /**
+   * The nested object the field belongs to (`evidence.payee` for `evidence.payee.value`): the
+   * form shows its fields together under its label; `required` says whether the object must be given at all.
+   */
+  section?: FormSection;
 };
+export type FormSection = { name: string; label: string; help?: string; required: boolean };
 export type ClaimFormSpec = {
   /** What the form posts as `choice`: the module's claim type ("*" for the reviewed fallback). */
   key: string;
@@ -63,13 +69,15 @@ export function jsonObject(schema: ZodType): JsonObject {
   return { properties, required: root.required ?? [] };
 }
 
-const humanize = (key: string) => {
+export const humanize = (key: string) => {
   const words = key.replaceAll("_", " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-function kindOf(p: JsonProp, asText: boolean): FormFieldKind {
+function kindOf(p: JsonProp, asText: boolean, secret: boolean): FormFieldKind {
   if (Array.isArray(p.enum)) return "select";
+  if (p.type === "array") return "list";
+  if (secret) return "secret";
   if (asText) return "text";
   if (p.format === "uri") return "url";
   if (p.format === "date-time") return "datetime";
@@ -78,17 +86,19 @@ function kindOf(p: JsonProp, asText: boolean): FormFieldKind {
 
 /** One field from a JSON Schema property, with the type's own label, help and placeholder on top. */
 function fieldFrom(
-  name: string, key: string, p: JsonProp, required: boolean, group: FormField["group"], form: ClaimForm | undefined, base?: { label: string; help?: string },
+  name: string, key: string, p: JsonProp, required: boolean, group: FormField["group"], form: ClaimForm | undefined,
+  base?: { label: string; help?: string }, secrets: readonly string[] = [],
 ): FormField {
   const own = form?.fields?.[name] ?? {};
-  const kind = kindOf(p, own.asText === true);
+  const kind = kindOf(p, own.asText === true, secrets.includes(key));
   return {
     name, kind, required, group,
     label: own.label ?? base?.label ?? humanize(key),
     ...optional("help", own.help ?? base?.help ?? p.description),
     ...optional("placeholder", own.placeholder),
     ...optional("maxLength", p.maxLength),
-    ...(kind === "select" ? { options: (p.enum ?? []).map((v) => ({ value: String(v), label: String(v) })) } : {}),
+    ...optional("defaultValue", own.default),
+    ...(kind === "select" ? { options: (p.enum ?? []).map((v) => ({ value: String(v), label: own.options?.[String(v)] ?? String(v) })) } : {}),
   };
 }
 
@@ -132,15 +142,14 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   const fields: FormField[] = [];
   if (spec.namesItsType) fields.push(top("claim_type", "claim", true));
   fields.push(top("subject", "claim", true), top("claim", "claim", true));
-  if (mod.docs.evidenceSchema) {
-    const evidence = jsonObject(mod.docs.evidenceSchema);
-    for (const [key, p] of Object.entries(evidence.properties)) {
-      fields.push(fieldFrom(`evidence.${key}`, key, p, evidence.required.includes(key), "evidence", form));
-    }
-  }
-  if (mod.docs.fieldsSchema) fields.push(...ownFields(mod.docs.fieldsSchema, form));
+  const secrets = mod.request.secrets ?? [];
+  if (mod.docs.evidenceSchema) fields.push(...objectFields(mod.docs.evidenceSchema, "evidence.", form, secrets));
+  if (mod.docs.fieldsSchema) fields.push(...objectFields(mod.docs.fieldsSchema, "", form, secrets));
   // The request schema leaves these optional for every type; a type that asks for them needs them.
   for (const name of form?.requestFields ?? []) fields.push(top(name, "evidence", true));
+  if (form?.documents) {
+    fields.push({ name: "documents", label: form.documents.label ?? "Documents for the reviewer", kind: "files", required: false, group: "evidence", help: `${form.documents.help} ${DOCUMENTS_HELP}` });
+  }
 
   const levels = mod.request.levels ?? [];
   if (levels.length > 0) {
@@ -163,24 +172,46 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   return { ...spec, fields };
 }
 
+/** What the upload field says about every document, whatever the type asks for. */
+export const DOCUMENTS_HELP = "PDF, PNG or JPEG, up to 10 MiB each, at most 10. Only you and Proof Records reviewers can open them; they are never published and are deleted 90 days after the decision.";
+
 /**
- * A type's own top-level request fields (its `docs.fieldsSchema`), in the schema's order. A
- * nested object (an agent's `scope`) gives one field per property, named by its path
- * (`scope.max_amount`), required when both it and its object are; form-request.ts puts the
- * object back together.
+ * The fields of an object schema (a type's evidence, under `evidence.`, or its own top-level
+ * request fields), in the schema's order. A nested object (a listing's `payee`, an agent's
+ * `scope`) gives one field per property, named by its path (`evidence.payee.value`), in a
+ * section of its own; a field is required when both it and its object are (form-request.ts
+ * puts the object back together, and leaves an optional one out when nothing of it is filled).
  */
-function ownFields(schema: ZodType, form: ClaimForm | undefined): FormField[] {
+function objectFields(schema: ZodType, prefix: string, form: ClaimForm | undefined, secrets: readonly string[]): FormField[] {
   const { properties, required } = jsonObject(schema);
   return Object.entries(properties).flatMap(([key, p]) => {
+    const name = `${prefix}${key}`;
     if (p.type === "object" && p.properties) {
       const inner = p.required ?? [];
-      return Object.entries(p.properties).map(([sub, q]) =>
-        fieldFrom(`${key}.${sub}`, sub, q, required.includes(key) && inner.includes(sub), "evidence", form, { label: `${humanize(key)}: ${sub.replaceAll("_", " ")}` }));
+      const own = form?.fields?.[name] ?? {};
+      const section: FormSection = {
+        name, label: own.label ?? humanize(key), required: required.includes(key), ...optional("help", own.help ?? p.description),
+      };
+      return Object.entries(p.properties).map(([sub, q]) => ({
+        ...fieldFrom(`${name}.${sub}`, sub, q, section.required && inner.includes(sub), "evidence", form, undefined, secrets),
+        section,
+      }));
     }
-    return [fieldFrom(key, key, p, required.includes(key), "evidence", form)];
+    return [fieldFrom(name, key, p, required.includes(key), "evidence", form, undefined, secrets)];
   });
 }
 
 /** Every claim type's form, in the registry's order (the reviewed fallback last). */
 export const claimFormSpecs = (defaultValidityDays: number): ClaimFormSpec[] =>
   documentedClaimTypes().map((m) => claimFormSpec(m, defaultValidityDays));
+
+/**
+ * A claim type in plain words, for customer screens: its form's label ("Company status,
+ * stated by you"), or for a reviewed type without a module of its own its code spelled out
+ * ("press_coverage" → "Press coverage").
+ */
+export const claimTypeLabel = (claimType: string): string => {
+  if (!hasOwnModule(claimType)) return humanize(claimType);
+  const mod = claimModuleFor(claimType);
+  return mod.request.form?.label ?? humanize(claimType);
+};

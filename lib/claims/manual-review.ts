@@ -53,6 +53,7 @@ export const manualReview: ClaimModule = {
         source_url: { label: "Source address", help: "Where the reviewer can see it (http or https).", placeholder: "https://" },
         checked_at: { label: "Checked at (UTC)", help: "When you last saw the source say so; not in the future." },
       },
+      documents: { help: "Anything that lets the reviewer confirm the claim beyond the source's address: a licence, a registry extract, a letter." },
     },
     validate(input) {
       for (const f of ["source_name", "source_url", "checked_at"] as const) {
@@ -76,7 +77,7 @@ export const manualReview: ClaimModule = {
     return {
       kind: "review",
       evidenceLevel: "evidence_verified",
-      reason: `No connector for claim_type '${input.claim_type}': a reviewer confirms it against the named source.`,
+      reason: `No automatic check for this kind of claim (${input.claim_type}): a reviewer confirms it against the source you named.`,
       publicEvidence: {
         source_name: input.source_name,
         source_url: input.source_url,

@@ -95,9 +95,15 @@ export type ClaimForm = {
   /**
    * Per field, by request path ("subject", "evidence.lei", "scope.max_amount"): a label, help
    * text or placeholder beyond what the schema says; `asText` shows a timestamp as a plain text
-   * box, sent exactly as typed (a value a signature covers must not be reformatted).
+   * box, sent exactly as typed (a value a signature covers must not be reformatted); `options`
+   * names an enum's values in plain words; `default` is the value it starts with. A nested object's own entry ("evidence.payee") labels its section.
    */
-  fields?: Readonly<Record<string, { label?: string; help?: string; placeholder?: string; asText?: boolean }>>;
+  fields?: Readonly<Record<string, { label?: string; help?: string; placeholder?: string; asText?: boolean; options?: Readonly<Record<string, string>>; default?: string }>>;
+  /**
+   * The form lets the customer attach documents for the reviewer (the request's `documents`,
+   * uploaded as files first), saying which ones help, e.g. a bank letter for an IBAN payee.
+   */
+  documents?: { label?: string; help: string };
   /** The heading over the type's own fields (default "Evidence"), e.g. "The mandate". */
   evidenceTitle?: string;
   /** What choosing each level means for this type, when the general sentence would mislead. */

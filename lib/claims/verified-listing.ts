@@ -188,7 +188,29 @@ export const verifiedListing: ClaimModule = {
   },
   request: {
     levels: LEVELS,
-    form: { label: "A listing, its operator and its payee", summary: "Bind a listing to its operator, website and payee, using your domain and wallet records." },
+    form: {
+      label: "A listing, its operator and its payee",
+      summary: "Bind a listing to its operator, website and payee, using your domain and wallet records; a reviewer confirms what no record of yours covers.",
+      fields: {
+        subject: { help: "What the listing is, as the certificate names it (e.g. the property or the shop).", placeholder: "Seaview Apartments" },
+        "evidence.operator": { help: "Who runs the listing and is paid: checked when it is your verified organisation's legal name, otherwise confirmed by a reviewer.", placeholder: "Seaview Apartments Ltd" },
+        "evidence.listing_url": { label: "Listing link", help: "The listing's address (marketplace page, booking page), http or https.", placeholder: "https://" },
+        "evidence.domain": { label: "Operator's website", help: "The operator's own website, as a domain name (example.com).", placeholder: "example.com" },
+        "evidence.licence": { label: "Licence (optional)", help: "A licence the operator holds. Leave both empty if none." },
+        "evidence.licence.authority": { label: "Issuing authority", placeholder: "Malta Tourism Authority" },
+        "evidence.licence.number": { label: "Licence number" },
+        "evidence.payee": { label: "Payee", help: "Where payments for the listing go: a bank account or a wallet." },
+        "evidence.payee.type": { label: "Paid to", options: { iban: "A bank account (IBAN)", wallet: "A crypto wallet" } },
+        "evidence.payee.value": { label: "IBAN or wallet address", placeholder: "DE89 3704 0044 0532 0130 00" },
+        "evidence.payee.account_name": { label: "Account holder", help: "For a bank account: the name the account is held in." },
+        "evidence.payee.bank_name": { label: "Bank", help: "For a bank account: the bank's name." },
+        "evidence.payee.network": { label: "Wallet network", help: "For a wallet: its network (default Ethereum)." },
+        "evidence.domain_record": { label: "Your domain record", help: "The id (PRS-…) of your active Domain ownership record for the operator's website. Without it a reviewer checks the website.", placeholder: "PRS-…" },
+        "evidence.payee_record": { label: "Your wallet record", help: "For a wallet payee, required: the id (PRS-…) of your active Wallet ownership record of that address.", placeholder: "PRS-…" },
+        "evidence.licence_record": { label: "Your licence record", help: "The id (PRS-…) of a licence record a reviewer confirmed, with the same authority and number. Without it a reviewer checks the licence.", placeholder: "PRS-…" },
+      },
+      documents: { help: "What lets the reviewer confirm what no record of yours covers: a bank letter naming the operator as the account holder of an IBAN, the licence, a registry extract." },
+    },
     validate(input) {
       const rules = evidenceRules(input, "verified_listing", listingEvidence, LEVELS);
       if (rules) return rules;

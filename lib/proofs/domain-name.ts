@@ -30,3 +30,21 @@ export function normalizeDomain(input: string, param = "domain"): { domain: stri
 
 export const txtNameFor = (domain: string) => `_prs-challenge.${domain}`;
 export const txtValueFor = (token: string) => `prs-verification=${token}`;
+
+/**
+ * What a person pasted into "Domain" in the portal, as the domain to prove: a web address
+ * ("https://www.example.com/path", "www.example.com/path") gives its host, which `pastedUrl`
+ * then says was taken from it; anything else is returned as typed, for normalizeDomain to judge.
+ */
+export function domainFromPasted(input: string): { domain: string; pastedUrl?: string } {
+  const raw = input.trim();
+  if (!/[/\\?#@]|:\/\//.test(raw)) return { domain: raw };
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    return { domain: raw };
+  }
+  if (!/^https?:$/.test(url.protocol) || !url.hostname) return { domain: raw };
+  return { domain: url.hostname.replace(/\.$/, ""), pastedUrl: raw };
+}

@@ -26,7 +26,7 @@ const timestamp = z.iso.datetime({ offset: true });
 
 export const recordIdSchema = z
   .string()
-  .regex(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/)
+  .regex(/^PRS-[0-9A-HJKMNP-TV-Z]{20}$/, "must be a record id as its certificate shows it: PRS- and 20 capital letters and digits.")
   .meta({ id: "RecordId", description: "A record's verification id: 'PRS-' and 20 characters of Crockford base32." });
 
 export const recordCreateSchema = z

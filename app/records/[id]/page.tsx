@@ -15,12 +15,17 @@ import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
 import { getRecordOrThrow } from "@/lib/records/get-record";
+import { submissionDocuments } from "@/lib/records/check-claim";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
 import { formatUtc } from "@/lib/format/dates";
+import { claimTypeLabel } from "@/lib/claims/form-spec";
+import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
 import { SignOutButton } from "../../developers/forms";
 import { LifecycleForms } from "../forms";
+
+const levelTitle = (level: string | undefined) => (level ? (EVIDENCE_LEVEL_TEXT[level]?.title ?? level) : "—");
 
 export const metadata: Metadata = { title: "Record", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -43,6 +48,8 @@ export default async function RecordPage({ params }: Props) {
   }
   if (!row) notFound();
   const rec = serializeRecord(await loadPublicView(db, row));
+  // What the owner attached for the reviewer (names only: the files stay private).
+  const attached = submissionDocuments(row.evidencePrivate);
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
   // What the record's claim type shows its owner beyond the common fields (e.g. an agent's mandate and principal link).
   const OwnerPanel = claimUi(rec.claim_type)?.OwnerPanel;
@@ -58,10 +65,11 @@ export default async function RecordPage({ params }: Props) {
           <div className="mt-2" data-testid="record-status"><StatusBadge status={rec.status} /></div>
           <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Subject</dt><dd>{rec.subject}</dd>
-            <dt className="text-slate-500">Claim type</dt><dd>{rec.claim_type}</dd>
+            <dt className="text-slate-500">Kind of record</dt>
+            <dd data-testid="record-kind">{claimTypeLabel(rec.claim_type)} <span className="font-mono text-xs text-slate-500" title="The claim type, as the API names it">{rec.claim_type}</span></dd>
             <dt className="text-slate-500">Claim</dt><dd>{rec.claim}</dd>
             <dt className="text-slate-500">Environment</dt><dd>{rec.environment}</dd>
-            <dt className="text-slate-500">Evidence level</dt><dd>{rec.evidence_level ?? (rec.status === "rejected" ? "none (rejected)" : `none until issued (${rec.review?.evidence_level} once a reviewer confirms)`)}</dd>
+            <dt className="text-slate-500">Evidence level</dt><dd data-testid="record-level">{rec.evidence_level ? levelTitle(rec.evidence_level) : rec.status === "rejected" ? "None (rejected)" : `None until issued (${levelTitle(rec.review?.evidence_level)} once a reviewer confirms)`}</dd>
             <dt className="text-slate-500">Visibility</dt><dd>{rec.visibility}</dd>
             <dt className="text-slate-500">Issued</dt><dd>{formatUtc(rec.lifecycle.issued_at, "seconds")}</dd>
             <dt className="text-slate-500">Expires</dt><dd>{formatUtc(rec.lifecycle.expires_at, "seconds")}</dd>
@@ -70,6 +78,15 @@ export default async function RecordPage({ params }: Props) {
               <>
                 <dt className="text-slate-500">{rec.status === "rejected" ? "Rejected by a reviewer" : "Waiting for a reviewer"}</dt>
                 <dd data-testid="review-outcome">{rec.review.reason ?? "—"}</dd>
+              </>
+            )}
+            {attached.length > 0 && (
+              <>
+                <dt className="text-slate-500">Documents for the reviewer</dt>
+                <dd data-testid="record-documents">
+                  <ul>{attached.map((d) => <li key={d.id}>{d.filename} <span className="text-slate-500">({Math.max(1, Math.round(d.size_bytes / 1024))} KiB)</span></li>)}</ul>
+                  <span className="text-xs text-slate-600">Only you and Proof Records reviewers can open them; never published, deleted 90 days after the decision.</span>
+                </dd>
               </>
             )}
             <dt className="text-slate-500">Certificate</dt>

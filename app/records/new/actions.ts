@@ -3,11 +3,13 @@
 import { redirect } from "next/navigation";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { requireAccount } from "@/lib/auth/session";
-import { besideField, fieldFor, formValues, requestFromForm, type FormValues } from "@/lib/claims/form-request";
+import { besideField, fieldFor, formValues, inPlainWords, requestFromForm, type FormValues } from "@/lib/claims/form-request";
 import { claimFormSpecs, type ClaimFormSpec } from "@/lib/claims/form-spec";
 import { hasOwnModule } from "@/lib/claims/registry";
 import { getDb, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { discardUnusedFiles, MAX_FILE_BYTES, storeFile } from "@/lib/files/store-file";
+import { MAX_SUBMISSION_DOCUMENTS } from "@/lib/records/schemas";
 import type { AuthContext } from "@/lib/accounts/types";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log/logger";
@@ -48,7 +50,9 @@ export async function newRecordAction(prev: NewRecordState, form: FormData): Pro
   const spec = all.find((s) => s.key === choice && !s.href);
   if (!spec) return { ...state, error: "Choose what kind of record to create." };
   const values = formValues(spec, form);
-  const refuse = (r: Pick<NewRecordState, "error" | "errors">): NewRecordState => ({ ...state, values, ...r });
+  // What was typed comes back on a refusal — except secrets (an exchange API secret), which are typed again.
+  const kept = Object.fromEntries(Object.entries(values).filter(([k]) => spec.fields.find((f) => f.name === k)?.kind !== "secret"));
+  const refuse = (r: Pick<NewRecordState, "error" | "errors">): NewRecordState => ({ ...state, values: kept, ...r });
   if (!FORM_KEY_RE.test(posted)) return refuse({ error: "This form is out of date. Press “Create record” again." });
 
   const env = portalEnvironment(account, environment, "Live records");
@@ -58,10 +62,21 @@ export async function newRecordAction(prev: NewRecordState, form: FormData): Pro
     ? all.find((s) => s.key === raw.claim_type) : undefined;
   if (own) return refuse({ errors: { claim_type: `${own.key} is a kind of record of its own: choose “${own.label}” above.` } });
 
+  const uploads = spec.fields.some((f) => f.kind === "files")
+    ? form.getAll("documents").filter((f): f is File => typeof f !== "string" && f.size > 0) : [];
+  if (uploads.length > MAX_SUBMISSION_DOCUMENTS) return refuse({ errors: { documents: `Attach at most ${MAX_SUBMISSION_DOCUMENTS} documents.` } });
+
+  const db = await getDb();
   let result: CreateResult;
+  const stored: string[] = [];
   try {
-    result = await createOnce(await getDb(), portalAuth(account, env.environment), raw, posted);
+    for (const f of uploads) {
+      if (f.size > MAX_FILE_BYTES) throw new ApiError("file_too_large", `${f.name.slice(0, 100)} is larger than 10 MiB: attach a smaller scan or photo.`, "documents");
+      stored.push((await storeFile(db, account.id, { filename: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })).id);
+    }
+    result = await createOnce(db, portalAuth(account, env.environment), stored.length > 0 ? { ...raw, documents: stored } : raw, posted);
   } catch (e) {
+    await discardUnusedFiles(db, account.id, stored).catch(() => {});
     if (!(e instanceof ApiError)) {
       log().error({ err: e }, "portal new record failed");
       return refuse({ error: "The record could not be created because of a problem on our side. Please try again." });
@@ -70,16 +85,19 @@ export async function newRecordAction(prev: NewRecordState, form: FormData): Pro
       // This form already made a record (e.g. the browser's back button, then an edit): a new key makes another.
       return { ...refuse({ error: "This form has already created a record. Check what is shown and press “Create record” again to create another." }), idempotencyKey: newFormKey() };
     }
-    return refuse(errorFor(spec, e));
+    return refuse(errorFor(spec, all, e));
   }
   const id = (JSON.parse(result.bodyJson) as { verification_id: string }).verification_id;
   redirect(`/records/${id}`);
 }
 
 /** The pipeline's refusal beside the field it names (`param`), or above the form when it names none shown. */
-function errorFor(spec: ClaimFormSpec, e: ApiError): Pick<NewRecordState, "error" | "errors"> {
-  const field = fieldFor(spec, e.param);
-  return field && e.param ? { errors: { [field.name]: besideField(field, e.param, e.message) } } : { error: e.message };
+function errorFor(spec: ClaimFormSpec, all: ClaimFormSpec[], e: ApiError): Pick<NewRecordState, "error" | "errors"> {
+  const kinds = new Map(all.map((s) => [s.key, s.label]));
+  // An uploaded file the service refuses (its type, its size) concerns the upload field.
+  const param = e.param === "file" || e.param?.startsWith("documents") ? "documents" : e.param;
+  const field = fieldFor(spec, param);
+  return field && param ? { errors: { [field.name]: besideField(field, param, e.message, spec, kinds) } } : { error: inPlainWords(spec, e.message, kinds) };
 }
 
 /**

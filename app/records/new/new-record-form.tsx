@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState, useState } from "react";
 import { Alert, buttonClass, inputClass } from "@/components/portal";
-import type { ClaimFormSpec, FormField } from "@/lib/claims/form-spec";
+import type { ClaimFormSpec, FormField, FormSection } from "@/lib/claims/form-spec";
 import { newRecordAction, type NewRecordState } from "./actions";
 
 type Props = {
@@ -62,7 +62,7 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
             <ul className="mt-1 space-y-1">
               {specs.filter((s) => s.href).map((s) => (
                 <li key={s.key}>
-                  <Link className="font-medium underline" href={s.href!}>{s.label} →</Link>
+                  <Link className="font-medium underline" href={s.href!} data-key={s.key}>{s.label} →</Link>
                   <span className="text-slate-600"> {s.summary}</span>
                 </li>
               ))}
@@ -79,10 +79,23 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
             return (
               <fieldset key={group} className="space-y-5 border-t border-slate-200 pt-6">
                 <legend className="float-left w-full text-lg font-semibold">{group === "evidence" ? (spec.evidenceTitle ?? title) : title}</legend>
-                {fields.map((f) => (
-                  <Field key={f.name} f={f} error={errors[f.name]} autoFocus={f.name === firstError}
-                    value={values[f.name] ?? f.defaultValue ?? (f.kind === "datetime" && f.required ? nowUtc : "")} />
-                ))}
+                {sectioned(fields).map((part) => {
+                  const one = (f: FormField) => (
+                    <Field key={f.name} f={f} error={errors[f.name]} autoFocus={f.name === firstError}
+                      value={values[f.name] ?? f.defaultValue ?? (f.kind === "datetime" && f.required ? nowUtc : "")} />
+                  );
+                  if (!part.section) return part.fields.map(one);
+                  const { section } = part;
+                  const helpId = `${idOf(section.name)}-help`;
+                  return (
+                    <fieldset key={section.name} data-testid={`section-${section.name}`} aria-describedby={section.help ? helpId : undefined}
+                      className="min-w-0 space-y-4 rounded border border-slate-200 bg-slate-50/60 p-4">
+                      <legend className="px-1 text-sm font-semibold">{section.label}{!section.required && !/optional/i.test(section.label) && <span className="font-normal text-slate-500"> (optional)</span>}</legend>
+                      {section.help && <p id={helpId} className="-mt-2 text-xs text-slate-600">{section.help}</p>}
+                      {part.fields.map(one)}
+                    </fieldset>
+                  );
+                })}
                 {group === "record" && (
                   <EnvironmentChoice current={environment} blocked={liveBlockedReason} error={errors.environment} autoFocus={firstError === "environment"} />
                 )}
@@ -100,6 +113,17 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
       {!spec && <p className="text-sm text-slate-600" data-testid="choose-first">Choose a kind of record to see what it needs.</p>}
     </form>
   );
+}
+
+/** The fields in order, those of one nested object (a listing's payee) together under its section. */
+function sectioned(fields: FormField[]): { section?: FormSection; fields: FormField[] }[] {
+  const out: { section?: FormSection; fields: FormField[] }[] = [];
+  for (const f of fields) {
+    const last = out.at(-1);
+    if (last && f.section && last.section?.name === f.section.name) last.fields.push(f);
+    else out.push({ section: f.section, fields: [f] });
+  }
+  return out;
 }
 
 const idOf = (name: string) => `f-${name.replace(/[^a-zA-Z0-9_-]/g, "-")}`;
@@ -132,11 +156,21 @@ function Field({ f, value, error, autoFocus }: { f: FormField; value: string; er
       </div>
     );
   }
+  if (f.kind === "files") {
+    return (
+      <div data-testid={`field-${f.name}`}>
+        <label htmlFor={id} className="block text-sm font-medium">{label}</label>
+        <input id={id} name={f.name} type="file" multiple accept="application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg" autoFocus={autoFocus}
+          className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm" {...aria} />
+        {errorText}{help}
+      </div>
+    );
+  }
   const common = { id, name: f.name, defaultValue: value, autoFocus, placeholder: f.placeholder, maxLength: f.maxLength, ...aria };
   return (
     <div data-testid={`field-${f.name}`}>
       <label htmlFor={id} className="block text-sm font-medium">{label}</label>
-      {f.kind === "textarea" && <textarea {...common} rows={3} className={`${inputClass} ${invalid}`} />}
+      {(f.kind === "textarea" || f.kind === "list") && <textarea {...common} rows={3} className={`${inputClass} ${invalid}`} />}
       {f.kind === "select" && (
         <select {...common} className={`${inputClass} ${invalid}`}>
           <option value="">Choose…</option>
@@ -144,6 +178,7 @@ function Field({ f, value, error, autoFocus }: { f: FormField; value: string; er
         </select>
       )}
       {f.kind === "datetime" && <input {...common} type="datetime-local" step={60} className={`${inputClass} sm:max-w-xs ${invalid}`} />}
+      {f.kind === "secret" && <input {...common} defaultValue="" type="password" autoComplete="off" className={`${inputClass} ${invalid}`} />}
       {(f.kind === "text" || f.kind === "url") && (
         <input {...common} type={f.kind === "url" ? "url" : "text"} inputMode={f.kind === "url" ? "url" : undefined} autoComplete="off" className={`${inputClass} ${invalid}`} />
       )}
