@@ -4,7 +4,7 @@ import { mailTo } from "../tests/mail-capture";
 import { startReceiver, waitFor } from "../tests/webhook-receiver";
 import {
   admin, baseURL, callApi, confirmEmail, hydrated, issue, mailDir, mailedLink, newClientContext, ownClientAddress, password,
-  shotBoth, signedUpPerson, signInOnPage, signUp, submitAction,
+  goingLiveSection, requestPlan, shotBoth, signedUpPerson, signInOnPage, signUp, submitAction,
 } from "./helpers";
 
 /**
@@ -28,16 +28,7 @@ async function anAdmin(browser: Browser) {
   return boss;
 }
 
-const goingLive = (page: Page) => page.locator("section", { has: page.getByRole("heading", { name: "Going live" }) });
-
-/** Send the plan request form on /developers. */
-async function requestPlan(page: Page, plan: "starter" | "growth", note?: string) {
-  const form = goingLive(page).getByTestId("plan-request-form");
-  await hydrated(form.getByRole("button", { name: "Request this plan" }));
-  await form.getByLabel(plan).check();
-  if (note) await form.getByLabel(/What you will use live records for/).fill(note);
-  await form.getByRole("button", { name: "Request this plan" }).click();
-}
+const goingLive = goingLiveSection;
 
 test("a new customer signs up, goes live through an admin's approval and issues a live record", async ({ page, browser }) => {
   test.setTimeout(120_000);

@@ -238,3 +238,24 @@ export async function submitAction(page: Page, button: Locator, posted?: string)
   ]);
   if (posted) expect(response.request().postDataBuffer()?.toString()).toContain(posted);
 }
+
+/** The "Going live" section of /developers. */
+export const goingLiveSection = (page: Page) => page.locator("section", { has: page.getByRole("heading", { name: "Going live" }) });
+
+/** Send the plan request form on /developers (the customer's page must be open there). */
+export async function requestPlan(page: Page, plan: "starter" | "growth", note?: string) {
+  const form = goingLiveSection(page).getByTestId("plan-request-form");
+  await hydrated(form.getByRole("button", { name: "Request this plan" }));
+  await form.getByLabel(plan).check();
+  if (note) await form.getByLabel(/What you will use live records for/).fill(note);
+  await form.getByRole("button", { name: "Request this plan" }).click();
+}
+
+/** An admin's page: approve the pending plan request of `email` in /admin, and see the plan set. */
+export async function approvePlanRequest(adminPage: Page, email: string, plan: "starter" | "growth") {
+  await adminPage.goto("/admin");
+  const row = adminPage.locator(`[data-testid="plan-request-row"][data-email="${email}"]`);
+  await expect(row).toContainText(plan);
+  await submitAction(adminPage, row.getByRole("button", { name: `Approve the plan request of ${email}` }));
+  await expect(adminPage.locator(`[data-testid="account-row"][data-email="${email}"]`)).toHaveAttribute("data-plan", plan);
+}

@@ -5,13 +5,15 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { writeExchange, type ExchangeData } from "../tests/exchange";
 import { LEI } from "../tests/lei-register";
 import {
-  admin, baseURL, collectBrowserErrors, confirmEmail, hydrated, newClientContext, setDns, shotBoth, signIn, signedUpPerson, signUp,
+  admin, approvePlanRequest, baseURL, collectBrowserErrors, confirmEmail, goingLiveSection, hydrated, newClientContext, requestPlan, setDns,
+  shotBoth, signIn, signedUpPerson, signUp,
 } from "./helpers";
 import { installTestWallet } from "./test-wallet";
 
 /*
  * Issue 28: every kind of record the portal offers is issued — or, for a reviewed kind,
- * submitted for review — from the browser alone, by a customer who never saw the API. The
+ * submitted for review — from the browser alone, by a customer who signed up and went live
+ * (a plan request an admin approved) in the browser and never saw the API. The
  * kinds are read from the "New record" page, which is generated from the claim-type
  * registry: a kind without a recipe here fails the first test, so a new claim type cannot
  * slip by uncovered. Outside sources are the e2e stand-ins (DNS, LEI register, exchange);
@@ -27,11 +29,22 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 type Customer = { page: Page; accountId: string };
 
+/** One admin for the file, in a browser of its own: approves every customer's plan request in /admin. */
+let approver: Promise<Page> | undefined;
+const anAdmin = (browser: Browser) =>
+  (approver ??= (async () => {
+    const boss = await signedUpPerson(browser, "every-admin");
+    await admin("role", "grant", "--account", boss.accountId, "--role", "admin");
+    return boss.page;
+  })());
+
 /**
- * A customer who signed up in the browser, confirmed the email and is signed in; made live
- * with the operator CLI (the portal's own going-live flow is another part of issue 28).
+ * A customer who signed up in the browser, confirmed the email, is signed in, and went live
+ * the way a customer does: a plan requested on /developers, approved by an admin in /admin.
+ * (The live exchange connector is an operator switch of its own, set with the CLI.)
  */
 async function liveCustomer(browser: Browser, opts: { liveExchange?: boolean } = {}): Promise<Customer> {
+  const boss = await anAdmin(browser);
   const ctx = await newClientContext(browser);
   const page = await ctx.newPage();
   const email = `e2e-every-${uniq()}@example.com`;
@@ -39,7 +52,11 @@ async function liveCustomer(browser: Browser, opts: { liveExchange?: boolean } =
   await confirmEmail(page, email);
   await signIn(page, email, "/developers");
   const accountId = (await page.locator("dd code").first().innerText()).trim();
-  await admin("plan", "set", "--account", accountId, "--plan", "growth");
+  await requestPlan(page, "growth");
+  await expect(goingLiveSection(page).getByTestId("plan-request-state")).toHaveAttribute("data-status", "pending");
+  await approvePlanRequest(boss, email, "growth");
+  await page.reload();
+  await expect(page.getByTestId("plan")).toHaveText("growth");
   if (opts.liveExchange) await admin("live-exchange", "enable", "--account", accountId);
   return { page, accountId };
 }
