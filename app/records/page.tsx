@@ -10,6 +10,7 @@ import { listRecords } from "@/lib/records/list-records";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { listRecordsQuerySchema } from "@/lib/records/schemas";
 import { formatUtc } from "@/lib/format/dates";
+import { claimTypeLabel } from "@/lib/claims/form-spec";
 import { SignOutButton } from "../developers/forms";
 
 export const metadata: Metadata = { title: "Records", robots: { index: false } };
@@ -111,7 +112,9 @@ export default async function RecordsPage({ searchParams }: Props) {
                       <span className="block whitespace-nowrap text-xs text-slate-500">{formatUtc(r.created_at)}</span>
                     </td>
                     <td className="col-span-2 block sm:table-cell" data-testid="record-claim">
-                      <span className="block font-mono text-xs text-slate-600">{r.claim_type}</span>
+                      <span className="block text-xs font-medium text-slate-700">
+                        {claimTypeLabel(r.claim_type)} <span className="font-mono font-normal text-slate-500" title="The claim type, as the API names it">{r.claim_type}</span>
+                      </span>
                       <span className="line-clamp-3 break-words" title={r.claim}>{r.claim}</span>
                     </td>
                     <td className={CELL} data-label="Environment" data-testid="record-environment">
