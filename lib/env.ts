@@ -50,6 +50,9 @@ const envSchema = z.object({
   DNS_TIMEOUT_MS: intFrom(3000, 50, 30_000),
   /** How often issued records whose claim type re-checks (domain TXT, LEI) are checked again (CONTRACT). */
   RECHECK_INTERVAL_MS: intFrom(86_400_000, 100, 30 * 86_400_000),
+  /** Due live records re-checked per sweep round (first), and due sandbox records after them, on a budget of their own. */
+  RECHECK_BATCH: intFrom(50, 1, 10_000),
+  RECHECK_SANDBOX_BATCH: intFrom(10, 0, 10_000),
   /** JSON object network → JSON-RPC URL, e.g. {"ethereum":"https://…"}; enables EIP-1271/6492 checks. */
   EVM_RPC_URLS: z.string().optional(),
   RPC_TIMEOUT_MS: intFrom(5000, 50, 60_000),

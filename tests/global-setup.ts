@@ -84,6 +84,7 @@ export default async function setup(project: TestProject) {
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
     RECHECK_INTERVAL_MS: "1500",
+    RECHECK_SANDBOX_BATCH: "50", // the suite's many sandbox records stay re-checked at the pace its tests wait for
     // base is the hardhat node (smart accounts are checked on a real chain); bsc has an RPC
     // configured that never answers: smart-account checks there are "unreachable"; optimism
     // is misconfigured on purpose — the same node, which serves base's chain id, not optimism's.

@@ -45,6 +45,8 @@ export const records = pgTable(
   (t) => [
     index("records_account_idx").on(t.accountId, t.environment, t.createdAt),
     index("records_expiry_idx").on(t.expiresAt),
+    // The re-check sweep's queue, per environment (live first, sandbox on a budget of its own).
+    index("records_recheck_idx").on(t.environment, t.recheckAt).where(sql`recheck_at is not null and status in ('active', 'suspended')`),
     /** The reviewers' queue: pending submissions, oldest first. */
     index("records_pending_idx").on(t.createdAt).where(sql`status = 'pending_review'`),
     /** An account's verified domains (account-profile.ts): its live active records by type, in subject order. */

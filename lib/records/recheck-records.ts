@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
 import { monitoredClaimTypes } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
@@ -16,15 +16,30 @@ export { RECHECK_ACTOR };
  * records a re-check suspended are asked too, and a pass reinstates them (a suspension by
  * the owner is never lifted). An unreachable source changes nothing but the next time.
  * Sources are asked outside any lock; the row is then locked and must be unchanged.
+ *
+ * Live records first, up to `budget.live` a round; sandbox records after them on a budget
+ * of their own (`budget.sandbox`, smaller): however many sandbox records are due — a free
+ * account can make thousands — they never take a live record's turn or its source calls.
  */
-export async function recheckRecords(db: Db, limit = 50): Promise<{ checked: number; suspended: number; reinstated: number }> {
+export async function recheckRecords(
+  db: Db, budget: { live: number; sandbox: number } = { live: 50, sandbox: 10 },
+): Promise<{ checked: number; suspended: number; reinstated: number }> {
+  const live = await recheckDue(db, "live", budget.live);
+  const sandbox = await recheckDue(db, "sandbox", budget.sandbox);
+  return { checked: live.checked + sandbox.checked, suspended: live.suspended + sandbox.suspended, reinstated: live.reinstated + sandbox.reinstated };
+}
+
+async function recheckDue(db: Db, environment: "live" | "sandbox", limit: number) {
   const byType = new Map<string, ClaimModule>(monitoredClaimTypes().map((m) => [m.type, m]));
-  if (byType.size === 0) return { checked: 0, suspended: 0, reinstated: 0 };
+  if (byType.size === 0 || limit <= 0) return { checked: 0, suspended: 0, reinstated: 0 };
   const now = new Date();
   const due = await db
     .select({ id: records.id, claimType: records.claimType, status: records.status, evidence: records.evidencePublic, recheckAt: records.recheckAt })
     .from(records)
-    .where(and(inArray(records.claimType, [...byType.keys()]), inArray(records.status, ["active", "suspended"]), lte(records.recheckAt, now)))
+    .where(and(
+      eq(records.environment, environment), isNotNull(records.recheckAt), lte(records.recheckAt, now),
+      inArray(records.status, ["active", "suspended"]), inArray(records.claimType, [...byType.keys()]),
+    ))
     .orderBy(records.recheckAt)
     .limit(limit);
   let suspended = 0;

@@ -114,7 +114,8 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   if (n > 0) log().info({ records: n }, "sweep: records expired");
   const closed = await closeStaleSubmissions(handle.db);
   if (closed > 0) log().info({ submissions: closed }, "sweep: stale submissions closed");
-  const r = await recheckRecords(handle.db);
+  const { RECHECK_BATCH, RECHECK_SANDBOX_BATCH } = getEnv();
+  const r = await recheckRecords(handle.db, { live: RECHECK_BATCH, sandbox: RECHECK_SANDBOX_BATCH });
   if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
   const o = await recheckOrganisations(handle.db);
   if (o.lapsed + o.restored > 0) log().info({ lapsed: o.lapsed, restored: o.restored }, "sweep: LEI re-checks changed verified organisations");

@@ -1,0 +1,1 @@
+CREATE INDEX "records_recheck_idx" ON "records" USING btree ("environment","recheck_at") WHERE recheck_at is not null and status in ('active', 'suspended');
