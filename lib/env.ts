@@ -52,6 +52,8 @@ const envSchema = z.object({
   RECHECK_INTERVAL_MS: intFrom(86_400_000, 100, 30 * 86_400_000),
   /** Due live records re-checked per sweep round (first), and due sandbox records after them, on a budget of their own. */
   RECHECK_BATCH: intFrom(50, 1, 10_000),
+  /** Status changes (suspend, reinstate, …) an owner may make to one record per hour; then 429. */
+  LIFECYCLE_CHANGES_PER_HOUR: intFrom(20, 1, 100_000),
   RECHECK_SANDBOX_BATCH: intFrom(10, 0, 10_000),
   /** JSON object network → JSON-RPC URL, e.g. {"ethereum":"https://…"}; enables EIP-1271/6492 checks. */
   EVM_RPC_URLS: z.string().optional(),

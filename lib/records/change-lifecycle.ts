@@ -2,7 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { records, type RecordStatus } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db, Tx } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
+import type { SharedRateLimiter } from "@/lib/http/rate-limit";
+import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
+import { rateLimitHeaders } from "@/lib/http/with-rate-limit";
 import { effectiveStatus } from "./effective-status";
 import { applyTransition } from "./apply-transition";
 import { getRecordOrThrow } from "./get-record";
@@ -26,6 +30,7 @@ export async function changeLifecycle(db: Db, auth: AuthContext, id: string, inp
     if (!next) {
       throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${input.operation}'.`, "operation");
     }
+    await spendLifecycleAllowance(row.id);
     if (input.operation === "reinstate") await checkOwnerMayReinstate(tx, row);
     if (input.operation === "supersede") await checkSuccessor(tx, auth, row, input.superseded_by);
     else if (input.superseded_by !== undefined) {
@@ -38,6 +43,25 @@ export async function changeLifecycle(db: Db, auth: AuthContext, id: string, inp
   });
   invalidateStatus(id);
   return record;
+}
+
+const g = globalThis as unknown as { __prsLifecycleLimiter?: SharedRateLimiter };
+
+/**
+ * A record's history is public and every public read of it carries it: its owner may move
+ * it LIFECYCLE_CHANGES_PER_HOUR times an hour, then 429 `rate_limited` with Retry-After.
+ * Counted per record (shared by every instance on PostgreSQL), only for its owner's valid
+ * moves — nobody else can spend a record's allowance — and never for staff or the system.
+ */
+async function spendLifecycleAllowance(recordId: string) {
+  g.__prsLifecycleLimiter ??= sharedRateLimiter({ limit: getEnv().LIFECYCLE_CHANGES_PER_HOUR, windowMs: 3600_000 });
+  const r = await g.__prsLifecycleLimiter.hit(`lifecycle:${recordId}`);
+  if (r.ok) return;
+  throw new ApiError(
+    "rate_limited",
+    `This record's status was changed ${r.limit} times within the hour, the most allowed; try again in ${r.retryAfterSeconds} s.`,
+    undefined, undefined, { ...rateLimitHeaders(r), "Retry-After": String(r.retryAfterSeconds) },
+  );
 }
 
 /**

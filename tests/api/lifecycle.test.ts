@@ -254,3 +254,32 @@ describe("verified: only a live, active record at a checked level", () => {
     });
   });
 });
+
+describe("a record's lifecycle allowance", () => {
+  it("lets its owner change its status LIFECYCLE_CHANGES_PER_HOUR (20) times an hour, then 429 with Retry-After; nobody else spends it", async () => {
+    const owner = await newAccount("flips");
+    const stranger = await newAccount("flips-other");
+    const id = (await issue(owner.sandboxKey)).verification_id;
+    // Another account's tries are 404 and count for nothing.
+    for (let i = 0; i < 25; i++) expect((await move(stranger.sandboxKey, id, i % 2 ? "reinstate" : "suspend")).status).toBe(404);
+    // An invalid move is not a change: it costs nothing either.
+    expect((await move(owner.sandboxKey, id, "reinstate")).status).toBe(409);
+    for (let i = 0; i < 20; i++) {
+      const r = await move(owner.sandboxKey, id, i % 2 ? "reinstate" : "suspend");
+      expect(r.status, `change ${i + 1}: ${r.text}`).toBe(200);
+    }
+    const refused = await move(owner.sandboxKey, id, "suspend");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("rate_limited");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // Nothing was written: still active after the twentieth (a reinstate), with 20 changes in its history.
+    const rec = await call("GET", `/api/v1/records/${id}`, { key: owner.sandboxKey });
+    expect(rec.body.lifecycle.status).toBe("active");
+    expect(rec.body.lifecycle.history.filter((h: { reason: string | null }) => /^test (suspend|reinstate)$/.test(h.reason ?? ""))).toHaveLength(20);
+    // Another record of the same owner has its own allowance.
+    const other = (await issue(owner.sandboxKey)).verification_id;
+    expect((await move(owner.sandboxKey, other, "suspend")).status).toBe(200);
+  });
+});

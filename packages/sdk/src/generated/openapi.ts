@@ -242,7 +242,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend, reinstate, revoke, expire or supersede a record
-         * @description Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. Every move is appended to the record's history and announced as record.status_changed. A suspension made by the system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming the part). Body at most 16 KiB.
+         * @description Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. Every move is appended to the record's history and announced as record.status_changed. A suspension made by the system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming the part). A record's owner may change its status `LIFECYCLE_CHANGES_PER_HOUR` (20) times an hour; past that, 429 `rate_limited` with `Retry-After` (the history is public and read with the record). Body at most 16 KiB.
          */
         post: operations["changeRecordLifecycle"];
         delete?: never;
@@ -2906,6 +2906,17 @@ export interface operations {
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This record's status was changed too often within the hour. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
