@@ -276,10 +276,42 @@ const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
     await reviewerSeesDocuments(browser, id, 1);
   },
 
-  dex_control: {
-    apiOnly:
-      "the claim needs a wallet signature over a dex_control challenge plus subtype-specific evidence; the portal links to the API " +
-      "documentation (e2e/dex-control.spec.ts covers it through the API and the review console)",
+  dex_control: async (browser) => {
+    const { page } = await liveCustomer(browser);
+    const domain = `${uniq()}.example.com`;
+    const domainRecord = await proveDomain(page, domain);
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const signatures: Parameters<typeof installTestWallet>[3] = [];
+    await installTestWallet(page, wallet.address, () => wallet, signatures);
+    await openForm(page, "dex_control");
+    // The wallet is the subject: connected, its challenge requested for this kind and signed here, never typed.
+    await expect(input(page, "subject")).toHaveAttribute("type", "hidden");
+    const step = page.getByTestId("wallet-step");
+    await step.getByRole("button", { name: "Connect browser wallet" }).click();
+    await expect(step.getByTestId("wallet-address")).toHaveText(wallet.address);
+    await step.getByRole("button", { name: "Request challenge" }).click();
+    await expect(step.getByTestId("wallet-message")).toContainText(wallet.address);
+    await expect(step.getByTestId("wallet-message")).toContainText("dex_control");
+    await shotBoth(page, "records-every-type-dex_control-challenge");
+    await step.getByRole("button", { name: "Sign with wallet" }).click();
+    await expect(step.getByTestId("wallet-signed")).toContainText(wallet.address);
+    expect(signatures).toHaveLength(1);
+    await input(page, "claim").fill(`Acme Trading Ltd controls exchange wallet ${wallet.address}, ${domain} and @acmetrade.`);
+    await input(page, "evidence.domain").fill(domain);
+    await input(page, "evidence.domain_record").fill(domainRecord);
+    await input(page, "evidence.social_handle").fill("@acmetrade");
+    // Without the wallet's role: refused beside that field, in words, and the signature is kept (not asked again).
+    await page.getByTestId("create-record").click();
+    const roleError = page.getByTestId("field-subtype").getByTestId("field-error");
+    await expect(roleError).toContainText("“Wallet owner”");
+    await expect(roleError).not.toContainText("wallet_owner");
+    await expect(step.getByTestId("wallet-signed")).toContainText(wallet.address);
+    await expect(input(page, "evidence.domain_record")).toHaveValue(domainRecord);
+    await input(page, "subtype").selectOption({ label: "Wallet owner" });
+    await submit(page, "dex_control", "Pending review");
+    expect(signatures).toHaveLength(1);
+    await expect(page.getByTestId("review-outcome")).toContainText("The wallet signature checked out");
+    await expect(page.getByText(wallet.address).first()).toBeVisible();
   },
 
   exchange_verified_trade_test: async (browser) => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { domainChallenges, walletChallenges } from "@/drizzle/schema";
 import type { Environment } from "@/lib/accounts/types";
 import { requireAccount } from "@/lib/auth/session";
-import { createDomainChallenge, createWalletChallenge, findChallenge } from "@/lib/challenges/challenges";
+import { createDomainChallenge, createWalletChallenge, findChallenge, walletChallengeRequest } from "@/lib/challenges/challenges";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
@@ -110,6 +110,8 @@ const walletChallengeInput = z.strictObject({
   environment: z.enum(["sandbox", "live"]),
   address: z.string().min(1).max(200),
   network: z.enum(EVM_NETWORKS),
+  // A claim type whose records rest on a wallet challenge of its own (a form's walletChallenge); the proof's own by default.
+  claimType: walletChallengeRequest.shape.claim_type,
 });
 
 export async function requestWalletChallengeAction(input: unknown): Promise<{ error?: string; challenge?: WalletChallenge }> {
@@ -118,7 +120,7 @@ export async function requestWalletChallengeAction(input: unknown): Promise<{ er
   const ctx = await portalContext(parsed.data.environment);
   if ("error" in ctx) return { error: ctx.error };
   try {
-    const c = await createWalletChallenge(ctx.db, ctx.auth, { address: parsed.data.address, network: parsed.data.network });
+    const c = await createWalletChallenge(ctx.db, ctx.auth, { address: parsed.data.address, network: parsed.data.network, claim_type: parsed.data.claimType });
     return { challenge: { id: c.id, address: c.address, network: c.network, message: c.message, expiresAt: c.expires_at } };
   } catch (e) {
     if (e instanceof ApiError) return { error: e.message };

@@ -1,86 +1,39 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { createConfig, custom, injected, useConnect, useConnection, useConnectors, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
-import { mainnet } from "wagmi/chains";
+import { useConnection, useSignMessage } from "wagmi";
 import { CopyButton } from "@/components/copy-button";
-import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
+import { ConnectedWallet, ConnectWallet, WalletProviders, walletErrorText as errorText } from "@/components/wallet-connect";
 import { formatUtc } from "@/lib/format/dates";
 import { requestWalletChallengeAction, submitWalletProofAction, type ProofState, type WalletChallenge } from "./actions";
 import { ProofResult } from "./proof-result";
 
-/**
- * The page's only wagmi config. Connectors: the browser's injected wallet (`window.ethereum`)
- * and any announced through EIP-6963. The page only connects and signs (personal_sign), so
- * the transport refuses every chain read: nothing here talks to an RPC node. `ssr: true`
- * leaves the wallet state empty on the server and first render, then hydrates it on mount.
- */
-function makeConfig() {
-  return createConfig({
-    chains: [mainnet],
-    connectors: [injected()],
-    transports: {
-      [mainnet.id]: custom({
-        async request() {
-          throw new Error("The proofs page reads nothing from a chain.");
-        },
-      }),
-    },
-    ssr: true,
-  });
-}
-
 type Props = { environment: string; networks: readonly string[] };
 
-/** The wallet proof, in its own WagmiProvider and QueryClientProvider (only this island needs them). */
+/** The wallet proof, in its own wagmi providers (only this island needs them). */
 export function WalletProof(props: Props) {
-  const [config] = useState(makeConfig);
-  const [queryClient] = useState(() => new QueryClient());
   return (
-    <WagmiProvider config={config}>
-      <QueryClientProvider client={queryClient}>
-        <WalletFlow {...props} />
-      </QueryClientProvider>
-    </WagmiProvider>
+    <WalletProviders>
+      <WalletFlow {...props} />
+    </WalletProviders>
   );
 }
 
-const errorText = (e: unknown) => (e as { shortMessage?: string }).shortMessage ?? (e as Error).message ?? String(e);
-
 function WalletFlow({ environment, networks }: Props) {
-  const { address, connector, status } = useConnection();
-  const connectors = useConnectors();
-  const connect = useConnect();
-  const disconnect = useDisconnect();
+  const { address, status } = useConnection();
   const sign = useSignMessage();
-  const [hasWallet, setHasWallet] = useState<boolean | null>(null);
   const [network, setNetwork] = useState(networks[0] ?? "ethereum");
   const [isPublic, setIsPublic] = useState(true);
   const [challenge, setChallenge] = useState<WalletChallenge | null>(null);
   const [result, setResult] = useState<ProofState>({});
   const [busy, setBusy] = useState(false);
 
-  // EIP-6963 wallets announce themselves; the plain injected connector has a provider only
-  // if window.ethereum exists. Re-checked whenever the list of connectors changes.
-  useEffect(() => {
-    let live = true;
-    Promise.all(connectors.map((c) => c.getProvider().catch(() => undefined))).then((ps) => {
-      if (live) setHasWallet(ps.some(Boolean));
-    });
-    return () => {
-      live = false;
-    };
-  }, [connectors]);
-
   // A challenge is for one address: switching accounts in the wallet drops it.
   useEffect(() => {
     if (challenge && address?.toLowerCase() !== challenge.address.toLowerCase()) setChallenge(null);
   }, [address, challenge]);
 
-  // Wallets announced by EIP-6963 carry their own name; the generic connector is shown only without them.
-  const announced = connectors.filter((c) => c.id !== "injected");
-  const shown = announced.length > 0 ? announced : connectors.filter((c) => c.id === "injected");
   const connected = status === "connected" && address;
 
   async function requestChallenge() {
@@ -123,33 +76,11 @@ function WalletFlow({ environment, networks }: Props) {
 
   return (
     <div className="mt-4 space-y-4" data-testid="wallet-proof">
-      {!connected && hasWallet === null && <p className="text-sm text-slate-600">Looking for a browser wallet…</p>}
-      {!connected && hasWallet === false && (
-        <Alert kind="info">
-          <span data-testid="no-wallet">
-            No browser wallet was found. To prove a wallet, install a browser wallet extension such as MetaMask (or open
-            this page in your wallet app&apos;s built-in browser) and reload this page.
-          </span>
-        </Alert>
-      )}
-      {!connected && hasWallet && (
-        <div className="flex flex-wrap gap-3">
-          {shown.map((c) => (
-            <button key={c.uid} type="button" className={buttonClass} disabled={connect.isPending}
-              onClick={() => connect.mutate({ connector: c })}>
-              {c.id === "injected" ? "Connect browser wallet" : `Connect ${c.name}`}
-            </button>
-          ))}
-        </div>
-      )}
-      {connect.error && !connected && <Alert kind="error">The wallet did not connect: {errorText(connect.error)}</Alert>}
+      <ConnectWallet what="prove a wallet" />
 
       {connected && (
         <div className="space-y-3">
-          <p className="text-sm">
-            Connected{connector ? ` with ${connector.id === "injected" ? "your browser wallet" : connector.name}` : ""}: <code className="break-all" data-testid="wallet-address">{address}</code>{" "}
-            <button type="button" className="underline" onClick={() => { setChallenge(null); setResult({}); disconnect.mutate(); }}>Disconnect</button>
-          </p>
+          <ConnectedWallet onDisconnect={() => { setChallenge(null); setResult({}); }} />
           <div className="flex flex-wrap items-end gap-3">
             <label className="text-sm">
               Network

@@ -61,6 +61,10 @@ export type DexEvidence = z.infer<typeof dexEvidence>;
 export const dexRequestFields = {
   subtype: z.enum(DEX_SUBTYPES).describe("dex_control: builder, vault_leader or wallet_owner."),
 };
+export const dexFieldsSchema = z.strictObject(dexRequestFields).meta({
+  id: "DexControlFields",
+  description: "dex_control's own top-level request field, sent beside subject, claim_type and claim.",
+});
 
 const missing = (param: string, why: string): FieldError => ({ code: "missing_field", param: `evidence.${param}`, message: why });
 const notAllowed = (param: string, why: string): FieldError => ({ code: "field_not_allowed", param: `evidence.${param}`, message: why });
@@ -221,6 +225,7 @@ export const dexControl: ClaimModule = {
       "(claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified " +
       "on approval, valid 90 days.",
     evidenceSchema: dexEvidence,
+    fieldsSchema: dexFieldsSchema,
     errors: ["missing_field", "field_not_allowed", "invalid_value", "linked_record_invalid", "challenge_not_found", "subject_mismatch", "signature_mismatch", "invalid_signature"],
     example: {
       summary: "A builder's wallet, domain and social account (202, for a reviewer)",
@@ -238,8 +243,27 @@ export const dexControl: ClaimModule = {
     levels: LEVELS,
     form: {
       label: "Exchange control (builder, vault leader, wallet owner)",
-      summary: "Submitted through the API (see the API guide): your exchange wallet signs a challenge, and a Proof Records reviewer confirms your social account.",
-      href: "/docs",
+      summary: "Your exchange wallet signs a challenge here in the browser, your domain is proved by a domain record of yours, and a Proof Records reviewer confirms your social account. Valid 90 days.",
+      evidenceTitle: "Your wallet, domain and social account",
+      walletChallenge: true,
+      fields: {
+        subject: { label: "Exchange wallet" },
+        "evidence.challenge_id": { label: "Wallet challenge" },
+        "evidence.signature": { label: "Wallet signature" },
+        subtype: {
+          label: "Role of the wallet",
+          help: "A builder's wallet sends orders from a front end; a vault leader's wallet leads a vault; a wallet owner simply controls the wallet.",
+          options: { builder: "Builder (front end)", vault_leader: "Vault leader", wallet_owner: "Wallet owner" },
+        },
+        "evidence.domain": { label: "Website", help: "Your front end's or vault's website, e.g. example.com. Needed for builders and vault leaders; a wallet owner may instead go without a domain (below).", placeholder: "example.com" },
+        "evidence.domain_record": { label: "Domain record", help: "The id of your active domain record for this website (prove the domain on the Proofs page first), e.g. PRS-….", placeholder: "PRS-" },
+        "evidence.social_handle": { label: "Social account", help: "The account a reviewer checks: @handle or its profile address.", placeholder: "@yourname" },
+        "evidence.user_address": { label: "Fee-approving wallet (builders)", help: "Builders only: a wallet that approved your maximum builder fee; the certificate shows the fee approved, never this wallet." },
+        "evidence.vault_address": { label: "Vault address", help: "Vault leaders: the vault led by this wallet (required). Wallet owners may name one too." },
+        "evidence.mode": { label: "Without a domain", help: "Wallet owners only: no website; a reviewer checks a post of your social account carrying the challenge's token instead.", options: { domainless: "No domain: a post proves the social account" } },
+        "evidence.social_post_url": { label: "Post address (without a domain)", help: "Without a domain only: the address of a post, by the social account, carrying the token shown in the signed message." },
+        "evidence.renews": { label: "Renews record", help: "When renewing: the id of your current exchange-control record of this wallet; it is replaced on approval.", placeholder: "PRS-" },
+      },
     },
     requestFields: dexRequestFields,
     validate(input) {

@@ -108,6 +108,9 @@ export function inPlainWords(spec: ClaimFormSpec, text: string, kinds: ReadonlyM
 export function besideField(field: FormField, param: string, message: string, spec?: ClaimFormSpec, kinds?: ReadonlyMap<string, string>): string {
   const quoted = `'${param}'`;
   const lead = message.startsWith(quoted) ? `This field${message.slice(quoted.length)}` : message;
-  const own = lead.replaceAll(quoted, `“${fullLabel(field)}”`);
+  const named = lead.replaceAll(quoted, `“${fullLabel(field)}”`);
+  // A choice's values ("must be one of: builder, vault_leader") as the form names them.
+  const own = (field.options ?? []).reduce(
+    (m, o) => (o.label === o.value ? m : m.replace(new RegExp(`(?<![\\w.])${escape(o.value)}(?![\\w])`, "g"), `“${o.label}”`)), named);
   return spec ? inPlainWords(spec, own, kinds) : own;
 }

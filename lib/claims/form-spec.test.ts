@@ -132,6 +132,46 @@ describe("a type's own top-level fields (docs.fieldsSchema) become form fields",
   }
 });
 
+describe("a type whose wallet signs a challenge (form.walletChallenge)", () => {
+  const base = documentedClaimTypes()[0]!;
+  const mod = {
+    ...base, type: "x_wallet",
+    request: { ...base.request, form: { label: "X", summary: "x", walletChallenge: true as const } },
+    docs: {
+      ...base.docs,
+      evidenceSchema: z.strictObject({ challenge_id: z.string(), signature: z.string(), handle: z.string() }).meta({ id: "XWalletEvidence" }),
+    },
+  };
+  const spec = claimFormSpec(mod, 365);
+  const kind = (name: string) => spec.fields.find((x) => x.name === name)?.kind;
+
+  it("the subject, challenge id and signature are filled by the wallet step, not typed; the rest is asked as usual", () => {
+    expect(spec.walletChallenge).toEqual({ subject: "subject", challengeId: "evidence.challenge_id", signature: "evidence.signature" });
+    expect([kind("subject"), kind("evidence.challenge_id"), kind("evidence.signature")]).toEqual(["wallet", "wallet", "wallet"]);
+    expect(kind("claim")).toBe("textarea");
+    expect(kind("evidence.handle")).toBe("text");
+    expect(requestFromForm(spec, { subject: "0xabc", "evidence.challenge_id": "wch_1", "evidence.signature": "0x99", "evidence.handle": "@a", claim: "c" }))
+      .toEqual({ claim_type: "x_wallet", subject: "0xabc", claim: "c", evidence: { challenge_id: "wch_1", signature: "0x99", handle: "@a" } });
+  });
+
+  it("a type without it has no wallet fields", () => {
+    const plain = claimFormSpec({ ...mod, request: { ...mod.request, form: { label: "X", summary: "x" } } }, 365);
+    expect(plain.walletChallenge).toBeUndefined();
+    expect(plain.fields.some((x) => x.kind === "wallet")).toBe(false);
+  });
+
+  it("every real type that declares it has a wallet challenge of its own and fills exactly those three fields from it", () => {
+    const declaring = documentedClaimTypes().filter((m) => m.request.form?.walletChallenge);
+    expect(declaring.length).toBeGreaterThan(0);
+    for (const m of declaring) {
+      expect(m.challenge?.kind).toBe("wallet");
+      const s = claimFormSpec(m, 365);
+      expect(s.href).toBeUndefined();
+      expect(s.fields.filter((x) => x.kind === "wallet").map((x) => x.name).sort()).toEqual(["evidence.challenge_id", "evidence.signature", "subject"]);
+    }
+  });
+});
+
 describe("levels: what the form offers is what validate accepts", () => {
   for (const mod of documentedClaimTypes()) {
     it(mod.type, () => {
@@ -176,6 +216,13 @@ describe("form values become the API request", () => {
     expect(besideField(field, "source_name", "Give 'source_name' please.")).toBe(`Give “${field.label}” please.`);
     const ev = withEvidence.fields.find((f) => f.name.startsWith("evidence."))!;
     expect(fieldFor(withEvidence, `${ev.name}.inner`)?.name).toBe(ev.name);
+  });
+
+  it("a choice's values in its error are the names the form gives them", () => {
+    const choice = { name: "kind", label: "Kind", kind: "select" as const, required: true, group: "evidence" as const,
+      options: [{ value: "a_b", label: "A and B" }, { value: "plain", label: "plain" }, { value: "c", label: "See" }] };
+    expect(besideField(choice, "kind", "'kind' must be one of: a_b, plain, c."))
+      .toBe("This field must be one of: “A and B”, plain, “See”.");
   });
 });
 

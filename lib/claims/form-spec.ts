@@ -14,7 +14,8 @@ import type { ClaimForm, ClaimModule } from "./types";
  * descriptions and the type's `request.form` declaration. Nothing here knows a claim type by name.
  */
 
-export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice" | "secret" | "files" | "list";
+/** `wallet`: filled in by the form's wallet step (a signed wallet challenge), never typed. */
+export type FormFieldKind = "text" | "textarea" | "url" | "datetime" | "select" | "choice" | "secret" | "files" | "list" | "wallet";
 export type FormOption = { value: string; label: string; help?: string };
 export type FormField = {
   /** The request path the value goes to: "subject", "evidence.lei", "source_url", "scope.max_amount". */
@@ -47,11 +48,21 @@ export type ClaimFormSpec = {
   namesItsType: boolean;
   /** The heading over the "evidence" group, when the type names it (e.g. "The mandate"). */
   evidenceTitle?: string;
+  /**
+   * The browser wallet signs a wallet challenge requested with this `key` as claim type; the
+   * fields it fills, named here (WALLET_FIELDS), are of kind `wallet`.
+   */
+  walletChallenge?: WalletFields;
   fields: FormField[];
 };
 
+/** The request paths a signed wallet challenge fills (ClaimForm.walletChallenge). */
+export type WalletFields = { subject: string; challengeId: string; signature: string };
+export const WALLET_FIELDS: WalletFields = { subject: "subject", challengeId: "evidence.challenge_id", signature: "evidence.signature" };
+const WALLET_FIELD_NAMES: readonly string[] = Object.values(WALLET_FIELDS);
+
 type JsonProp = {
-  type?: string; enum?: unknown[]; format?: string; description?: string; maxLength?: number; $ref?: string;
+  type?: string; enum?: unknown[]; const?: unknown; format?: string; description?: string; maxLength?: number; $ref?: string;
   properties?: Record<string, JsonProp>; required?: string[];
 };
 type JsonObject = { properties: Record<string, JsonProp>; required: string[] };
@@ -74,8 +85,11 @@ export const humanize = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** The values an enum (or a single literal, `const`) allows. */
+const allowed = (p: JsonProp): unknown[] | undefined => (Array.isArray(p.enum) ? p.enum : p.const !== undefined ? [p.const] : undefined);
+
 function kindOf(p: JsonProp, asText: boolean, secret: boolean): FormFieldKind {
-  if (Array.isArray(p.enum)) return "select";
+  if (allowed(p)) return "select";
   if (p.type === "array") return "list";
   if (secret) return "secret";
   if (asText) return "text";
@@ -98,7 +112,7 @@ function fieldFrom(
     ...optional("placeholder", own.placeholder),
     ...optional("maxLength", p.maxLength),
     ...optional("defaultValue", own.default),
-    ...(kind === "select" ? { options: (p.enum ?? []).map((v) => ({ value: String(v), label: own.options?.[String(v)] ?? String(v) })) } : {}),
+    ...(kind === "select" ? { options: (allowed(p) ?? []).map((v) => ({ value: String(v), label: own.options?.[String(v)] ?? String(v) })) } : {}),
   };
 }
 
@@ -132,6 +146,7 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   const spec = {
     key: mod.type, label: form?.label ?? humanize(mod.type), summary: form?.summary ?? mod.docs.describe, namesItsType: form?.namesItsType === true,
     ...optional("evidenceTitle", form?.evidenceTitle),
+    ...(form?.walletChallenge ? { walletChallenge: WALLET_FIELDS } : {}),
   };
   if (form?.href) return { ...spec, href: form.href, fields: [] };
 
@@ -143,8 +158,9 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
   if (spec.namesItsType) fields.push(top("claim_type", "claim", true));
   fields.push(top("subject", "claim", true), top("claim", "claim", true));
   const secrets = mod.request.secrets ?? [];
-  if (mod.docs.evidenceSchema) fields.push(...objectFields(mod.docs.evidenceSchema, "evidence.", form, secrets));
+  // The type's own top-level fields (what the record is: a dex_control's subtype) before its evidence.
   if (mod.docs.fieldsSchema) fields.push(...objectFields(mod.docs.fieldsSchema, "", form, secrets));
+  if (mod.docs.evidenceSchema) fields.push(...objectFields(mod.docs.evidenceSchema, "evidence.", form, secrets));
   // The request schema leaves these optional for every type; a type that asks for them needs them.
   for (const name of form?.requestFields ?? []) fields.push(top(name, "evidence", true));
   if (form?.documents) {
@@ -169,7 +185,9 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
       help: `Leave empty for the default: ${mod.policy?.validityDays ?? defaultValidityDays} days after issue${mod.policy?.validityDays ? ", the longest this kind of record is valid" : ""}.`,
     });
   }
-  return { ...spec, fields };
+  // A signed wallet challenge fills these: the form's wallet step, not the person, gives them.
+  const filled = form?.walletChallenge ? fields.map((f) => (WALLET_FIELD_NAMES.includes(f.name) ? { ...f, kind: "wallet" as const } : f)) : fields;
+  return { ...spec, fields: filled };
 }
 
 /** What the upload field says about every document, whatever the type asks for. */

@@ -110,6 +110,13 @@ export type ClaimForm = {
   levelHelp?: Readonly<Partial<Record<EvidenceLevel, string>>>;
   /** The type's own field that sets when the record ends (e.g. a mandate's `valid_until`): the form asks for it, not `expires_at`. */
   expiresWith?: string;
+  /**
+   * The record is about a wallet that signs a wallet challenge requested with this claim type
+   * (`challenge.kind` "wallet"): the form connects the browser wallet, requests the challenge,
+   * has the wallet sign its message, and fills `subject` (the wallet's address),
+   * `evidence.challenge_id` and `evidence.signature` itself instead of asking for them.
+   */
+  walletChallenge?: true;
 };
 
 /** A submission as `review.atApproval` sees it, private evidence included (never shown). */

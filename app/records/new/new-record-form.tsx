@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useActionState, useState } from "react";
 import { Alert, buttonClass, inputClass } from "@/components/portal";
 import type { ClaimFormSpec, FormField, FormSection } from "@/lib/claims/form-spec";
+import { WalletProviders } from "@/components/wallet-connect";
 import { newRecordAction, type NewRecordState } from "./actions";
+import { WalletStep } from "./wallet-step";
 
 type Props = {
   specs: ClaimFormSpec[];
@@ -13,6 +15,8 @@ type Props = {
   liveBlockedReason: string | null;
   /** The server's clock, "YYYY-MM-DDTHH:MM" UTC: a required moment (when the source was checked) starts at now. */
   nowUtc: string;
+  /** The networks a wallet challenge can name (a kind whose wallet signs one: `spec.walletChallenge`). */
+  walletNetworks: readonly string[];
 };
 
 const GROUPS: { group: FormField["group"]; title: string }[] = [
@@ -26,7 +30,16 @@ const GROUPS: { group: FormField["group"]; title: string }[] = [
  * kind shows its fields. A refusal comes back with what was posted and the error beside the
  * field it names; the form remounts (`key`) with those values, so nothing typed is lost.
  */
-export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlockedReason, nowUtc }: Props) {
+export function NewRecordForm(props: Props) {
+  // Outside the form, which remounts on every answer: the wallet stays connected.
+  return (
+    <WalletProviders>
+      <RecordForm {...props} />
+    </WalletProviders>
+  );
+}
+
+function RecordForm({ specs, initialChoice, idempotencyKey, liveBlockedReason, nowUtc, walletNetworks }: Props) {
   const [state, action, pending] = useActionState<NewRecordState, FormData>(newRecordAction, { attempt: 0, idempotencyKey, choice: initialChoice });
   const [choice, setChoice] = useState(initialChoice);
   const spec = specs.find((s) => s.key === choice && !s.href);
@@ -36,6 +49,8 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
   const values = posted ? (state.values ?? {}) : {};
   const firstError = [...(spec?.fields.map((f) => f.name) ?? []), "environment"].find((n) => errors[n]);
   const environment = state.environment === "live" && !liveBlockedReason ? "live" : "sandbox";
+  // The fields a signed wallet challenge fills are given by the wallet step, shown where the first of them is.
+  const walletAt = spec?.fields.find((f) => f.kind === "wallet")?.name;
 
   return (
     <form key={state.attempt} action={action} noValidate className="max-w-2xl space-y-8" data-testid="new-record-form">
@@ -80,10 +95,17 @@ export function NewRecordForm({ specs, initialChoice, idempotencyKey, liveBlocke
               <fieldset key={group} className="space-y-5 border-t border-slate-200 pt-6">
                 <legend className="float-left w-full text-lg font-semibold">{group === "evidence" ? (spec.evidenceTitle ?? title) : title}</legend>
                 {sectioned(fields).map((part) => {
-                  const one = (f: FormField) => (
-                    <Field key={f.name} f={f} error={errors[f.name]} autoFocus={f.name === firstError}
-                      value={values[f.name] ?? f.defaultValue ?? (f.kind === "datetime" && f.required ? nowUtc : "")} />
-                  );
+                  const one = (f: FormField) => {
+                    if (f.kind === "wallet") {
+                      return f.name === walletAt && spec.walletChallenge
+                        ? <WalletStep key={f.name} claimType={spec.key} fields={spec.walletChallenge} networks={walletNetworks} values={values} errors={errors} />
+                        : null;
+                    }
+                    return (
+                      <Field key={f.name} f={f} error={errors[f.name]} autoFocus={f.name === firstError}
+                        value={values[f.name] ?? f.defaultValue ?? (f.kind === "datetime" && f.required ? nowUtc : "")} />
+                    );
+                  };
                   if (!part.section) return part.fields.map(one);
                   const { section } = part;
                   const helpId = `${idOf(section.name)}-help`;

@@ -5,6 +5,7 @@ import { liveBlockedReason } from "@/lib/accounts/live-access";
 import { requireAccount } from "@/lib/auth/session";
 import { claimFormSpecs } from "@/lib/claims/form-spec";
 import { getEnv } from "@/lib/env";
+import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { SignOutButton } from "../../developers/forms";
 import { newFormKey } from "./form-key";
 import { NewRecordForm } from "./new-record-form";
@@ -41,6 +42,7 @@ export default async function NewRecordPage({ searchParams }: Props) {
           idempotencyKey={newFormKey()}
           liveBlockedReason={liveBlockedReason(account, "Live records")}
           nowUtc={new Date().toISOString().slice(0, 16)}
+          walletNetworks={EVM_NETWORKS}
         />
       </PortalMain>
     </>

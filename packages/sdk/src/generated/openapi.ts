@@ -926,6 +926,14 @@ export interface components {
             /** @description The dex_control record of this wallet this submission renews: superseded by it on approval. */
             renews?: string;
         };
+        /** @description dex_control's own top-level request field, sent beside subject, claim_type and claim. */
+        DexControlFields: {
+            /**
+             * @description dex_control: builder, vault_leader or wallet_owner.
+             * @enum {string}
+             */
+            subtype: "builder" | "vault_leader" | "wallet_owner";
+        };
         ExchangeTradeEvidence: {
             /**
              * @description The exchange environment the key belongs to: testnet for the test pilot, mainnet for live records.
