@@ -303,6 +303,21 @@ describe("cluster: three instances, one PostgreSQL, nginx, two workers", () => {
     }
     expect(seen).toBe(3);
     await waitFor(() => held >= 1, 30_000);
+    // Isolation: while endpoint 0 holds its 4th delivery open, the other endpoints get all
+    // twelve from the same worker. Killed once their outcomes are recorded, the worker cuts only
+    // the held delivery (an answer acknowledged but not yet recorded at a kill is sent again:
+    // at-least-once, the same webhook-id).
+    for (const ep of [eps[1]!, eps[2]!]) {
+      await waitFor(() => new Set(ep.received().filter((x) => x.acked).map((x) => x.id)).size >= 12, 30_000, 100);
+    }
+    expect(held).toBe(1);
+    const urls = eps.map((ep) => ep.url);
+    for (let i = 0; i < 150; i++) {
+      const rows = await sql`select count(*)::int as n from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+        where w.url in ${sql(urls)} and d.status = 'succeeded'`;
+      if ((rows[0]!.n as number) >= 27) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await workers[0]!.kill9();
     eps[0]!.behave({}); // answer normally from now on
     startWorker(0);
