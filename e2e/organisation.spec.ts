@@ -87,8 +87,8 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   expect(served.headers()["x-content-type-options"]).toBe("nosniff");
   expect(served.headers()["content-security-policy"]).toMatch(/^sandbox/);
   expect((await served.body()).subarray(0, 5).toString()).toBe("%PDF-");
-  const inner = rp.frames().find((f) => f.url().endsWith(src));
-  expect(inner, "the document frame loaded the file").toBeDefined();
+  // The frame navigates to the file after it is attached: wait for it rather than read it once.
+  await expect.poll(() => rp.frames().some((f) => f.url().endsWith(src)), { message: "the document frame loaded the file" }).toBe(true);
   // The customer is refused the reviewer's copy (only the owner's own route serves it to them).
   expect((await cp.request.get(src)).status()).toBe(404);
 
