@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { dataLayerTest, uniqueEmail } from "./setup";
 
 // Mail goes to DATA_DIR/mail (no SMTP), where these tests read it.
-const { dir, db } = await dataLayerTest({ env: { SMTP_URL: undefined } });
+const { dir, db, keyAnswer } = await dataLayerTest({ env: { SMTP_URL: undefined } });
 const { accounts, apiKeys, planRequests } = await import("@/drizzle/schema");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createAccount } = await import("@/lib/accounts/create-account");
@@ -16,18 +16,9 @@ const { runAdminCommand } = await import("@/lib/admin/commands");
 const { createLoginToken } = await import("@/lib/auth/login-token");
 const { confirmThroughSignupLink, redeemMagicLink, resetPassword } = await import("@/lib/auth/redeem-login-link");
 const { signUp } = await import("@/lib/auth/signup");
-const { ApiError } = await import("@/lib/http/errors");
 
 const accountRow = async (id: string) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0]!;
 
-async function keyAnswer(key: string): Promise<string> {
-  try {
-    return (await authenticateApiKey(db, `Bearer ${key}`)).accountId;
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-}
 
 /** `npm run admin -- account create --email …`, the README's quick start. */
 async function cliAccount() {

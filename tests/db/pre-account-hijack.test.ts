@@ -6,7 +6,7 @@ import { dataLayerTest } from "./setup";
 // On a database of its own: on PostgreSQL the test server's delivery worker would otherwise
 // send the attacker's queued delivery, fail (nothing listens) and disable the endpoint, which
 // the tests below expect to stay enabled where nothing revoked it.
-const { db } = await dataLayerTest({
+const { db, keyAnswer } = await dataLayerTest({
   ownDatabase: "hijack",
   env: {
     SMTP_URL: undefined, // the sign-up mail goes to DATA_DIR/mail
@@ -24,22 +24,12 @@ const { redeemMagicLink, resetPassword } = await import("@/lib/auth/redeem-login
 const { createMandateKey } = await import("@/lib/mandates/manage-mandate-keys");
 const { createWebhook, sendTestEvent } = await import("@/lib/webhooks/manage-webhooks");
 const { newDeliveryId } = await import("@/lib/ids");
-const { ApiError } = await import("@/lib/http/errors");
 
 const ATTACKER_PASSWORD = "attacker's own password";
 const MANDATE_PUBLIC_KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const accountRow = async (id: string) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0]!;
 const keyRow = async (id: string) => (await db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0]!;
 
-/** How `authenticateApiKey` answers a key: the account id, or the error code. */
-async function keyAnswer(key: string): Promise<string> {
-  try {
-    return (await authenticateApiKey(db, `Bearer ${key}`)).accountId;
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-}
 
 /**
  * Someone signs up with another person's address and a password of their own, and sets the

@@ -127,5 +127,17 @@ function builders(db: Db) {
     return e.id;
   }
 
-  return { sandboxCustomer, liveCustomer, reviewer, create, webhookEndpoint, raiseEvent };
+  /** How `authenticateApiKey` answers a key: the account id, or the error code. */
+  async function keyAnswer(key: string): Promise<string> {
+    const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
+    const { ApiError } = await import("@/lib/http/errors");
+    try {
+      return (await authenticateApiKey(db, `Bearer ${key}`)).accountId;
+    } catch (e) {
+      if (e instanceof ApiError) return e.code;
+      throw e;
+    }
+  }
+
+  return { sandboxCustomer, liveCustomer, reviewer, create, webhookEndpoint, raiseEvent, keyAnswer };
 }
