@@ -9,7 +9,8 @@ export default defineConfig({
   testDir: import.meta.dirname,
   testMatch: /.*\.spec\.ts$/,
   globalSetup: path.join(import.meta.dirname, "global-setup.ts"),
-  outputDir: path.join(import.meta.dirname, "..", "test-results"),
+  // Per run when PRS_E2E_OUTPUT is set: .ci/run runs both databases' suites side by side.
+  outputDir: process.env.PRS_E2E_OUTPUT ?? path.join(import.meta.dirname, "..", "test-results"),
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -25,7 +25,11 @@ export async function buildEmbed() {
   });
   const code = result.outputFiles[0].contents;
   fs.mkdirSync(path.dirname(EMBED_OUT), { recursive: true });
-  fs.writeFileSync(EMBED_OUT, code);
+  // Written whole and renamed into place: two test runs side by side (.ci/run) rebuild it while
+  // a server may be reading it, and a reader must never see half a file.
+  const tmp = `${EMBED_OUT}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, code);
+  fs.renameSync(tmp, EMBED_OUT);
   return { bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
 }
 
