@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { createConfig, custom, injected, useConnect, useConnection, useConnectors, useDisconnect, WagmiProvider } from "wagmi";
 import { mainnet } from "wagmi/chains";
-import { Alert, buttonClass } from "@/components/portal";
+import { CopyButton } from "@/components/copy-button";
+import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 
 /**
  * The portal's wagmi config (the Proofs page's wallet proof, the "New record" form's wallet
@@ -102,5 +103,43 @@ export function ConnectedWallet({ onDisconnect }: { onDisconnect?: () => void })
       Connected{connector ? ` with ${connector.id === "injected" ? "your browser wallet" : connector.name}` : ""}: <code className="break-all" data-testid="wallet-address">{address}</code>{" "}
       <button type="button" className="underline" onClick={() => { onDisconnect?.(); disconnect.mutate(); }}>Disconnect</button>
     </p>
+  );
+}
+
+/**
+ * The network choice and the button that requests a wallet challenge for the connected
+ * address (both wallet flows: the Proofs page and the "New record" form's wallet step).
+ * Changing the network drops the challenge requested before (`onNetwork`).
+ */
+export function ChallengeRequest({ networks, network, onNetwork, busy, onRequest, label = "Request challenge" }: {
+  networks: readonly string[];
+  network: string;
+  onNetwork: (network: string) => void;
+  busy: boolean;
+  onRequest: () => void;
+  label?: string;
+}) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <label className="text-sm">
+        Network
+        <select className={inputClass} value={network} onChange={(e) => onNetwork(e.target.value)}>
+          {networks.map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+      </label>
+      <button type="button" className={secondaryButtonClass} disabled={busy} onClick={onRequest}>{label}</button>
+    </div>
+  );
+}
+
+/** The challenge message the wallet will sign, shown whole with a copy button; `children` follow it (what to press next). */
+export function ChallengeMessage({ message, intro, children }: { message: string; intro: string; children?: ReactNode }) {
+  return (
+    <div className="rounded border border-slate-200 bg-white p-4" data-testid="wallet-challenge">
+      <p className="text-sm">{intro}</p>
+      <pre id="wallet-message" className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{message}</pre>
+      <div className="mt-2"><CopyButton value={message} label="message" targetId="wallet-message" /></div>
+      {children}
+    </div>
   );
 }

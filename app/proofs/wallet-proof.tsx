@@ -2,9 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { useConnection, useSignMessage } from "wagmi";
-import { CopyButton } from "@/components/copy-button";
-import { buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
-import { ConnectedWallet, ConnectWallet, WalletProviders, walletErrorText as errorText } from "@/components/wallet-connect";
+import { buttonClass } from "@/components/portal";
+import { ChallengeMessage, ChallengeRequest, ConnectedWallet, ConnectWallet, WalletProviders, walletErrorText as errorText } from "@/components/wallet-connect";
 import { formatUtc } from "@/lib/format/dates";
 import { requestWalletChallengeAction, submitWalletProofAction, type ProofState, type WalletChallenge } from "./actions";
 import { ProofResult } from "./proof-result";
@@ -81,23 +80,15 @@ function WalletFlow({ environment, networks }: Props) {
       {connected && (
         <div className="space-y-3">
           <ConnectedWallet onDisconnect={() => { setChallenge(null); setResult({}); }} />
-          <div className="flex flex-wrap items-end gap-3">
-            <label className="text-sm">
-              Network
-              <select className={inputClass} value={network} onChange={(e) => { setNetwork(e.target.value); setChallenge(null); }}>
-                {networks.map((n) => <option key={n} value={n}>{n}</option>)}
-              </select>
-            </label>
-            <button type="button" className={secondaryButtonClass} disabled={busy} onClick={requestChallenge}>Request challenge</button>
-          </div>
+          <ChallengeRequest
+            networks={networks} network={network} busy={busy} onRequest={requestChallenge}
+            onNetwork={(n) => { setNetwork(n); setChallenge(null); }}
+          />
         </div>
       )}
 
       {connected && challenge && (
-        <div className="rounded border border-slate-200 bg-white p-4" data-testid="wallet-challenge">
-          <p className="text-sm">Your wallet will ask you to sign this message. Signing costs nothing and grants no permission:</p>
-          <pre id="wallet-message" className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{challenge.message}</pre>
-          <div className="mt-2"><CopyButton value={challenge.message} label="message" targetId="wallet-message" /></div>
+        <ChallengeMessage message={challenge.message} intro="Your wallet will ask you to sign this message. Signing costs nothing and grants no permission:">
           <p className="mt-2 text-xs text-slate-600">Challenge <code>{challenge.id}</code>, valid until {formatUtc(challenge.expiresAt)}.</p>
           <div className="mt-3 flex flex-wrap items-center gap-4">
             <label className="flex w-full items-start gap-2 text-sm">
@@ -108,7 +99,7 @@ function WalletFlow({ environment, networks }: Props) {
               {busy ? "Waiting for the wallet…" : "Sign with wallet and submit"}
             </button>
           </div>
-        </div>
+        </ChallengeMessage>
       )}
 
       <ProofResult state={result} what="the signature was made by this address's key." />

@@ -2,9 +2,8 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useConnection, useSignMessage } from "wagmi";
-import { CopyButton } from "@/components/copy-button";
-import { Alert, inputClass, secondaryButtonClass } from "@/components/portal";
-import { ConnectedWallet, ConnectWallet, walletErrorText } from "@/components/wallet-connect";
+import { Alert, secondaryButtonClass } from "@/components/portal";
+import { ChallengeMessage, ChallengeRequest, ConnectedWallet, ConnectWallet, walletErrorText } from "@/components/wallet-connect";
 import type { WalletFields } from "@/lib/claims/form-spec";
 import { requestWalletChallengeAction, type WalletChallenge } from "../../proofs/actions";
 
@@ -107,29 +106,20 @@ export function WalletStep({ claimType, fields: WALLET_FIELDS, networks, values,
       {connected && (
         <>
           <ConnectedWallet onDisconnect={() => { setChallenge(null); setSigned(null); setError(undefined); }} />
-          <div className="flex flex-wrap items-end gap-3">
-            <label className="text-sm">
-              Network
-              <select className={inputClass} value={network} onChange={(e) => { setNetwork(e.target.value); setChallenge(null); }}>
-                {networks.map((n) => <option key={n} value={n}>{n}</option>)}
-              </select>
-            </label>
-            <button type="button" className={secondaryButtonClass} disabled={busy} onClick={requestChallenge}>
-              {signed ? "Sign a new challenge" : "Request challenge"}
-            </button>
-          </div>
+          <ChallengeRequest
+            networks={networks} network={network} busy={busy} onRequest={requestChallenge}
+            onNetwork={(n) => { setNetwork(n); setChallenge(null); }}
+            label={signed ? "Sign a new challenge" : "Request challenge"}
+          />
         </>
       )}
 
       {connected && challenge && !signed && (
-        <div className="rounded border border-slate-200 bg-white p-4" data-testid="wallet-challenge">
-          <p className="text-sm">Your wallet will ask you to sign this message:</p>
-          <pre id="wallet-message" className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs" data-testid="wallet-message">{challenge.message}</pre>
-          <div className="mt-2"><CopyButton value={challenge.message} label="message" targetId="wallet-message" /></div>
+        <ChallengeMessage message={challenge.message} intro="Your wallet will ask you to sign this message:">
           <button type="button" className={`${secondaryButtonClass} mt-3`} disabled={busy} onClick={signChallenge}>
             {busy ? "Waiting for the wallet…" : "Sign with wallet"}
           </button>
-        </div>
+        </ChallengeMessage>
       )}
 
       {signed && (
