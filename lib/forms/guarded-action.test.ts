@@ -55,6 +55,13 @@ describe("every server action goes through the input guard", () => {
     expect(serverActionFiles().flatMap(unguardedExports)).toEqual([]);
   });
 
+  it("no inline server action (a \"use server\" directive inside a function body) escapes the walk", () => {
+    const out = execFileSync("git", ["ls-files", "app", "lib", "components"], { cwd: root, encoding: "utf8" });
+    const inline = out.split("\n").filter((f) => /\.(ts|tsx)$/.test(f) && fs.existsSync(path.join(root, f)))
+      .filter((f) => /^[ \t]+["']use server["'];?[ \t]*$/m.test(fs.readFileSync(path.join(root, f), "utf8")));
+    expect(inline).toEqual([]);
+  });
+
   it("the walk itself notices an unwrapped action, a re-export and a default export", () => {
     const dir = fs.mkdtempSync(path.join(root, "node_modules", ".guard-walk-"));
     try {

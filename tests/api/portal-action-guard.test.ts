@@ -43,7 +43,7 @@ describe("portal actions refuse what the API refuses, with the form's error and 
   });
 
   it("a NUL in the account name, and an overlong one: the form's error, the name unchanged", async () => {
-    for (const [name, said] of [["Acme\u0000Corp", `The field 'name' ${NUL_SAID}`], ["x".repeat(100_001), "The field 'name' is longer than 100,000 characters."]]) {
+    for (const [name, said] of [["Acme\u0000Corp", `The field 'name' ${NUL_SAID}`], ["x".repeat(100_001), "The field 'name' is longer than 100,000 characters."]] as const) {
       const r = await serverAction(c, "/developers", ["app/developers/actions.ts", "setNameAction"], { form: { name } });
       expect(r.status).toBe(200);
       expect(r.text).toContain(said);
