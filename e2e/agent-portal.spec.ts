@@ -180,7 +180,7 @@ test("a mandate signed outside the browser, pasted into the form: source_verifie
   await expect(page.getByTestId("record-level")).toHaveText("Source verified");
   const mandate = page.getByTestId("agent-mandate");
   await expect(mandate.getByTestId("mandate-hash")).toHaveText(m.mandate_hash);
-  await expect(mandate.getByTestId("mandate-key").getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);
+  await expect(mandate.getByTestId("mandate-key").getByRole("link", { name: keyId })).toHaveAttribute("href", new RegExp(`/keys/${accountId}/${keyId}$`));
   await expect(mandate.getByTestId("mandate-key-status")).toHaveText("active");
   await shots(page, "agent-record-signed");
 

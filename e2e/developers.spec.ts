@@ -8,14 +8,20 @@ import { baseURL, forge, hydrated, issue, newClientContext, openConfirm, ownClie
 // Clipboard access for the Copy buttons.
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress, permissions: ["clipboard-read", "clipboard-write"] });
 
-/** The public read-back, fetched from the test process without any session or key. */
-async function publicKey(keyId: string) {
-  const r = await fetch(`${baseURL}/keys/${encodeURIComponent(keyId)}`);
+/** The public read-back of an account's key, fetched from the test process without any session or key. */
+async function publicKey(owner: { accountId: string }, keyId: string) {
+  const r = await fetch(`${baseURL}/keys/${encodeURIComponent(owner.accountId)}/${encodeURIComponent(keyId)}`);
   return { status: r.status, cors: r.headers.get("access-control-allow-origin"), body: await r.json() };
 }
 
+/** The account behind an API key (its id is what a mandate signs and where its keys are read back). */
+async function accountOf(key: string): Promise<{ accountId: string }> {
+  const r = await fetch(`${baseURL}/api/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
+  return { accountId: String(((await r.json()) as { id: string }).id) };
+}
+
 /** Another account (its own browser context and client address) with a mandate key registered through the API. */
-async function otherAccountMandateKey(browser: Browser): Promise<string> {
+async function otherAccountMandateKey(browser: Browser): Promise<{ keyId: string; owner: { accountId: string } }> {
   const ctx = await newClientContext(browser);
   try {
     const key = await signUp(await ctx.newPage(), `e2e-mk-other-${Date.now()}@example.com`);
@@ -27,7 +33,7 @@ async function otherAccountMandateKey(browser: Browser): Promise<string> {
       body: JSON.stringify({ key_id: keyId, public_key: x }),
     });
     expect(r.status).toBe(201);
-    return keyId;
+    return { keyId, owner: await accountOf(key) };
   } finally {
     await ctx.close();
   }
@@ -35,7 +41,7 @@ async function otherAccountMandateKey(browser: Browser): Promise<string> {
 
 test("developers: mandate keys — register, list, read back publicly, revoke", async ({ page, browser }) => {
   const email = `e2e-mk-${Date.now()}@example.com`;
-  await signUp(page, email);
+  const owner = await accountOf(await signUp(page, email));
   await page.goto("/developers");
   await signInOnPage(page, email, /\/developers$/);
 
@@ -60,7 +66,7 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   expect(await page.content()).not.toContain(secretKey);
   expect(await page.content()).not.toContain(jwk.d);
   await expect(section.getByTestId("no-mandate-keys")).toBeVisible();
-  expect((await publicKey(keyId)).status).toBe(404);
+  expect((await publicKey(owner, keyId)).status).toBe(404);
   // The key id stays in its field; what was pasted as the public key is not put back (it was a private key).
   await expect(section.getByLabel("Key id", { exact: true })).toHaveValue(keyId);
   await expect(section.getByLabel(/^Public key/)).toHaveValue("");
@@ -82,7 +88,7 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   await expect(row).toBeVisible();
   await expect(row).toContainText("sandbox");
   await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
-  await expect(row.getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${keyId}`);
+  await expect(row.getByRole("link", { name: keyId })).toHaveAttribute("href", `/keys/${owner.accountId}/${keyId}`);
   // Its id (what records cite as principal_key_id) can be copied.
   await row.getByRole("button", { name: `Copy key id ${keyId}` }).click();
   await expect(row.getByRole("button", { name: `Copy key id ${keyId}` })).toHaveText("Copied");
@@ -90,11 +96,13 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   await shot(page, "developers-mandate-key");
 
   // Anyone can read it back — and its JWK verifies a signature made with the private half (jose + WebCrypto).
-  const pub = await publicKey(keyId);
+  const pub = await publicKey(owner, keyId);
   expect(pub.status).toBe(200);
   expect(pub.cors).toBe("*");
   expect(pub.body).toMatchObject({ object: "mandate_key", key_id: keyId, algorithm: "Ed25519", public_key: jwk.x, status: "active", revoked_at: null });
   expect(JSON.stringify(pub.body)).not.toContain(email);
+  // Its owner named as every public answer names an account: this one is no verified organisation.
+  expect(pub.body).toMatchObject({ account_id: owner.accountId, account: { name_verified: false, organisation: null } });
   const message = new TextEncoder().encode(JSON.stringify({ agent_id: "agent-7", act: "pay_invoice" }));
   const signature = nodeSign(null, message, privateKey);
   const verifyKey = (await importJWK(pub.body.jwk, "EdDSA")) as CryptoKey;
@@ -102,7 +110,7 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
 
   // The link opens the public JSON.
   await row.getByRole("link", { name: keyId }).click();
-  await expect(page).toHaveURL(new RegExp(`/keys/${keyId}$`));
+  await expect(page).toHaveURL(new RegExp(`/keys/${owner.accountId}/${keyId}$`));
   expect(JSON.parse(await page.locator("body").innerText())).toMatchObject({ key_id: keyId, status: "active" });
   await page.goBack();
 
@@ -117,20 +125,20 @@ test("developers: mandate keys — register, list, read back publicly, revoke", 
   await expect(section.getByLabel("Key id", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
   // A forged form naming another account's key changes nothing: the action acts only on the session's account.
-  const foreignId = await otherAccountMandateKey(browser);
+  const { keyId: foreignId, owner: foreignOwner } = await otherAccountMandateKey(browser);
   const confirmRevoke = await openConfirm(row, `Revoke mandate key ${keyId}`, "Yes, revoke");
   await forge(row.locator("form"), "key_id", foreignId);
   await submitAction(page, confirmRevoke, foreignId);
   await page.reload();
   await expect(row.getByTestId("mandate-key-status")).toHaveText("active");
-  expect((await publicKey(foreignId)).body.status).toBe("active");
+  expect((await publicKey(foreignOwner, foreignId)).body.status).toBe("active");
   await expect(section.locator(`[data-testid="mandate-key-row"][data-key-id="${foreignId}"]`)).toHaveCount(0);
 
   // Revoke (after the confirmation step): marked revoked here and in the public read-back; the id stays taken.
   await (await openConfirm(row, `Revoke mandate key ${keyId}`, "Yes, revoke")).click();
   await expect(row.getByTestId("mandate-key-status")).toContainText("revoked");
   await expect(row.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
-  const after = await publicKey(keyId);
+  const after = await publicKey(owner, keyId);
   expect(after.body).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
   await shotBoth(page, "developers-mandate-key-revoked");
 });

@@ -21,6 +21,8 @@ export const RECORD_ID_RE = /^PRS-[0-9A-HJKMNP-TV-Z]{20}$/;
 
 export const newRecordId = () => `PRS-${crockford(20)}`;
 export const newAccountId = () => `acct_${crockford(20).toLowerCase()}`;
+/** An account id as a path segment may be (loose: anything else is not found without a query). */
+export const ACCOUNT_ID_RE = /^acct_[0-9a-z]{1,64}$/;
 export const newApiKeyId = () => `key_${crockford(20).toLowerCase()}`;
 export const newEventId = () => `evt_${crockford(24).toLowerCase()}`;
 export const newBatchId = () => `bat_${crockford(20).toLowerCase()}`;
@@ -37,9 +39,10 @@ export const WEBHOOK_ID_RE = /^wh_[0-9a-hjkmnp-tv-z]{20}$/;
 export const DOMAIN_CHALLENGE_ID_RE = /^dch_[A-Za-z0-9]{20}$/;
 export const WALLET_CHALLENGE_ID_RE = /^wch_[A-Za-z0-9]{20}$/;
 /**
- * Mandate key ids are chosen by the caller and unique across the whole service (records cite
- * them without an account): 3-100 characters, letters, digits and `. _ : -`, starting with a
- * letter or digit; compared exactly (case-sensitive).
+ * Mandate key ids are chosen by the caller and unique within its account (issue 29: records
+ * cite them as the issuing account's key; anyone reads one back at /keys/{account_id}/{key_id}):
+ * 3-100 characters, letters, digits and `. _ : -`, starting with a letter or digit; compared
+ * exactly (case-sensitive).
  */
 export const MANDATE_KEY_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{2,99}$/;
 export const newFileId = () => `file_${crockford(24).toLowerCase()}`;

@@ -9,6 +9,7 @@ import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { RotationUnavailable, rotateSigningKey } from "@/lib/signing/keys";
 import { publishLocalKeys } from "@/lib/signing/published-keys";
+import { guardedAction, errorState } from "@/lib/forms/guarded-action";
 
 export type AdminState = { error?: string; done?: string };
 
@@ -18,7 +19,7 @@ async function requireAdmin() {
   return account.role === "admin" ? account : null;
 }
 
-export async function setPlanAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+export const setPlanAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
   if (!(await requireAdmin())) return { error: "Only admins can change plans." };
   const accountId = String(form.get("account_id") ?? "");
   const plan = String(form.get("plan") ?? "");
@@ -26,10 +27,10 @@ export async function setPlanAction(_prev: AdminState, form: FormData): Promise<
   if (!(await setPlan(await getDb(), accountId, plan as Plan))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: `Plan set to ${plan}.` };
-}
+}, errorState);
 
 /** Approve (sets the plan, as "Set plan" does) or decline with a reason a pending plan request. */
-export async function decidePlanRequestAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+export const decidePlanRequestAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
   const admin = await requireAdmin();
   if (!admin) return { error: "Only admins can decide plan requests." };
   const id = String(form.get("request_id") ?? "");
@@ -45,9 +46,9 @@ export async function decidePlanRequestAction(_prev: AdminState, form: FormData)
     if (e instanceof PlanRequestRefused) return { error: e.message };
     throw e;
   }
-}
+}, errorState);
 
-export async function setRoleAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+export const setRoleAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
   const admin = await requireAdmin();
   if (!admin) return { error: "Only admins can change roles." };
   const accountId = String(form.get("account_id") ?? "");
@@ -57,18 +58,18 @@ export async function setRoleAction(_prev: AdminState, form: FormData): Promise<
   if (!(await grantRole(await getDb(), accountId, role as Role))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: `Role set to ${role}.` };
-}
+}, errorState);
 
-export async function setLiveExchangeAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+export const setLiveExchangeAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
   if (!(await requireAdmin())) return { error: "Only admins can enable live exchange verification." };
   const accountId = String(form.get("account_id") ?? "");
   const on = form.get("enable") === "yes";
   if (!(await setLiveExchangeVerification(await getDb(), accountId, on))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: on ? "Live exchange verification enabled." : "Live exchange verification disabled." };
-}
+}, errorState);
 
-export async function rotateKeyAction(_prev: AdminState, form: FormData): Promise<AdminState> {
+export const rotateKeyAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
   if (!(await requireAdmin())) return { error: "Only admins can rotate signing keys." };
   if (form.get("confirm") !== "yes") return { error: "Tick the confirmation: new records will be signed with a new key." };
   try {
@@ -80,4 +81,4 @@ export async function rotateKeyAction(_prev: AdminState, form: FormData): Promis
     if (e instanceof RotationUnavailable) return { error: e.message };
     throw e;
   }
-}
+}, errorState);

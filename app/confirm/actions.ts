@@ -9,6 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { log } from "@/lib/log/logger";
 import { CONFIRM_MESSAGES } from "./messages";
+import { guardedAction, errorState } from "@/lib/forms/guarded-action";
 
 export type ConfirmState = { confirmed?: string; error?: string; fieldError?: string };
 
@@ -18,7 +19,7 @@ export type ConfirmState = { confirmed?: string; error?: string; fieldError?: st
  * made before confirmation — the sign-up's password (the person sets theirs here), sessions,
  * API keys, mandate keys and webhooks (lib/auth/redeem-login-link.ts confirmThroughSignupLink).
  */
-export async function confirmEmailAction(_prev: ConfirmState, form: FormData): Promise<ConfirmState> {
+export const confirmEmailAction = guardedAction(async (_prev: ConfirmState, form: FormData): Promise<ConfirmState> => {
   const limit = await authLimits().signIn.hit(clientAddress(await headers()));
   if (!limit.ok) return { error: `Too many attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` };
   const token = form.get("token");
@@ -36,4 +37,4 @@ export async function confirmEmailAction(_prev: ConfirmState, form: FormData): P
   if (result === "no_account") return { error: CONFIRM_MESSAGES.invalid };
   if (result === "already_confirmed") return { confirmed: CONFIRM_MESSAGES.alreadyConfirmed };
   return { confirmed: CONFIRM_MESSAGES.confirmed };
-}
+}, errorState);

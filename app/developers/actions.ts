@@ -22,13 +22,14 @@ import { createWebhook, deleteWebhook, sendTestEvent, webhookCreateSchema } from
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
 import { parseMandatePublicKey } from "@/lib/mandates/public-key";
+import { guardedAction, errorState, formErrorState } from "@/lib/forms/guarded-action";
 
 // Every action re-reads the session (server side) and acts only on that account. Next
 // refuses server-action POSTs whose Origin differs from the host: that is the CSRF check.
 
 export type CreateKeyState = { error?: string; created?: { environment: "sandbox" | "live"; secret: string; keyId: string } };
 
-export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
+export const createKeyAction = guardedAction(async (_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> => {
   const account = await requireAccount();
   const environment = form.get("environment");
   if (environment !== "sandbox" && environment !== "live") return { error: "Choose sandbox or live." };
@@ -41,12 +42,12 @@ export async function createKeyAction(_prev: CreateKeyState, form: FormData): Pr
     log().error({ err: e }, "key creation failed");
     return { error: "The key could not be created. Please try again." };
   }
-}
+}, errorState);
 
 /** The two-step forms (components/confirm-action.tsx) send confirm=yes; a post without it changes nothing. */
 const unconfirmed = (what: string): ConfirmActionState => ({ error: `Nothing was ${what}: confirm with the second button.` });
 
-export async function revokeKeyAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
+export const revokeKeyAction = guardedAction(async (_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> => {
   const account = await requireAccount();
   if (form.get("confirm") !== "yes") return unconfirmed("revoked");
   const keyId = form.get("keyId");
@@ -55,19 +56,19 @@ export async function revokeKeyAction(_prev: ConfirmActionState, form: FormData)
   }
   revalidatePath("/developers");
   return {};
-}
+}, errorState);
 
 /** Every session of the account ends, this one included (the session epoch moves); the password stays. */
-export async function signOutEverywhereAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
+export const signOutEverywhereAction = guardedAction(async (_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> => {
   const account = await requireAccount();
   if (form.get("confirm") !== "yes") return unconfirmed("changed");
   await endAllSessions(await getDb(), account.id);
   redirect("/signin");
-}
+}, errorState);
 
 export type ResendState = { message?: string; error?: string };
 
-export async function resendConfirmationAction(_prev: ResendState): Promise<ResendState> {
+export const resendConfirmationAction = guardedAction(async (_prev: ResendState): Promise<ResendState> => {
   const account = await requireAccount();
   if (account.emailConfirmedAt) return { message: "Your email address is already confirmed." };
   if (!(await authLimits().signUp.hit(`resend:${account.id}`)).ok) return { error: "Too many mails requested. Wait a minute." };
@@ -77,7 +78,7 @@ export async function resendConfirmationAction(_prev: ResendState): Promise<Rese
   } catch {
     return { error: "The mail could not be sent. Please try again later." };
   }
-}
+}, errorState);
 
 /** An ApiError's message is written for API clients and safe to show; anything else is logged. */
 function failure(e: unknown, what: string): string {
@@ -88,12 +89,12 @@ function failure(e: unknown, what: string): string {
 
 const MANDATE_KEY_FIELDS = ["key_id", "public_key", "environment"] as const;
 export type MandateKeyState = FormState<{ key_id: string; public_key: string; environment: string }> & {
-  registered?: { keyId: string; environment: Environment };
+  registered?: { keyId: string; environment: Environment; url: string };
 };
 
 // The principal is the signed-in account: the form carries no account, and the key is
 // registered exactly as POST /api/v1/mandate-keys would with that account's key.
-export async function registerMandateKeyAction(_prev: MandateKeyState, form: FormData): Promise<MandateKeyState> {
+export const registerMandateKeyAction = guardedAction(async (_prev: MandateKeyState, form: FormData): Promise<MandateKeyState> => {
   const account = await requireAccount();
   const keyId = formText(form, "key_id", 200).trim();
   const publicKey = formText(form, "public_key", 1000).trim();
@@ -106,14 +107,15 @@ export async function registerMandateKeyAction(_prev: MandateKeyState, form: For
     const input = parseMandateKeyCreate({ key_id: keyId, public_key: publicKey });
     const key = await createMandateKey(await getDb(), portalAuth(account, env.environment), input);
     revalidatePath("/developers");
-    return { registered: { keyId: key.key_id, environment: env.environment } };
+    const url = `/keys/${encodeURIComponent(account.id)}/${encodeURIComponent(key.key_id)}`;
+    return { registered: { keyId: key.key_id, environment: env.environment, url } };
   } catch (e) {
     if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, MANDATE_KEY_FIELDS) };
     return { values, errors: { form: failure(e, "mandate key registration") } };
   }
-}
+}, formErrorState);
 
-export async function revokeMandateKeyAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
+export const revokeMandateKeyAction = guardedAction(async (_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> => {
   const account = await requireAccount();
   if (form.get("confirm") !== "yes") return unconfirmed("revoked");
   const keyId = form.get("key_id");
@@ -126,14 +128,14 @@ export async function revokeMandateKeyAction(_prev: ConfirmActionState, form: Fo
   }
   revalidatePath("/developers");
   return {};
-}
+}, errorState);
 
 const WEBHOOK_FIELDS = ["url", "events", "description", "environment"] as const;
 export type WebhookState = FormState<{ url: string; events: string[]; description: string; environment: string }> & {
   created?: { id: string; url: string; environment: Environment; secret: string };
 };
 
-export async function createWebhookAction(_prev: WebhookState, form: FormData): Promise<WebhookState> {
+export const createWebhookAction = guardedAction(async (_prev: WebhookState, form: FormData): Promise<WebhookState> => {
   const account = await requireAccount();
   const url = formText(form, "url", 3000).trim();
   const description = formText(form, "description", 1000).trim();
@@ -159,12 +161,12 @@ export async function createWebhookAction(_prev: WebhookState, form: FormData): 
     if (e instanceof ApiError) return { values, errors: apiFieldErrors(e, WEBHOOK_FIELDS) };
     return { values, errors: { form: failure(e, "webhook registration") } };
   }
-}
+}, formErrorState);
 
 export type TestEventState = { error?: string; sent?: string };
 
 /** "Send test event": POST /api/v1/webhooks/{id}/test for the session's account (a webhook.test event to this endpoint only). */
-export async function sendTestEventAction(_prev: TestEventState, form: FormData): Promise<TestEventState> {
+export const sendTestEventAction = guardedAction(async (_prev: TestEventState, form: FormData): Promise<TestEventState> => {
   const account = await requireAccount();
   const id = form.get("id");
   const environment = form.get("environment");
@@ -179,9 +181,9 @@ export async function sendTestEventAction(_prev: TestEventState, form: FormData)
   } catch (e) {
     return { error: failure(e, "test event") };
   }
-}
+}, errorState);
 
-export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> {
+export const deleteWebhookAction = guardedAction(async (_prev: ConfirmActionState, form: FormData): Promise<ConfirmActionState> => {
   const account = await requireAccount();
   if (form.get("confirm") !== "yes") return unconfirmed("deleted");
   const id = form.get("id");
@@ -193,12 +195,12 @@ export async function deleteWebhookAction(_prev: ConfirmActionState, form: FormD
   }
   revalidatePath("/developers");
   return {};
-}
+}, errorState);
 
 export type PlanRequestState = { error?: string; sent?: string };
 
 /** "Go live": ask an admin for a plan (lib/accounts/plan-requests.ts has the rules). */
-export async function requestPlanAction(_prev: PlanRequestState, form: FormData): Promise<PlanRequestState> {
+export const requestPlanAction = guardedAction(async (_prev: PlanRequestState, form: FormData): Promise<PlanRequestState> => {
   const account = await requireAccount();
   try {
     const r = await requestPlan(await getDb(), account, { plan: formText(form, "plan", 20), note: formText(form, "note", 2000) });
@@ -208,12 +210,12 @@ export async function requestPlanAction(_prev: PlanRequestState, form: FormData)
     if (e instanceof PlanRequestRefused) return { error: e.message };
     return { error: failure(e, "plan request") };
   }
-}
+}, errorState);
 
 export type NameState = { saved?: string | null; error?: string; value?: string };
 
 /** The organisation name certificates show as the account that made each statement (same rules as PATCH /api/v1/account). */
-export async function setNameAction(_prev: NameState, form: FormData): Promise<NameState> {
+export const setNameAction = guardedAction(async (_prev: NameState, form: FormData): Promise<NameState> => {
   const account = await requireAccount();
   const value = String(form.get("name") ?? "").slice(0, 400);
   try {
@@ -223,4 +225,4 @@ export async function setNameAction(_prev: NameState, form: FormData): Promise<N
     if (e instanceof ApiError) return { error: e.message, value };
     throw e;
   }
-}
+}, errorState);

@@ -119,7 +119,7 @@ export function MandateKeyForm({ liveBlockedReason }: { liveBlockedReason: strin
       {state.registered && (
         <Alert kind="success">
           Registered mandate key <code>{state.registered.keyId}</code> ({state.registered.environment}). Anyone can read it back at{" "}
-          <Link className="underline" href={`/keys/${encodeURIComponent(state.registered.keyId)}`}>/keys/{state.registered.keyId}</Link>.
+          <Link className="underline" href={state.registered.url}>{state.registered.url}</Link>.
         </Alert>
       )}
     </div>

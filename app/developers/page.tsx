@@ -128,8 +128,9 @@ export default async function DevelopersPage() {
 
         <Section title="Mandate keys" intro={<>
             The public halves of the Ed25519 key pairs with which you sign your agents&apos; mandates. Records cite a key by its id
-            (<code>principal_key_id</code>); anyone can read a key and its status back at <code>/keys/&lt;key id&gt;</code>. Key ids are
-            unique across the service and never reused, also after a key is revoked. The API does the same with{" "}
+            (<code>principal_key_id</code>); anyone can read a key, its status and your account&apos;s name (verified or not) back at{" "}
+            <code>/keys/{account.id}/&lt;key id&gt;</code>. Key ids are unique within your account (another account may use the same id
+            for its own key: it never signs for you) and never reused, also after a key is revoked. The API does the same with{" "}
             <code>POST /api/v1/mandate-keys</code>.
           </>}>
           <div className="mt-4"><MandateKeyForm liveBlockedReason={liveBlockedReason} /></div>
@@ -141,7 +142,7 @@ export default async function DevelopersPage() {
                 <tr key={k.key_id} className="border-b border-slate-100" data-testid="mandate-key-row" data-key-id={k.key_id}>
                   <td data-label="Key id" className="py-2 font-mono text-xs">
                     <div className="flex flex-wrap items-center gap-2">
-                      <Link id={`mandate-key-${k.key_id}`} className="underline" href={`/keys/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
+                      <Link id={`mandate-key-${k.key_id}`} className="underline" href={`/keys/${encodeURIComponent(account.id)}/${encodeURIComponent(k.key_id)}`} title="Public read-back">{k.key_id}</Link>
                       <CopyButton value={k.key_id} label={`key id ${k.key_id}`} targetId={`mandate-key-${k.key_id}`} />
                     </div>
                   </td>

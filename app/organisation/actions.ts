@@ -8,6 +8,7 @@ import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log/logger";
 import { applyForVerification, MAX_DOCUMENTS } from "@/lib/organisations/apply-for-verification";
+import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 export type ApplyValues = { lei: string; name: string; role: string; email: string };
 type ApplyField = "lei" | "name" | "role" | "email" | "documents";
@@ -18,7 +19,7 @@ const FIELD_OF: Record<string, ApplyField> = { lei: "lei", "applicant.name": "na
 
 // The session is read again here and everything is stored under that account only; Next's
 // Origin check on server actions is the CSRF protection.
-export async function applyOrganisationAction(_prev: ApplyState, form: FormData): Promise<ApplyState> {
+export const applyOrganisationAction = guardedAction(async (_prev: ApplyState, form: FormData): Promise<ApplyState> => {
   const account = await requireAccount("/organisation");
   const values: ApplyValues = {
     lei: formText(form, "lei", 60).trim(), name: formText(form, "name", 400), role: formText(form, "role", 400), email: formText(form, "email", 400).trim(),
@@ -47,4 +48,4 @@ export async function applyOrganisationAction(_prev: ApplyState, form: FormData)
     const field = e.param ? (FIELD_OF[e.param] ?? (e.param.startsWith("documents") ? "documents" : undefined)) : undefined;
     return { values, errors: field ? { [field]: e.message } : apiFieldErrors(e, [] as ApplyField[]) };
   }
-}
+}, formErrorState);

@@ -17,6 +17,7 @@ import { portalAuth } from "@/lib/records/portal-auth";
 import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state";
+import { guardedAction, errorState, formErrorState } from "@/lib/forms/guarded-action";
 
 // Proofs in the portal call the same library functions as the API, as the signed-in
 // account (history actor `owner:portal`), never with a stored API key. Each action re-reads
@@ -64,7 +65,7 @@ const proofKey = (challengeId: string) => `portal-proof-${challengeId}`;
 /** The domain typed is put back on every refusal, with the message beside it. */
 export type DomainRequestState = FormState<{ domain: string }>;
 
-export async function requestDomainChallengeAction(_prev: DomainRequestState, form: FormData): Promise<DomainRequestState> {
+export const requestDomainChallengeAction = guardedAction(async (_prev: DomainRequestState, form: FormData): Promise<DomainRequestState> => {
   const typed = formText(form, "domain", 2400).trim();
   const values = { domain: typed };
   // A pasted web address is taken for its host, and the page says so (`from`).
@@ -82,9 +83,9 @@ export async function requestDomainChallengeAction(_prev: DomainRequestState, fo
   }
   const took: Record<string, string> = pastedUrl ? { from: pastedUrl.slice(0, 300) } : {};
   redirect(`/proofs?${new URLSearchParams({ environment: ctx.auth.environment, challenge: id, ...took })}#domain`);
-}
+}, formErrorState);
 
-export async function checkDomainAction(_prev: ProofState, form: FormData): Promise<ProofState> {
+export const checkDomainAction = guardedAction(async (_prev: ProofState, form: FormData): Promise<ProofState> => {
   const ctx = await portalContext(form.get("environment"));
   if ("error" in ctx) return { error: ctx.error };
   const challengeId = String(form.get("challenge_id") ?? "");
@@ -104,7 +105,7 @@ export async function checkDomainAction(_prev: ProofState, form: FormData): Prom
     if (e.code === "idempotency_key_in_use") return { error: "A check of this challenge is still running; wait a moment and check again." };
     return { error: e.message };
   }
-}
+}, errorState);
 
 const walletChallengeInput = z.strictObject({
   environment: z.enum(["sandbox", "live"]),
@@ -114,7 +115,7 @@ const walletChallengeInput = z.strictObject({
   claimType: walletChallengeRequest.shape.claim_type,
 });
 
-export async function requestWalletChallengeAction(input: unknown): Promise<{ error?: string; challenge?: WalletChallenge }> {
+export const requestWalletChallengeAction = guardedAction(async (input: unknown): Promise<{ error?: string; challenge?: WalletChallenge }> => {
   const parsed = walletChallengeInput.safeParse(input);
   if (!parsed.success) return { error: "Connect an EVM wallet and choose one of the listed networks." };
   const ctx = await portalContext(parsed.data.environment);
@@ -126,7 +127,7 @@ export async function requestWalletChallengeAction(input: unknown): Promise<{ er
     if (e instanceof ApiError) return { error: e.message };
     return unexpected("wallet challenge", e);
   }
-}
+}, errorState);
 
 const walletProofInput = z.strictObject({
   environment: z.enum(["sandbox", "live"]),
@@ -136,7 +137,7 @@ const walletProofInput = z.strictObject({
   visibility: z.enum(["public", "private"]),
 });
 
-export async function submitWalletProofAction(input: unknown): Promise<ProofState> {
+export const submitWalletProofAction = guardedAction(async (input: unknown): Promise<ProofState> => {
   const parsed = walletProofInput.safeParse(input);
   if (!parsed.success) return { error: "The signed challenge could not be read; request a new challenge and sign again." };
   const ctx = await portalContext(parsed.data.environment);
@@ -152,4 +153,4 @@ export async function submitWalletProofAction(input: unknown): Promise<ProofStat
     if (e.code === "idempotency_key_in_use") return { error: "This proof is still being checked; wait a moment and try again." };
     return { error: e.message };
   }
-}
+}, errorState);

@@ -11,6 +11,7 @@ import { portalAuth } from "@/lib/records/portal-auth";
 import { lifecycleSchema } from "@/lib/records/schemas";
 import { IRREVERSIBLE } from "./lifecycle-ops";
 import { log } from "@/lib/log/logger";
+import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 /**
  * One state for the page's lifecycle forms: a refusal carries the operation it answers, so
@@ -25,7 +26,7 @@ const FIELDS = ["reason", "superseded_by"] as const;
 
 // The session is re-read on every call and the record is looked up under that account only
 // (changeLifecycle → getRecordOrThrow): a forged id or environment reads as "not found".
-export async function lifecycleAction(_prev: LifecycleState, form: FormData): Promise<LifecycleState> {
+export const lifecycleAction = guardedAction(async (_prev: LifecycleState, form: FormData): Promise<LifecycleState> => {
   const id = formText(form, "id", 100);
   const account = await requireAccount(`/records/${RECORD_ID_RE.test(id) ? id : ""}`);
   const operation = formText(form, "operation", 20);
@@ -64,4 +65,4 @@ export async function lifecycleAction(_prev: LifecycleState, form: FormData): Pr
     log().error({ err: e }, "portal lifecycle change failed");
     return { values, errors: { form: "The change could not be made. Please try again." } };
   }
-}
+}, formErrorState);

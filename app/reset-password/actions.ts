@@ -12,16 +12,17 @@ import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { RESET_PROBLEMS } from "./messages";
 import { log } from "@/lib/log/logger";
+import { guardedAction, errorState } from "@/lib/forms/guarded-action";
 
 /** "Forgot password?": mail a reset link (same answer whether or not the account exists). */
-export async function emailResetLinkAction(_prev: LinkRequestState, form: FormData): Promise<LinkRequestState> {
+export const emailResetLinkAction = guardedAction(async (_prev: LinkRequestState, form: FormData): Promise<LinkRequestState> => {
   return requestLoginLink(clientAddress(await headers()), form.get("email"), "password_reset", after);
-}
+}, errorState);
 
 export type NewPasswordState = { error?: string; fieldError?: string };
 
 /** The reset link's form: a new password under the sign-up rules; on success, on to /signin. */
-export async function setNewPasswordAction(_prev: NewPasswordState, form: FormData): Promise<NewPasswordState> {
+export const setNewPasswordAction = guardedAction(async (_prev: NewPasswordState, form: FormData): Promise<NewPasswordState> => {
   const limit = await authLimits().signIn.hit(clientAddress(await headers()));
   if (!limit.ok) return { error: `Too many attempts from your address. Try again in ${limit.retryAfterSeconds} seconds.` };
   const token = form.get("token");
@@ -37,4 +38,4 @@ export async function setNewPasswordAction(_prev: NewPasswordState, form: FormDa
   }
   if (!result.ok) return { error: RESET_PROBLEMS[result.reason] };
   redirect("/signin?reset=1");
-}
+}, errorState);

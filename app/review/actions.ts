@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { decideSubmission, rerunAutomaticCheck } from "@/lib/reviews/decide-submission";
 import { log } from "@/lib/log/logger";
+import { guardedAction, errorState, formErrorState } from "@/lib/forms/guarded-action";
 
 /**
  * What a form shows after its action. A success needs no message: the page is revalidated
@@ -28,7 +29,7 @@ function unexpected(e: unknown, what: string): string {
 
 // The session is read again on every call and the role checked by decideSubmission
 // (a customer gets "forbidden"); the server action's Origin check is the CSRF protection.
-export async function decideAction(_prev: DecisionState, form: FormData): Promise<DecisionState> {
+export const decideAction = guardedAction(async (_prev: DecisionState, form: FormData): Promise<DecisionState> => {
   const id = formText(form, "id", 100);
   const account = await requireAccount(`/review/${RECORD_ID_RE.test(id) ? id : ""}`);
   const decision = form.get("decision");
@@ -57,9 +58,9 @@ export async function decideAction(_prev: DecisionState, form: FormData): Promis
     if (e.code === "review_conflict") return { conflict: e.message };
     return { values, errors: apiFieldErrors(e, DECISION_FIELDS) };
   }
-}
+}, formErrorState);
 
-export async function rerunAction(_prev: ReviewState, form: FormData): Promise<ReviewState> {
+export const rerunAction = guardedAction(async (_prev: ReviewState, form: FormData): Promise<ReviewState> => {
   const id = String(form.get("id") ?? "");
   const account = await requireAccount(`/review/${RECORD_ID_RE.test(id) ? id : ""}`);
   try {
@@ -71,4 +72,4 @@ export async function rerunAction(_prev: ReviewState, form: FormData): Promise<R
     if (e instanceof ApiError) return e.code === "review_conflict" ? { conflict: e.message } : { error: e.message };
     return { error: unexpected(e, "re-run") };
   }
-}
+}, errorState);

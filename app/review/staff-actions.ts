@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { STAFF_OPERATIONS, staffAction, type StaffOperation } from "@/lib/records/staff-action";
+import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 export type StaffActionValues = { reason: string };
 /** `done` names what was done ("suspended"), shown once; the page is revalidated with the record's new status. */
@@ -17,7 +18,7 @@ const PAST: Record<StaffOperation, string> = { suspend: "suspended", reinstate: 
 
 // The session is read again on every call and the role checked by staffAction (a customer
 // gets "forbidden"); the server action's Origin check is the CSRF protection.
-export async function staffRecordAction(_prev: StaffActionState, form: FormData): Promise<StaffActionState> {
+export const staffRecordAction = guardedAction(async (_prev: StaffActionState, form: FormData): Promise<StaffActionState> => {
   const id = formText(form, "id", 100);
   const account = await requireAccount(`/review/${RECORD_ID_RE.test(id) ? id : ""}`);
   const operation = formText(form, "operation", 20);
@@ -44,4 +45,4 @@ export async function staffRecordAction(_prev: StaffActionState, form: FormData)
   revalidatePath("/review/reports");
   revalidatePath(`/r/${id}`);
   return { done: PAST[operation as StaffOperation] };
-}
+}, formErrorState);

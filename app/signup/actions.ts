@@ -9,13 +9,14 @@ import type { FormState } from "@/lib/forms/form-state";
 import { formText } from "@/lib/forms/form-state";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { log } from "@/lib/log/logger";
+import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 /** The email is put back on every refusal; the password never is (it is typed again). */
 export type SignUpState = FormState<{ email: string }, "email" | "password"> & {
   created?: { email: string; sandboxKey: string; mailed: boolean };
 };
 
-export async function signUpAction(_prev: SignUpState, form: FormData): Promise<SignUpState> {
+export const signUpAction = guardedAction(async (_prev: SignUpState, form: FormData): Promise<SignUpState> => {
   const email = formText(form, "email", 300);
   const values = { email };
   const limit = await authLimits().signUp.hit(clientAddress(await headers()));
@@ -41,4 +42,4 @@ export async function signUpAction(_prev: SignUpState, form: FormData): Promise<
     log().error({ err: e }, "sign-up failed");
     return { values, errors: { form: "Something went wrong on our side; your account was not created. Please try again." } };
   }
-}
+}, formErrorState);

@@ -77,7 +77,8 @@ async function AgentOwnerPanel({ record, auth }: { record: RecordObject; auth: A
           {row("Mandate hash", str(agent.mandate_hash) ? <code className="text-xs">{str(agent.mandate_hash)}</code> : none, "mandate-hash")}
           {row("Mandate key", key && str(key.key_id) ? (
             <span className="flex flex-wrap items-center gap-2">
-              <a className="font-mono underline" href={`/keys/${encodeURIComponent(str(key.key_id))}`}>{str(key.key_id)}</a>
+              {/* The issuing account's key of that id, read back with its owner named (key ids are unique per account only). */}
+              {str(key.url) ? <a className="font-mono underline" href={str(key.url)} data-testid="mandate-key-link">{str(key.key_id)}</a> : <code>{str(key.key_id)}</code>}
               <Pill word={str(key.status) || "unknown"} testId="mandate-key-status" />
               {str(key.environment) && <span className="text-xs text-slate-600" data-testid="mandate-key-environment">{str(key.environment)} key</span>}
               {str(key.status) === "revoked" && <span className="text-xs text-slate-600">The key was revoked after it signed; the record stands, and its status says so.</span>}
@@ -138,7 +139,8 @@ export const agentAuthorizationUi: ClaimUi = {
       "principal named is the company it claims to be — unless the record rests on a checked company record, shown below." +
       (str(evidence.mandate_signature) ? "" : " Nothing in this mandate was checked: no signature was given."),
     recheck: str(evidence.principal_key_id)
-      ? <>The mandate key and its standing are public at <a className="underline" href={`/keys/${encodeURIComponent(str(evidence.principal_key_id))}`}>/keys/{str(evidence.principal_key_id)}</a>; the signature covers the canonical JSON of the account id and the mandate fields.</>
+      ? <>The mandate key <code>{str(evidence.principal_key_id)}</code> of the issuing account, its standing and its owner are public at the key&apos;s link under
+        “Mandate key” (<code>/keys/&lt;account id&gt;/&lt;key id&gt;</code>); the signature covers the canonical JSON of the account id and the mandate fields.</>
       : undefined,
   }),
   OwnerPanel: AgentOwnerPanel,

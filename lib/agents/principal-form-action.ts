@@ -9,6 +9,7 @@ import { RECORD_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { changePrincipal } from "./change-principal";
+import { guardedAction } from "@/lib/forms/guarded-action";
 
 /**
  * The owner's record page links an agent record to its principal's company record, or
@@ -20,9 +21,15 @@ import { changePrincipal } from "./change-principal";
 export type PrincipalValues = { principal_record_id: string; typed_record_id: string };
 export type PrincipalState = FormState<PrincipalValues> & { done?: string; attempt: number };
 
+/** A refused input (lib/forms/guarded-action.ts): the form's own message, as a new attempt. */
+const refusedPrincipalState = (message: string, [prev]: [PrincipalState, FormData]): PrincipalState => ({
+  attempt: (Number.isSafeInteger(prev?.attempt) ? prev.attempt : 0) + 1,
+  errors: { form: `${message} Nothing was changed.` },
+});
+
 const ONLY_ID = "'principal_record_id'";
 
-export async function principalAction(prev: PrincipalState, form: FormData): Promise<PrincipalState> {
+export const principalAction = guardedAction(async (prev: PrincipalState, form: FormData): Promise<PrincipalState> => {
   const id = formText(form, "id", 100);
   const account = await requireAccount(`/records/${RECORD_ID_RE.test(id) ? id : ""}`);
   const attempt = prev.attempt + 1;
@@ -53,4 +60,4 @@ export async function principalAction(prev: PrincipalState, form: FormData): Pro
   }
   revalidatePath(`/records/${id}`);
   return { attempt, done: target ? `Linked to ${target}.` : "Unlinked: the agent no longer rests on a company record." };
-}
+}, refusedPrincipalState);

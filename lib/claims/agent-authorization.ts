@@ -7,14 +7,17 @@ import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
 import { MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { agentWalletRole, isAgentWalletRole } from "@/lib/agents/agent-link";
-import { mandateKeyDependency, mandateKeyStandings, verifyMandate, type MandateKeyStanding } from "@/lib/mandates/verify-mandate";
+import {
+  mandateKeyDependency, mandateKeyRefKey, mandateKeyStandings, publicMandateKeyUrl, verifyMandate, type MandateKeyRef,
+  type MandateKeyStanding,
+} from "@/lib/mandates/verify-mandate";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
 import { companyIdentity } from "./company-identity";
 import { refuseSourceFields } from "./field-rules";
 import { findSecretMaterial } from "./secret-material";
-import type { ClaimModule } from "./types";
+import type { ClaimModule, ViewExtrasInput } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["participant_attested", "source_verified"];
 const PRINCIPAL_ROLE = "principal_record";
@@ -132,7 +135,8 @@ export function principalStanding(
   return principal !== null && sameLegalName(principal, org.legal_name) ? "verified" : "unverified";
 }
 
-type Extras = { key: MandateKeyStanding | null; payments: PaymentLedger | null };
+/** `keyUrl`: the public read-back of the issuing account's key of that id (/keys/{account_id}/{key_id}). */
+type Extras = { key: MandateKeyStanding | null; keyUrl: string | null; payments: PaymentLedger | null };
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v } : null);
 const keyOf = (extras: unknown): Extras["key"] => {
@@ -140,6 +144,7 @@ const keyOf = (extras: unknown): Extras["key"] => {
   return k && (k.status === "active" || k.status === "revoked") && (k.environment === "sandbox" || k.environment === "live")
     ? { status: k.status, environment: k.environment } : null;
 };
+const keyUrlOf = (extras: unknown): string | null => str(obj(extras)?.keyUrl);
 /**
  * The agent's wallets as the public sees them, in the order named: the address and record of
  * each while its wallet record is public and issued (a private one is counted, never named),
@@ -304,17 +309,26 @@ export const agentAuthorization: ClaimModule = {
       ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]
       : []),
     async viewExtras(db, recs) {
+      // A record's mandate key is the issuing account's key of that id (key ids are unique per account only).
+      const refOf = (r: ViewExtrasInput): MandateKeyRef | null => {
+        const keyId = str(r.evidence.principal_key_id);
+        return keyId ? { accountId: r.accountId, keyId } : null;
+      };
       const [standings, ledgers] = await Promise.all([
-        mandateKeyStandings(db, recs.flatMap((r) => (str(r.evidence.principal_key_id) ? [str(r.evidence.principal_key_id)!] : []))),
+        mandateKeyStandings(db, recs.flatMap((r) => refOf(r) ?? [])),
         loadPaymentLedgers(db, recs.flatMap((r) => (r.id ? [r.id] : []))),
       ]);
       return recs.map((r) => {
-        const keyId = str(r.evidence.principal_key_id);
+        const ref = refOf(r);
         const ledger = r.id ? ledgers.get(r.id) : undefined;
         return {
-          data: { key: keyId ? (standings.get(keyId) ?? null) : null, payments: ledger?.ledger ?? { count: 0, totals: [] } } satisfies Extras,
+          data: {
+            key: ref ? (standings.get(mandateKeyRefKey(ref)) ?? null) : null,
+            keyUrl: ref ? publicMandateKeyUrl(ref) : null,
+            payments: ledger?.ledger ?? { count: 0, totals: [] },
+          } satisfies Extras,
           // The payments citing the agent: a change of any drops the cached view (a new one tells the agent itself).
-          dependsOn: [...(keyId ? [mandateKeyDependency(keyId)] : []), ...(ledger?.citing ?? [])],
+          dependsOn: [...(ref ? [mandateKeyDependency(ref)] : []), ...(ledger?.citing ?? [])],
         };
       });
     },
@@ -328,7 +342,7 @@ export const agentAuthorization: ClaimModule = {
           principal: str(evidence.principal), agent_id: str(evidence.agent_id), act: str(evidence.act),
           scope: obj(evidence.scope), session_id: str(evidence.session_id),
           valid_until: str(evidence.valid_until), mandate_hash: str(evidence.mandate_hash),
-          key: keyId ? { key_id: keyId, status: key?.status ?? null, environment: key?.environment ?? null } : null,
+          key: keyId ? { key_id: keyId, status: key?.status ?? null, environment: key?.environment ?? null, url: keyUrlOf(extras) } : null,
           principal_standing: principalStanding(str(evidence.principal), link, target, account),
           principal_record: link?.record ? { verification_id: link.record.verification_id, subject: link.record.subject, certificate_url: link.record.certificate_url } : null,
           wallets: agentWallets(links, linked),

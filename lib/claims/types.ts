@@ -318,7 +318,7 @@ export type ClaimView = {
   /**
    * What the public view needs beyond the record and its links (e.g. the standing of the
    * mandate key that signed it), for many records at once; `dependsOn` names the keys whose
-   * change drops a cached view (status-cache.ts), e.g. `mandate-key:<id>`.
+   * change drops a cached view (status-cache.ts), e.g. `mandate-key:<account id>:<key id>`.
    */
   viewExtras?(db: DbOrTx, records: readonly ViewExtrasInput[]): Promise<ViewExtras[]>;
   /**

@@ -1,10 +1,11 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { mandateKeys } from "@/drizzle/schema";
+import { getAccountProfile, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import { ACCOUNT_ID_RE, MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { parseOrThrow } from "@/lib/http/validation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { invalidateStatus } from "@/lib/records/status-cache";
@@ -18,7 +19,7 @@ export const mandateKeyCreateSchema = z
       .min(3)
       .max(100)
       .regex(MANDATE_KEY_ID_RE, "must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-'.")
-      .describe("Your name for the key, unique across the service (case-sensitive). Records cite it as principal_key_id."),
+      .describe("Your name for the key, unique within your account (case-sensitive). Your records cite it as principal_key_id."),
     public_key: z
       .string()
       .min(1)
@@ -45,10 +46,17 @@ export function serializeMandateKey(k: Row) {
   };
 }
 
-/** The keyless read-back at /keys/{key_id}: the key and its standing, nothing about its owner. */
-export function serializePublicMandateKey(k: Row) {
+/**
+ * The read-back at /keys/{account_id}/{key_id}: the key, its standing and its owner named as
+ * every public answer names an account (CONTRACT "The speaking account": the verified
+ * organisation's legal name and LEI, or a name marked `name_verified: false`) — a key id is
+ * unique per account only, so who holds it is part of the answer.
+ */
+export function serializePublicMandateKey(k: Row, owner: AccountProfile) {
   return {
     ...serializeMandateKey(k),
+    account_id: k.accountId,
+    account: owner,
     jwk: { kty: "OKP" as const, crv: "Ed25519" as const, x: k.publicKey, kid: k.keyId, alg: "EdDSA" as const, use: "sig" as const },
   };
 }
@@ -79,10 +87,10 @@ export async function createMandateKey(db: Db, auth: AuthContext, input: z.infer
   const [row] = await db
     .insert(mandateKeys)
     .values({ keyId: input.key_id, accountId: auth.accountId, environment: auth.environment, algorithm: "Ed25519", publicKey: parsed.base64url })
-    .onConflictDoNothing({ target: mandateKeys.keyId })
+    .onConflictDoNothing({ target: [mandateKeys.accountId, mandateKeys.keyId] })
     .returning();
-  // Said the same way whoever holds the id (this account, another, revoked or not).
-  if (!row) throw new ApiError("mandate_key_exists", `The key_id '${input.key_id}' is already registered. Choose another.`, "key_id");
+  // Only this account's own keys (either environment, revoked or not) can hold the id: another account's never does.
+  if (!row) throw new ApiError("mandate_key_exists", `This account already registered the key_id '${input.key_id}' (ids are never reused, revoked keys included). Choose another.`, "key_id");
   return serializeMandateKey(row);
 }
 
@@ -110,8 +118,9 @@ export async function revokeMandateKey(db: Db, auth: AuthContext, keyId: string)
   const [revoked] = await db.update(mandateKeys).set({ revokedAt: new Date() }).where(and(owned, isNull(mandateKeys.revokedAt))).returning();
   if (revoked) {
     // Records signed with it show the key's standing: their cached views go, here and elsewhere.
-    await notifyStatusChanged(db, [mandateKeyDependency(keyId)]);
-    invalidateStatus(mandateKeyDependency(keyId));
+    const dependency = mandateKeyDependency({ accountId: auth.accountId, keyId });
+    await notifyStatusChanged(db, [dependency]);
+    invalidateStatus(dependency);
     return serializeMandateKey(revoked);
   }
   const [row] = await db.select().from(mandateKeys).where(owned);
@@ -120,11 +129,30 @@ export async function revokeMandateKey(db: Db, auth: AuthContext, keyId: string)
 }
 
 export const publicMandateKeyNotFound = (keyId: string) =>
-  new ApiError("mandate_key_not_found", `No mandate key ${keyId.slice(0, 100)}.`, "key_id");
+  new ApiError("mandate_key_not_found", `No mandate key ${keyId.slice(0, 100)} in that account.`, "key_id");
 
-/** Any account's key by id (the public read-back). */
-export async function getPublicMandateKey(db: Db, keyId: string) {
+/** Key ids are unique per account only: without the account (or the caller's API key) a key id names nothing. */
+export const mandateKeyAccountRequired = (keyId: string) =>
+  new ApiError(
+    "mandate_key_not_found",
+    `A mandate key is read back with its account: GET /keys/{account_id}/${keyId.slice(0, 100)} (the account_id a mandate signs), ` +
+      "or send your API key to read your own key at this address.",
+    "key_id",
+  );
+
+async function readBack(db: Db, accountId: string, keyId: string) {
+  const [row] = await db.select().from(mandateKeys).where(and(eq(mandateKeys.accountId, accountId), eq(mandateKeys.keyId, keyId)));
+  return row ? serializePublicMandateKey(row, await getAccountProfile(db, accountId)) : null;
+}
+
+/** One account's key by id, its owner named (the public read-back /keys/{account_id}/{key_id}). */
+export async function getPublicMandateKey(db: Db, accountId: string, keyId: string) {
+  if (!ACCOUNT_ID_RE.test(accountId) || !MANDATE_KEY_ID_RE.test(keyId)) return null;
+  return readBack(db, accountId, keyId);
+}
+
+/** The caller's own key by id, either environment (the old address /keys/{key_id}, with an API key). */
+export async function getOwnMandateKey(db: Db, auth: AuthContext, keyId: string) {
   if (!MANDATE_KEY_ID_RE.test(keyId)) return null;
-  const [row] = await db.select().from(mandateKeys).where(eq(mandateKeys.keyId, keyId));
-  return row ? serializePublicMandateKey(row) : null;
+  return readBack(db, auth.accountId, keyId);
 }

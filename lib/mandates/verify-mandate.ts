@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { mandateKeys } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { FieldError } from "@/lib/http/errors";
+import { getEnv } from "@/lib/env";
 import { canonicalJson } from "@/lib/signing/canonical";
 import { verifyEd25519Strict } from "@/lib/signing/ed25519-strict";
 
@@ -58,16 +59,32 @@ export async function verifyMandate(
 
 export type MandateKeyStanding = { status: "active" | "revoked"; environment: "sandbox" | "live" };
 
-/** The standing and environment of mandate keys by id (for the public view); absent when unknown. */
-export async function mandateKeyStandings(db: DbOrTx, keyIds: readonly string[]): Promise<Map<string, MandateKeyStanding>> {
-  const ids = [...new Set(keyIds)];
-  if (ids.length === 0) return new Map();
+/** A mandate key as a record cites it: its id within the account that issued the record. */
+export type MandateKeyRef = { accountId: string; keyId: string };
+
+/** The map key mandateKeyStandings answers under (key ids and account ids hold no NUL). */
+export const mandateKeyRefKey = (r: MandateKeyRef) => `${r.accountId}\u0000${r.keyId}`;
+
+/**
+ * The standing and environment of mandate keys (for the public view), each looked up in the
+ * account that issued the record citing it — never another account's key of the same id
+ * (issue 29: key ids are unique per account only). Absent when unknown.
+ */
+export async function mandateKeyStandings(db: DbOrTx, refs: readonly MandateKeyRef[]): Promise<Map<string, MandateKeyStanding>> {
+  const wanted = new Set(refs.map(mandateKeyRefKey));
+  if (wanted.size === 0) return new Map();
   const rows = await db
-    .select({ keyId: mandateKeys.keyId, revokedAt: mandateKeys.revokedAt, environment: mandateKeys.environment })
+    .select({ accountId: mandateKeys.accountId, keyId: mandateKeys.keyId, revokedAt: mandateKeys.revokedAt, environment: mandateKeys.environment })
     .from(mandateKeys)
-    .where(inArray(mandateKeys.keyId, ids));
-  return new Map(rows.map((r) => [r.keyId, { status: r.revokedAt ? ("revoked" as const) : ("active" as const), environment: r.environment }]));
+    .where(and(inArray(mandateKeys.accountId, [...new Set(refs.map((r) => r.accountId))]), inArray(mandateKeys.keyId, [...new Set(refs.map((r) => r.keyId))])));
+  return new Map(rows
+    .filter((r) => wanted.has(mandateKeyRefKey(r)))
+    .map((r) => [mandateKeyRefKey(r), { status: r.revokedAt ? ("revoked" as const) : ("active" as const), environment: r.environment }]));
 }
 
-/** The key under which cached views of records signed with this mandate key depend on it (status-cache.ts). */
-export const mandateKeyDependency = (keyId: string) => `mandate-key:${keyId}`;
+/** Where anyone reads the key back, with its owner named (app/keys/[id]/[key_id]). */
+export const publicMandateKeyUrl = (r: MandateKeyRef) =>
+  `${getEnv().publicBaseUrl}/keys/${encodeURIComponent(r.accountId)}/${encodeURIComponent(r.keyId)}`;
+
+/** The key under which cached views of records signed with this account's mandate key depend on it (status-cache.ts). */
+export const mandateKeyDependency = (r: MandateKeyRef) => `mandate-key:${r.accountId}:${r.keyId}`;

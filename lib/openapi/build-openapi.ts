@@ -72,7 +72,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
       { name: "Records", description: "Issue and manage records (API key)." },
       { name: "Challenges", description: "Prove control of a domain or a wallet: request a challenge, answer it, then create the record (API key)." },
       { name: "Webhooks", description: "Signed event deliveries (Standard Webhooks) from the transactional outbox (API key)." },
-      { name: "Mandates", description: "Principals' Ed25519 public keys for signing agent mandates; read back publicly at /keys/{key_id}." },
+      { name: "Mandates", description: "Principals' Ed25519 public keys for signing agent mandates; read back publicly, with their owner named, at /keys/{account_id}/{key_id}." },
       { name: "Public", description: "Keyless, CORS-enabled endpoints anyone can call." },
       { name: "Account", description: "The account behind the API key." },
       { name: "Meta", description: "Service description and health." },

@@ -21,6 +21,7 @@ const ID_SEGMENT = /^(PRS-[0-9A-Z]{20}|(wch|dch|wh|whd|wha|acct|key|evt|bat|rep)
 export function routeOf(pathname: string): string {
   const parts = pathname.split("/").filter(Boolean);
   if (parts[0] === "keys" && parts.length === 2) return "/keys/{key_id}";
+  if (parts[0] === "keys" && parts.length === 3) return "/keys/{account_id}/{key_id}";
   if (parts[0] === "api" && parts[1] === "v1" && parts[2] === "mandate-keys" && parts.length === 4) return "/api/v1/mandate-keys/{key_id}";
   return `/${parts.map((p) => (ID_SEGMENT.test(p) ? "{id}" : p.length > 64 ? "{long}" : p)).join("/")}`;
 }

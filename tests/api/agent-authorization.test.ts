@@ -3,7 +3,7 @@ import path from "node:path";
 import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
 import { describe, expect, inject, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount } from "../helpers";
+import { admin, baseUrl, call, newAccount, newLiveAccount } from "../helpers";
 import { LEI, randomLei, setLeiRecord } from "../lei-register";
 import { withServerDb } from "../server-db";
 import { verifyWithJwks } from "../signatures";
@@ -96,18 +96,20 @@ describe("agent_authorization", () => {
   });
 
   it("a mandate signed by an active mandate key of the account: source_verified; revoking the key shows at once, the agent stays active", async () => {
-    const { sandboxKey } = await newAccount("agent");
+    const { sandboxKey, accountId } = await newAccount("agent");
     const k = await registered(sandboxKey);
     const { r } = await signedAgent(sandboxKey, k);
     expect(r.status, r.text).toBe(201);
     expect(r.body.evidence_level).toBe("source_verified");
     const id = r.body.verification_id as string;
-    expect((await verifiedStatus(id)).agent.key).toEqual({ key_id: k.keyId, status: "active", environment: "sandbox" });
+    // The issuing account's key of that id, and where anyone reads it back with its owner named (issue 29).
+    const url = `${baseUrl()}/keys/${accountId}/${k.keyId}`;
+    expect((await verifiedStatus(id)).agent.key).toEqual({ key_id: k.keyId, status: "active", environment: "sandbox", url });
 
     const del = await call("DELETE", `/api/v1/mandate-keys/${k.keyId}`, { key: sandboxKey });
     expect(del.status, del.text).toBe(200);
     const after = await verifiedStatus(id);
-    expect(after.agent.key).toEqual({ key_id: k.keyId, status: "revoked", environment: "sandbox" });
+    expect(after.agent.key).toEqual({ key_id: k.keyId, status: "revoked", environment: "sandbox", url });
     expect(after.status).toBe("active");
   });
 

@@ -944,12 +944,14 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(r.body).toMatchObject({ object: "list", has_more: false, data: [{ key_id: keyId, status: "active" }] });
   });
 
-  it("get_mandate_key: public read-back with a JWK that verifies the principal's signature", async () => {
-    const r = await exchange("get_mandate_key", "GET", `/keys/${keyId}`);
+  it("get_mandate_key: public read-back of the account's key, its owner named, with a JWK that verifies the principal's signature", async () => {
+    const r = await exchange("get_mandate_key", "GET", `/keys/${accountId}/${keyId}`);
     expect(r.status).toBe(200);
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
-    expect(r.body).toMatchObject({ key_id: keyId, public_key: x, status: "active", jwk: { kty: "OKP", crv: "Ed25519", x, kid: keyId } });
-    expect(r.text).not.toContain(accountId);
+    expect(r.body).toMatchObject({
+      key_id: keyId, public_key: x, status: "active", jwk: { kty: "OKP", crv: "Ed25519", x, kid: keyId },
+      account_id: accountId, account: { name_verified: false, organisation: null },
+    });
     const mandate = new TextEncoder().encode(canonicalize({ account_id: accountId, agent_id: "agent-7", act: "pay_invoice" })!);
     const signature = nodeSign(null, mandate, privateKey);
     const jwk = (await importJWK(r.body.jwk, "EdDSA")) as CryptoKey;
@@ -973,15 +975,16 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     expect(r.body).toMatchObject({ claim_type: "agent_authorization", evidence_level: "source_verified", status: "active" });
     expect(r.body.lifecycle.expires_at).toBe(new Date(mandate.valid_until).toISOString());
     expect(r.body.agent).toEqual({
-      principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active", environment: "sandbox" }, principal_standing: "unlinked", principal_record: null,
+      principal: "Acme Trading Ltd", ...mandate, key: { key_id: keyId, status: "active", environment: "sandbox", url: `${baseUrl()}/keys/${accountId}/${keyId}` }, principal_standing: "unlinked", principal_record: null,
       wallets: [], payments: { count: 0, totals: [] },
     });
   });
 
-  it("error_mandate_key_exists: a key_id held by any account → 409", async () => {
+  it("error_mandate_key_exists: a key_id this account already holds → 409 (another account may hold the same id)", async () => {
     const pk = (generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }) as { x: string }).x;
-    const r = await exchange("error_mandate_key_exists", "POST", "/api/v1/mandate-keys", { key: other, body: { key_id: keyId, public_key: pk } });
+    const r = await exchange("error_mandate_key_exists", "POST", "/api/v1/mandate-keys", { key, body: { key_id: keyId, public_key: pk } });
     expectError(r, 409, "conflict", "mandate_key_exists", "key_id");
+    expect((await call("POST", "/api/v1/mandate-keys", { key: other, body: { key_id: keyId, public_key: pk } })).status).toBe(201);
   });
 
   it("error_invalid_public_key: bytes that are no Ed25519 public key → 422", async () => {
@@ -1000,14 +1003,14 @@ describe("documented examples: mandate keys (docs/api.md)", () => {
     });
     expectError(r, 422, "invalid_request_error", "private_key_not_accepted", "public_key");
     expect(r.text).not.toContain(throwaway.d);
-    expect((await call("GET", "/keys/acme-ops-2")).status).toBe(404);
+    expect((await call("GET", `/keys/${accountId}/acme-ops-2`)).status).toBe(404);
   });
 
   it("revoke_mandate_key: 200, status revoked; still published for old mandates", async () => {
     const r = await exchange("revoke_mandate_key", "DELETE", `/api/v1/mandate-keys/${keyId}`, { key });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ key_id: keyId, status: "revoked", revoked_at: expect.stringMatching(TIMESTAMP) });
-    expect((await call("GET", `/keys/${keyId}`)).body.status).toBe("revoked");
+    expect((await call("GET", `/keys/${accountId}/${keyId}`)).body.status).toBe("revoked");
   });
 });
 

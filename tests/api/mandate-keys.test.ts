@@ -21,6 +21,9 @@ async function register(key: string, keyId = uniqueId(), publicKey = keyPair().x
   return r.body;
 }
 
+/** The public read-back of an account's key (issue 29: key ids are unique per account only). */
+const readBack = (accountId: string, keyId: string) => call("GET", `/keys/${encodeURIComponent(accountId)}/${encodeURIComponent(keyId)}`);
+
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("mandate keys: register, list, revoke, read back", () => {
@@ -40,16 +43,27 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({ object: "list", data: [created.body], has_more: false });
 
-    const pub = await call("GET", `/keys/${encodeURIComponent(keyId)}`);
+    const pub = await readBack(accountId, keyId);
     expect(pub.status).toBe(200);
     expect(pub.body).toEqual({
       ...created.body,
+      account_id: accountId,
+      // The owner, as every public answer names an account: this one set no name and is no verified organisation.
+      account: { name: null, name_verified: false, organisation: null, verified_domains: [] },
       jwk: { kty: "OKP", crv: "Ed25519", x: kp.x, kid: keyId, alg: "EdDSA", use: "sig" },
     });
     expect(pub.headers.get("access-control-allow-origin")).toBe("*");
     expect(pub.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
-    expect(pub.text).not.toContain(accountId);
-    expect(pub.text).not.toContain("account");
+
+    // The former address: a key id alone names no key (404 pointing at the account's address) unless the caller's API key says whose.
+    const bare = await call("GET", `/keys/${encodeURIComponent(keyId)}`);
+    expect(bare.status).toBe(404);
+    expect(bare.body.error).toMatchObject({ type: "not_found", code: "mandate_key_not_found", param: "key_id" });
+    expect(bare.body.error.message).toContain("/keys/{account_id}/");
+    const own = await call("GET", `/keys/${encodeURIComponent(keyId)}`, { key: sandboxKey });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toEqual(pub.body);
+    expect(own.headers.get("cache-control")).toBe("private, no-store");
 
     const revoked = await call("DELETE", `/api/v1/mandate-keys/${encodeURIComponent(keyId)}`, { key: sandboxKey });
     expect(revoked.status, revoked.text).toBe(200);
@@ -62,7 +76,7 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect(again.body).toEqual(revoked.body);
 
     // Still published, as revoked; still listed.
-    const after = await call("GET", `/keys/${encodeURIComponent(keyId)}`);
+    const after = await readBack(accountId, keyId);
     expect(after.body).toMatchObject({ status: "revoked", revoked_at: revoked.body.revoked_at, public_key: kp.x });
     expect((await call("GET", "/api/v1/mandate-keys", { key: sandboxKey })).body.data).toEqual([revoked.body]);
   });
@@ -80,7 +94,7 @@ describe("mandate keys: register, list, revoke, read back", () => {
     const nodeKey = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", d: b64u(seed), x }, format: "jwk" });
     const signature = nodeSign(null, message, nodeKey);
 
-    const pub = await call("GET", `/keys/${keyId}`);
+    const pub = await readBack(accountId, keyId);
     expect(pub.status).toBe(200);
     const key = await importJWK(pub.body.jwk, "EdDSA");
     expect(await crypto.subtle.verify("Ed25519", key as CryptoKey, signature, message)).toBe(true);
@@ -93,35 +107,39 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect(ed25519.verify(signature, message, Buffer.from(pub.body.public_key, "base64url"))).toBe(true);
   });
 
-  it("a key_id is unique across the service: 409 even when another account (or a revoked key) holds it", async () => {
+  it("a key_id is unique within its account: 409 for the same account (revoked keys included), another account registers its own", async () => {
     const a = await newAccount("mk-a");
     const b = await newAccount("mk-b");
     const keyId = uniqueId("taken");
-    await register(a.sandboxKey, keyId);
-    for (const key of [b.sandboxKey, a.sandboxKey]) {
-      const r = await call("POST", "/api/v1/mandate-keys", { key, body: { key_id: keyId, public_key: keyPair().x } });
-      expect(r.status).toBe(409);
-      expect(r.body.error).toMatchObject({ type: "conflict", code: "mandate_key_exists", param: "key_id" });
-    }
+    const aKey = await register(a.sandboxKey, keyId);
+    const again = await call("POST", "/api/v1/mandate-keys", { key: a.sandboxKey, body: { key_id: keyId, public_key: keyPair().x } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ type: "conflict", code: "mandate_key_exists", param: "key_id" });
+    // Another account: its own key of the same id, which changes nothing of A's.
+    const bKey = await register(b.sandboxKey, keyId);
+    expect(bKey.public_key).not.toBe(aKey.public_key);
+    expect((await readBack(a.accountId, keyId)).body).toMatchObject({ account_id: a.accountId, public_key: aKey.public_key, status: "active" });
+    expect((await readBack(b.accountId, keyId)).body).toMatchObject({ account_id: b.accountId, public_key: bKey.public_key, status: "active" });
     await call("DELETE", `/api/v1/mandate-keys/${keyId}`, { key: a.sandboxKey });
-    const afterRevoke = await call("POST", "/api/v1/mandate-keys", { key: b.sandboxKey, body: { key_id: keyId, public_key: keyPair().x } });
+    const afterRevoke = await call("POST", "/api/v1/mandate-keys", { key: a.sandboxKey, body: { key_id: keyId, public_key: keyPair().x } });
     expect(afterRevoke.status).toBe(409);
+    expect((await readBack(b.accountId, keyId)).body.status).toBe("active");
     // Exact match: another case is another id.
     const upper = await call("POST", "/api/v1/mandate-keys", { key: b.sandboxKey, body: { key_id: keyId.toUpperCase(), public_key: keyPair().x } });
     expect(upper.status).toBe(201);
-    // B's list holds only B's key.
-    expect((await call("GET", "/api/v1/mandate-keys", { key: b.sandboxKey })).body.data.map((k: any) => k.key_id)).toEqual([keyId.toUpperCase()]);
+    // B's list holds only B's keys.
+    expect((await call("GET", "/api/v1/mandate-keys", { key: b.sandboxKey })).body.data.map((k: any) => k.key_id)).toEqual([keyId, keyId.toUpperCase()]);
   });
 
   // PostgreSQL only: on PGlite the server's one connection runs the six inserts one after
   // another, which is the sequential 409 for a taken key_id tested above.
-  it.skipIf(!process.env.DATABASE_URL)("concurrent registrations of one key_id: exactly one wins", async () => {
+  it.skipIf(!process.env.DATABASE_URL)("concurrent registrations of one key_id: exactly one wins per account", async () => {
     const accounts = await Promise.all([newAccount("mk-c1"), newAccount("mk-c2"), newAccount("mk-c3")]);
     const keyId = uniqueId("race");
     const results = await Promise.all(
       accounts.flatMap((a) => [0, 1].map(() => call("POST", "/api/v1/mandate-keys", { key: a.sandboxKey, body: { key_id: keyId, public_key: keyPair().x } }))),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
   });
 
   it("another account's key is 404 to DELETE and stays active; unknown and malformed ids are 404", async () => {
@@ -131,7 +149,7 @@ describe("mandate keys: register, list, revoke, read back", () => {
     const r = await call("DELETE", `/api/v1/mandate-keys/${k.key_id}`, { key: b.sandboxKey });
     expect(r.status).toBe(404);
     expect(r.body.error).toMatchObject({ type: "not_found", code: "mandate_key_not_found" });
-    expect((await call("GET", `/keys/${k.key_id}`)).body.status).toBe("active");
+    expect((await readBack(a.accountId, k.key_id)).body.status).toBe("active");
     expect((await call("GET", "/api/v1/mandate-keys", { key: b.sandboxKey })).body.data).toEqual([]);
     for (const id of [uniqueId("nobody"), "x", "a".repeat(101), "%2E%2E%2Fetc"]) {
       const d = await call("DELETE", `/api/v1/mandate-keys/${id}`, { key: a.sandboxKey });
@@ -150,16 +168,16 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect((await call("GET", "/api/v1/mandate-keys", { key: acct.sandboxKey })).body.data.map((k: any) => k.key_id)).toEqual([sandbox.key_id]);
     // Neither API reaches the other environment's key: 404, and that key stays active.
     expect((await call("DELETE", `/api/v1/mandate-keys/${sandbox.key_id}`, { key: acct.liveKey })).status).toBe(404);
-    expect((await call("GET", `/keys/${sandbox.key_id}`)).body).toMatchObject({ environment: "sandbox", status: "active" });
+    expect((await readBack(acct.accountId, sandbox.key_id)).body).toMatchObject({ environment: "sandbox", status: "active" });
     expect((await call("DELETE", `/api/v1/mandate-keys/${live.key_id}`, { key: acct.sandboxKey })).status).toBe(404);
-    expect((await call("GET", `/keys/${live.key_id}`)).body).toMatchObject({ environment: "live", status: "active" });
+    expect((await readBack(acct.accountId, live.key_id)).body).toMatchObject({ environment: "live", status: "active" });
     // The live API revokes its live key (the reported "live API cannot revoke" was about a sandbox key signing live mandates: refused now).
     const liveRevoke = await call("DELETE", `/api/v1/mandate-keys/${encodeURIComponent(live.key_id)}`, { key: acct.liveKey });
     expect(liveRevoke.status, liveRevoke.text).toBe(200);
     expect(liveRevoke.body).toMatchObject({ key_id: live.key_id, environment: "live", status: "revoked" });
     expect((await call("GET", "/api/v1/mandate-keys", { key: acct.liveKey })).body.data).toEqual([liveRevoke.body]);
-    expect((await call("GET", `/keys/${live.key_id}`)).body).toMatchObject({ environment: "live", status: "revoked" });
-    expect((await call("GET", `/keys/${sandbox.key_id}`)).body).toMatchObject({ environment: "sandbox", status: "active" });
+    expect((await readBack(acct.accountId, live.key_id)).body).toMatchObject({ environment: "live", status: "revoked" });
+    expect((await readBack(acct.accountId, sandbox.key_id)).body).toMatchObject({ environment: "sandbox", status: "active" });
   });
 
   it("a mandate verifies only with a mandate key of its own environment: a sandbox key is refused for a live mandate, and a live key for a sandbox one", async () => {
@@ -197,20 +215,30 @@ describe("mandate keys: register, list, revoke, read back", () => {
     }
   });
 
-  it("the public read-back: unknown ids are a JSON 404 with CORS; preflight is answered; other methods are 405", async () => {
-    for (const id of [uniqueId("unknown"), "no", "has space"]) {
-      const r = await call("GET", `/keys/${encodeURIComponent(id)}`);
+  it("the public read-back: unknown ids and accounts are a JSON 404 with CORS; preflight is answered; other methods are 405", async () => {
+    const { accountId, sandboxKey } = await newAccount("mk-404");
+    const k = await register(sandboxKey);
+    const paths = [
+      ...[uniqueId("unknown"), "no", "has space"].flatMap((id) => [`/keys/${encodeURIComponent(id)}`, `/keys/${accountId}/${encodeURIComponent(id)}`]),
+      `/keys/acct_nosuchaccount/${k.key_id}`, `/keys/not-an-account/${k.key_id}`, `/keys/${"acct_" + "x".repeat(200)}/${k.key_id}`,
+    ];
+    for (const id of paths) {
+      const r = await call("GET", id);
       expect(r.status, id).toBe(404);
       expect(r.headers.get("content-type")).toMatch(/^application\/json/);
       expect(r.headers.get("access-control-allow-origin")).toBe("*");
       expect(r.body.error).toMatchObject({ type: "not_found", code: "mandate_key_not_found" });
     }
-    const pre = await call("OPTIONS", `/keys/${uniqueId()}`);
-    expect(pre.status).toBe(204);
-    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    const del = await call("DELETE", `/keys/${uniqueId()}`);
-    expect(del.status).toBe(405);
-    expect(del.headers.get("allow")).toBe("GET");
+    for (const p of [`/keys/${uniqueId()}`, `/keys/${accountId}/${uniqueId()}`]) {
+      const pre = await call("OPTIONS", p);
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+      const del = await call("DELETE", p);
+      expect(del.status).toBe(405);
+      expect(del.headers.get("allow")).toBe("GET");
+    }
+    // A bad API key on the former address is the usual 401, never another account's key.
+    expect((await call("GET", `/keys/${k.key_id}`, { key: "prs_sandbox_" + "x".repeat(32) })).status).toBe(401);
   });
 });
 
@@ -230,7 +258,7 @@ describe("mandate keys: refused input", () => {
   });
 
   it("bad public keys → 422 invalid_public_key on public_key, nothing registered", async () => {
-    const { sandboxKey } = await newAccount("mk-bad");
+    const { sandboxKey, accountId } = await newAccount("mk-bad");
     const kp = keyPair();
     const raw = Buffer.from(kp.x, "base64url");
     const notOnCurve = Buffer.alloc(32);
@@ -252,13 +280,13 @@ describe("mandate keys: refused input", () => {
       const r = await post(sandboxKey, { key_id: keyId, public_key: publicKey });
       expect(r.status, what).toBe(422);
       expect(r.body.error, what).toMatchObject({ type: "invalid_request_error", code: "invalid_public_key", param: "public_key" });
-      expect((await call("GET", `/keys/${keyId}`)).status, what).toBe(404);
+      expect((await readBack(accountId, keyId)).status, what).toBe(404);
     }
     expect((await call("GET", "/api/v1/mandate-keys", { key: sandboxKey })).body.data).toEqual([]);
   });
 
   it("private key material → 422 private_key_not_accepted, never stored or echoed", async () => {
-    const { sandboxKey } = await newAccount("mk-priv");
+    const { sandboxKey, accountId } = await newAccount("mk-priv");
     const kp = keyPair();
     const seedAndPublic = b64u(Buffer.concat([Buffer.from(kp.d, "base64url"), Buffer.from(kp.x, "base64url")]));
     const pem = String(kp.privateKey.export({ format: "pem", type: "pkcs8" }));
@@ -277,7 +305,7 @@ describe("mandate keys: refused input", () => {
       expect(r.body.error, what).toMatchObject({ code: "private_key_not_accepted", param });
       expect(r.body.error.message, what).toMatch(/Never send a private key/);
       expect(r.text, what).not.toContain(kp.d);
-      expect((await call("GET", `/keys/${keyId}`)).status, what).toBe(404);
+      expect((await readBack(accountId, keyId)).status, what).toBe(404);
     }
     expect((await call("GET", "/api/v1/mandate-keys", { key: sandboxKey })).body.data).toEqual([]);
   });
@@ -289,7 +317,8 @@ describe("mandate keys: refused input", () => {
     const r = await post(a.sandboxKey, { key_id: keyId, public_key: keyPair().x, account_id: b.accountId });
     expect(r.status).toBe(422);
     expect(r.body.error).toMatchObject({ code: "field_not_allowed", param: "account_id" });
-    expect((await call("GET", `/keys/${keyId}`)).status).toBe(404);
+    expect((await readBack(a.accountId, keyId)).status).toBe(404);
+    expect((await readBack(b.accountId, keyId)).status).toBe(404);
 
     const err = async (body: unknown) => (await post(a.sandboxKey, body)).body.error;
     expect(await err({ public_key: keyPair().x })).toMatchObject({ code: "missing_field", param: "key_id" });
@@ -308,7 +337,7 @@ describe("mandate keys: refused input", () => {
     // re-run on the same database may find taken: still not a validation error).
     const longest = `Ab9._:-${randomUUID()}`.padEnd(100, "z");
     expect((await post(a.sandboxKey, { key_id: longest, public_key: keyPair().x })).status).toBe(201);
-    expect((await call("GET", `/keys/${encodeURIComponent(longest)}`)).body.key_id).toBe(longest);
+    expect((await readBack(a.accountId, longest)).body.key_id).toBe(longest);
     const shortest = await post(a.sandboxKey, { key_id: `k${randomUUID().slice(0, 2)}`, public_key: keyPair().x });
     expect(shortest.status === 201 || shortest.body.error?.code === "mandate_key_exists", shortest.text).toBe(true);
   });

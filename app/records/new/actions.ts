@@ -16,6 +16,7 @@ import { log } from "@/lib/log/logger";
 import { createRecord, type CreateResult } from "@/lib/records/create-record";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { FORM_KEY_RE, newFormKey } from "./form-key";
+import { guardedAction } from "@/lib/forms/guarded-action";
 
 // The portal's "New record" form posts here. It builds exactly the request the API takes and
 // runs it through the same pipeline (createRecord) as the signed-in account (history actor
@@ -38,9 +39,17 @@ export type NewRecordState = {
 };
 
 
+/** A refused input (lib/forms/guarded-action.ts): the form's own error, a new attempt, the same idempotency key. */
+const refusedRecordState = (message: string, [prev]: [NewRecordState, FormData]): NewRecordState => ({
+  attempt: (Number.isSafeInteger(prev?.attempt) ? prev.attempt : 0) + 1,
+  idempotencyKey: FORM_KEY_RE.test(prev?.idempotencyKey ?? "") ? prev.idempotencyKey : newFormKey(),
+  choice: prev?.choice, environment: prev?.environment,
+  error: `${message} Nothing was saved: remove it and press “Create record” again.`,
+});
+
 const specs = () => claimFormSpecs(getEnv().DEFAULT_RECORD_VALIDITY_DAYS);
 
-export async function newRecordAction(prev: NewRecordState, form: FormData): Promise<NewRecordState> {
+export const newRecordAction = guardedAction(async (prev: NewRecordState, form: FormData): Promise<NewRecordState> => {
   const account = await requireAccount("/records/new");
   const choice = String(form.get("choice") ?? "");
   const environment = String(form.get("environment") ?? "");
@@ -89,7 +98,7 @@ export async function newRecordAction(prev: NewRecordState, form: FormData): Pro
   }
   const id = (JSON.parse(result.bodyJson) as { verification_id: string }).verification_id;
   redirect(`/records/${id}`);
-}
+}, refusedRecordState);
 
 /** The pipeline's refusal beside the field it names (`param`), or above the form when it names none shown. */
 function errorFor(spec: ClaimFormSpec, all: ClaimFormSpec[], e: ApiError): Pick<NewRecordState, "error" | "errors"> {

@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { decideVerification } from "@/lib/organisations/decide-verification";
+import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 export type OrganisationDecisionValues = {
   decision: "approve" | "reject"; checklist: string[]; domains: string[]; legalName: string; jurisdiction: string; notes: string; reason: string;
@@ -19,7 +20,7 @@ const many = (form: FormData, name: string) => form.getAll(name).filter((v): v i
 
 // The session is read again on every call and the role checked by decideVerification (a
 // customer gets "forbidden"); the server action's Origin check is the CSRF protection.
-export async function decideOrganisationAction(_prev: OrganisationDecisionState, form: FormData): Promise<OrganisationDecisionState> {
+export const decideOrganisationAction = guardedAction(async (_prev: OrganisationDecisionState, form: FormData): Promise<OrganisationDecisionState> => {
   const id = formText(form, "id", 100);
   const account = await requireAccount(`/review/organisations/${ORGANISATION_VERIFICATION_ID_RE.test(id) ? id : ""}`);
   const decision = form.get("decision");
@@ -45,4 +46,4 @@ export async function decideOrganisationAction(_prev: OrganisationDecisionState,
     if (e.code === "verification_decided") return { conflict: e.message };
     return { values, errors: apiFieldErrors(e, FIELDS) };
   }
-}
+}, formErrorState);

@@ -1,4 +1,4 @@
-import { MANDATE_KEY_ID_RE } from "@/lib/ids";
+import { ACCOUNT_ID_RE, MANDATE_KEY_ID_RE } from "@/lib/ids";
 import {
   AUTH_CODES, BODY_CODES, bearer, errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, ref, VALIDATION_CODES,
   type Paths,
@@ -6,6 +6,11 @@ import {
 
 const mandateKeyIdParam = {
   name: "key_id", in: "path", required: true, description: "The mandate key's id.", schema: { type: "string", pattern: MANDATE_KEY_ID_RE.source },
+};
+
+const accountIdParam = {
+  name: "account_id", in: "path", required: true, description: "The owning account's id (the `account_id` a mandate signs).",
+  schema: { type: "string", pattern: ACCOUNT_ID_RE.source },
 };
 
 /** Principals' mandate keys: registered and revoked with an API key, read back publicly. */
@@ -18,8 +23,9 @@ export function mandateKeyPaths(): Paths {
         summary: "Register a mandate key",
         description:
           "Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours " +
-          "to choose and unique across the service (409 `mandate_key_exists` if any account holds it, revoked keys " +
-          "included). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical " +
+          "to choose and unique within your account (409 `mandate_key_exists` if this account already holds it, in either " +
+          "environment, revoked keys included; another account may hold the same id for its own key, which never verifies " +
+          "your mandates nor is shown as yours). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical " +
           "point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, " +
           "`private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 " +
           "`private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API " +
@@ -53,7 +59,7 @@ export function mandateKeyPaths(): Paths {
         tags: ["Mandates"],
         summary: "Revoke a mandate key",
         description:
-          "The key stays published at /keys/{key_id} with status `revoked` and `revoked_at`; its id is never reused. " +
+          "The key stays published at /keys/{account_id}/{key_id} with status `revoked` and `revoked_at`; its id is never reused in this account. " +
           "Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's " +
           "live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one.",
         security: bearer,
@@ -64,21 +70,44 @@ export function mandateKeyPaths(): Paths {
         },
       },
     },
-    "/keys/{key_id}": {
+    "/keys/{account_id}/{key_id}": {
       get: {
         operationId: "getPublicMandateKey",
         tags: ["Public", "Mandates"],
         summary: "Read a mandate key back",
         description:
-          "Public, no key. The registered key, its status and the same key as a JWK, so anyone can check a mandate " +
-          "signature; nothing about the owner. Revoked keys are still answered (status `revoked`). May be cached for 60 s.",
+          "Public, no key. The key `key_id` of the account `account_id` (the `account_id` its mandates sign; an agent " +
+          "record's signed status links it as `agent.key.url`), its status, the same key as a JWK, so anyone can check a " +
+          "mandate signature — and its owner, named as every public answer names an account: `account.name_verified` is " +
+          "true only for a reviewer-verified organisation (legal name and LEI under `account.organisation`); any other name " +
+          "is the account's own word. Key ids are unique within an account only: another account's key of the same id is " +
+          "another key. Revoked keys are still answered (status `revoked`). May be cached for 60 s.",
         security: publicAccess,
-        parameters: [mandateKeyIdParam],
+        parameters: [accountIdParam, mandateKeyIdParam],
         responses: {
-          "200": jsonResponse("The key.", ref("PublicMandateKey"), {
+          "200": jsonResponse("The key and its owner.", ref("PublicMandateKey"), {
             headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "public, max-age=60, s-maxage=60" } } },
           }),
           ...errorResponses(["mandate_key_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/keys/{key_id}": {
+      get: {
+        operationId: "getOwnMandateKey",
+        tags: ["Mandates"],
+        summary: "Read one of your mandate keys back (the former public address)",
+        description:
+          "The former public read-back. Key ids are unique within an account only, so a key id alone names no key: with an " +
+          "API key this answers the caller's own key of that id (either environment), as /keys/{account_id}/{key_id} does, " +
+          "never cached by a shared cache; without one it is 404 `mandate_key_not_found`, naming /keys/{account_id}/{key_id}.",
+        security: bearer,
+        parameters: [mandateKeyIdParam],
+        responses: {
+          "200": jsonResponse("The key and its owner (the caller).", ref("PublicMandateKey"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "private, no-store" } } },
+          }),
+          ...errorResponses([...AUTH_CODES, "mandate_key_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },

@@ -36,6 +36,7 @@ export const methodTable = {
     list: "listMandateKeys",
     revoke: "revokeMandateKey",
     getPublic: "getPublicMandateKey",
+    get: "getOwnMandateKey",
   },
   account: {
     get: "getAccount",

@@ -424,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * Register a mandate key
-         * @description Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours to choose and unique across the service (409 `mandate_key_exists` if any account holds it, revoked keys included). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, `private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 `private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API key (an `account_id` in the body is 422 `field_not_allowed`): a key registered with a live API key signs live mandates only, one registered with a sandbox key sandbox mandates only. Body at most 16 KiB.
+         * @description Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours to choose and unique within your account (409 `mandate_key_exists` if this account already holds it, in either environment, revoked keys included; another account may hold the same id for its own key, which never verifies your mandates nor is shown as yours). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, `private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 `private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API key (an `account_id` in the body is 422 `field_not_allowed`): a key registered with a live API key signs live mandates only, one registered with a sandbox key sandbox mandates only. Body at most 16 KiB.
          */
         post: operations["createMandateKey"];
         delete?: never;
@@ -445,9 +445,29 @@ export interface paths {
         post?: never;
         /**
          * Revoke a mandate key
-         * @description The key stays published at /keys/{key_id} with status `revoked` and `revoked_at`; its id is never reused. Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one.
+         * @description The key stays published at /keys/{account_id}/{key_id} with status `revoked` and `revoked_at`; its id is never reused in this account. Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one.
          */
         delete: operations["revokeMandateKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{account_id}/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a mandate key back
+         * @description Public, no key. The key `key_id` of the account `account_id` (the `account_id` its mandates sign; an agent record's signed status links it as `agent.key.url`), its status, the same key as a JWK, so anyone can check a mandate signature — and its owner, named as every public answer names an account: `account.name_verified` is true only for a reviewer-verified organisation (legal name and LEI under `account.organisation`); any other name is the account's own word. Key ids are unique within an account only: another account's key of the same id is another key. Revoked keys are still answered (status `revoked`). May be cached for 60 s.
+         */
+        get: operations["getPublicMandateKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -461,10 +481,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a mandate key back
-         * @description Public, no key. The registered key, its status and the same key as a JWK, so anyone can check a mandate signature; nothing about the owner. Revoked keys are still answered (status `revoked`). May be cached for 60 s.
+         * Read one of your mandate keys back (the former public address)
+         * @description The former public read-back. Key ids are unique within an account only, so a key id alone names no key: with an API key this answers the caller's own key of that id (either environment), as /keys/{account_id}/{key_id} does, never cached by a shared cache; without one it is 404 `mandate_key_not_found`, naming /keys/{account_id}/{key_id}.
          */
-        get: operations["getPublicMandateKey"];
+        get: operations["getOwnMandateKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -968,7 +988,7 @@ export interface components {
             description?: string;
         };
         MandateKeyCreate: {
-            /** @description Your name for the key, unique across the service (case-sensitive). Records cite it as principal_key_id. */
+            /** @description Your name for the key, unique within your account (case-sensitive). Your records cite it as principal_key_id. */
             key_id: string;
             /** @description base64url (no padding) of the 32 raw Ed25519 public-key bytes — the `x` of a JWK. Never a private key. */
             public_key: string;
@@ -1831,7 +1851,7 @@ export interface components {
         MandateKey: {
             /** @constant */
             object: "mandate_key";
-            /** @description The caller's name for the key, unique across the service. */
+            /** @description The owner's name for the key, unique within its account. */
             key_id: string;
             /** @constant */
             algorithm: "Ed25519";
@@ -1852,11 +1872,11 @@ export interface components {
             data: components["schemas"]["MandateKey"][];
             has_more: boolean;
         };
-        /** @description A mandate key as anyone may read it; nothing about its owner. */
+        /** @description A mandate key as anyone may read it, with its owner named as every public answer names an account. */
         PublicMandateKey: {
             /** @constant */
             object: "mandate_key";
-            /** @description The caller's name for the key, unique across the service. */
+            /** @description The owner's name for the key, unique within its account. */
             key_id: string;
             /** @constant */
             algorithm: "Ed25519";
@@ -1870,6 +1890,10 @@ export interface components {
             status: "active" | "revoked";
             created_at: components["schemas"]["Timestamp"];
             revoked_at: components["schemas"]["Timestamp"] | null;
+            /** @description The owning account's id: the `account_id` its mandates sign. Key ids are unique within an account only. */
+            account_id: string;
+            /** @description Who holds the key: a verified organisation's legal name and LEI (`name_verified: true`), else the account's own, unverified name (`name_verified: false`). */
+            account: components["schemas"]["AccountProfile"];
             /** @description The same key as a JWK (kid = key_id), for JOSE libraries. */
             jwk: components["schemas"]["Jwk"];
         };
@@ -3858,6 +3882,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The owning account's id (the `account_id` a mandate signs). */
+                account_id: string;
                 /** @description The mandate key's id. */
                 key_id: string;
             };
@@ -3865,7 +3891,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The key. */
+            /** @description The key and its owner. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -3875,6 +3901,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicMandateKey"];
+                };
+            };
+            /** @description Not found. error.code: `mandate_key_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOwnMandateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mandate key's id. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key and its owner (the caller). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control"?: "private, no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicMandateKey"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found. error.code: `mandate_key_not_found`. */
