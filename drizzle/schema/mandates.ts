@@ -20,5 +20,5 @@ export const mandateKeys = pgTable(
     createdAt: createdAt(),
     revokedAt: ts("revoked_at"),
   },
-  (t) => [primaryKey({ name: "mandate_keys_pkey", columns: [t.accountId, t.keyId] }), index("mandate_keys_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [primaryKey({ name: "mandate_keys_pkey", columns: [t.accountId, t.keyId] }), index("mandate_keys_account_idx").on(t.accountId, t.createdAt), index("mandate_keys_key_id_idx").on(t.keyId)],
 );

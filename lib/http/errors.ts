@@ -88,6 +88,7 @@ const CODES = {
   invalid_public_key: [422, "invalid_request_error"],
   private_key_not_accepted: [422, "invalid_request_error"],
   mandate_key_exists: [409, "conflict"],
+  mandate_key_ambiguous: [409, "conflict"],
   mandate_key_not_found: [404, "not_found"],
   mandate_signature_required: [422, "invalid_request_error"],
   mandate_signature_invalid: [422, "invalid_request_error"],

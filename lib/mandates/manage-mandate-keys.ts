@@ -131,14 +131,33 @@ export async function revokeMandateKey(db: Db, auth: AuthContext, keyId: string)
 export const publicMandateKeyNotFound = (keyId: string) =>
   new ApiError("mandate_key_not_found", `No mandate key ${keyId.slice(0, 100)} in that account.`, "key_id");
 
-/** Key ids are unique per account only: without the account (or the caller's API key) a key id names nothing. */
-export const mandateKeyAccountRequired = (keyId: string) =>
+/** Several accounts hold this key id: the bare address cannot say whose; each account's own address can. */
+export const mandateKeyAmbiguous = (keyId: string, accountIds: readonly string[]) =>
   new ApiError(
-    "mandate_key_not_found",
-    `A mandate key is read back with its account: GET /keys/{account_id}/${keyId.slice(0, 100)} (the account_id a mandate signs), ` +
-      "or send your API key to read your own key at this address.",
+    "mandate_key_ambiguous",
+    `More than one account registered a mandate key '${keyId.slice(0, 100)}' (ids are unique within an account): read it back ` +
+      `with its account, GET /keys/{account_id}/${keyId.slice(0, 100)} — the account_id a mandate signs. Accounts holding it: ` +
+      `${accountIds.join(", ")}.`,
     "key_id",
   );
+
+/** How many accounts the bare address lists when it cannot answer with one key. */
+const AMBIGUOUS_LISTED = 10;
+
+/**
+ * The spec's public read-back by key id alone (/keys/{key_id}, no API key). Key ids are unique
+ * within an account only (issue 29): when exactly one account holds the id, its key with the
+ * owner named — so a copied id can never pass for someone else's key, the reader sees whose it
+ * is; when several do, 409 `mandate_key_ambiguous` listing the accounts; none, null. One
+ * indexed read (mandate_keys_key_id_idx).
+ */
+export async function getMandateKeyById(db: Db, keyId: string) {
+  if (!MANDATE_KEY_ID_RE.test(keyId)) return null;
+  const rows = await db.select().from(mandateKeys).where(eq(mandateKeys.keyId, keyId)).orderBy(asc(mandateKeys.createdAt)).limit(AMBIGUOUS_LISTED);
+  if (rows.length === 0) return null;
+  if (rows.length > 1) throw mandateKeyAmbiguous(keyId, rows.map((r) => r.accountId));
+  return serializePublicMandateKey(rows[0]!, await getAccountProfile(db, rows[0]!.accountId));
+}
 
 async function readBack(db: Db, accountId: string, keyId: string) {
   const [row] = await db.select().from(mandateKeys).where(and(eq(mandateKeys.accountId, accountId), eq(mandateKeys.keyId, keyId)));

@@ -51,6 +51,10 @@ describe("mandate key ids per account: squatting a key id", () => {
     const vRec = await agentRecord(victim.sandboxKey, vm, keyId, vSig);
     expect(vRec.status, vRec.text).toBe(201);
     const vUrl = `${baseUrl()}/keys/${victim.accountId}/${keyId}`;
+    // While one account holds the id, the specification's bare address answers it, owner named.
+    const bareBefore = await call("GET", `/keys/${keyId}`);
+    expect(bareBefore.status, bareBefore.text).toBe(200);
+    expect(bareBefore.body).toMatchObject({ public_key: vk.x, account_id: victim.accountId, account: { name_verified: true } });
     expect(vRec.body).toMatchObject({ evidence_level: "source_verified", agent: { key: { key_id: keyId, status: "active", environment: "sandbox", url: vUrl } } });
 
     // The attacker calls itself by the victim's legal name and registers the same key id with its own key: allowed, in its own account.
@@ -71,7 +75,14 @@ describe("mandate key ids per account: squatting a key id", () => {
       key_id: keyId, public_key: ak.x, status: "active", account_id: attacker.accountId,
       account: { name: legalName, name_verified: false, organisation: null },
     });
-    // Each account reads its own key at the former address with its API key.
+    // Now two accounts hold the id: the bare address names no key, lists both accounts and points at each one's address.
+    const bareAfter = await call("GET", `/keys/${keyId}`);
+    expect(bareAfter.status, bareAfter.text).toBe(409);
+    expect(bareAfter.body.error).toMatchObject({ type: "conflict", code: "mandate_key_ambiguous", param: "key_id" });
+    expect(bareAfter.body.error.message).toContain(victim.accountId);
+    expect(bareAfter.body.error.message).toContain(attacker.accountId);
+    expect(bareAfter.body).not.toHaveProperty("public_key");
+    // Each account reads its own key at the bare address with its API key.
     expect((await call("GET", `/keys/${keyId}`, { key: victim.sandboxKey })).body.public_key).toBe(vk.x);
     expect((await call("GET", `/keys/${keyId}`, { key: attacker.sandboxKey })).body.public_key).toBe(ak.x);
 

@@ -55,11 +55,14 @@ describe("mandate keys: register, list, revoke, read back", () => {
     expect(pub.headers.get("access-control-allow-origin")).toBe("*");
     expect(pub.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
 
-    // The former address: a key id alone names no key (404 pointing at the account's address) unless the caller's API key says whose.
+    // The specification's address by key id alone: one account holds this id, so it is that key, its owner named.
     const bare = await call("GET", `/keys/${encodeURIComponent(keyId)}`);
-    expect(bare.status).toBe(404);
-    expect(bare.body.error).toMatchObject({ type: "not_found", code: "mandate_key_not_found", param: "key_id" });
-    expect(bare.body.error.message).toContain("/keys/{account_id}/");
+    expect(bare.status, bare.text).toBe(200);
+    expect(bare.body).toEqual(pub.body);
+    expect(bare.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
+    const unknown = await call("GET", `/keys/nobody-${randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ type: "not_found", code: "mandate_key_not_found", param: "key_id" });
     const own = await call("GET", `/keys/${encodeURIComponent(keyId)}`, { key: sandboxKey });
     expect(own.status, own.text).toBe(200);
     expect(own.body).toEqual(pub.body);

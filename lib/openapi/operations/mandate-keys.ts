@@ -96,18 +96,22 @@ export function mandateKeyPaths(): Paths {
       get: {
         operationId: "getOwnMandateKey",
         tags: ["Mandates"],
-        summary: "Read one of your mandate keys back (the former public address)",
+        summary: "Read a mandate key back by its id (the specification's public address)",
         description:
-          "The former public read-back. Key ids are unique within an account only, so a key id alone names no key: with an " +
-          "API key this answers the caller's own key of that id (either environment), as /keys/{account_id}/{key_id} does, " +
-          "never cached by a shared cache; without one it is 404 `mandate_key_not_found`, naming /keys/{account_id}/{key_id}.",
-        security: bearer,
+          "The specification's public read-back. Key ids are unique within an account only. Without an API key: the key " +
+          "and its owner named (as /keys/{account_id}/{key_id} answers, `public, max-age=60`) when exactly one account holds " +
+          "the id; 409 `mandate_key_ambiguous` listing the accounts when several do — read it back with its account then. " +
+          "With an API key: the caller's own key of that id (either environment), never cached by a shared cache.",
+        security: [...bearer, {}],
         parameters: [mandateKeyIdParam],
         responses: {
-          "200": jsonResponse("The key and its owner (the caller).", ref("PublicMandateKey"), {
-            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "private, no-store" } } },
+          "200": jsonResponse("The key and its owner.", ref("PublicMandateKey"), {
+            headers: {
+              ...publicHeaders,
+              "Cache-Control": { schema: { type: "string", enum: ["public, max-age=60, s-maxage=60", "private, no-store"] } },
+            },
           }),
-          ...errorResponses([...AUTH_CODES, "mandate_key_not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+          ...errorResponses([...AUTH_CODES, "mandate_key_not_found", "mandate_key_ambiguous", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },
