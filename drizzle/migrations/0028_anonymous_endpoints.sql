@@ -10,8 +10,8 @@ CREATE TABLE "status_list_changes" (
 );
 --> statement-breakpoint
 CREATE INDEX "status_list_changes_list_idx" ON "status_list_changes" USING btree ("list","seq");--> statement-breakpoint
-CREATE INDEX "records_subject_trgm_idx" ON "records" USING gin ("subject" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "records_claim_trgm_idx" ON "records" USING gin ("claim" gin_trgm_ops);
+CREATE INDEX "records_subject_trgm_idx" ON "records" USING gin ("subject" gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "records_claim_trgm_idx" ON "records" USING gin ("claim" gin_trgm_ops) WITH (fastupdate=false);
 --> statement-breakpoint
 -- Status lists are updated, not rebuilt (lib/vc/status-list.ts): every change that can move a
 -- record's bit is noted with the record's status index, whoever makes it.
