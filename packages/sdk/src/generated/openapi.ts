@@ -76,7 +76,7 @@ export interface paths {
         };
         /**
          * Re-verify a record's signature
-         * @description Public, no key. Re-checks the stored Ed25519 signature and payload hash against the published key. An invalid signature is an answer (`valid: false`), not an error. Records not issued are 404.
+         * @description Public, no key. Re-checks the stored Ed25519 signature and payload hash against the published key. An invalid signature is an answer (`valid: false`), not an error. Records not issued are 404. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["checkRecordSignature"];
         put?: never;
@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * Transparency-log entries with inclusion proofs
-         * @description Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. Records not issued are 404. See docs/verify.md.
+         * @description Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. Records not issued are 404. See docs/verify.md. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordLog"];
         put?: never;
@@ -118,7 +118,7 @@ export interface paths {
          * Signed status
          * @description Public, no key, free and never metered. The answer is signed (see SignedStatus for the recipe) and may be served again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.
          *
-         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`.
+         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordStatus"];
         put?: never;
@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * The record as a W3C Verifiable Credential
-         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` (resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists (/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. Records not issued are 404 `record_not_found`.
+         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` (resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists (/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. Records not issued are 404 `record_not_found`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordCredential"];
         put?: never;
@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * A Bitstring Status List credential
-         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. An unknown purpose or list: 404 `not_found`.
+         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. An unknown purpose or list: 404 `not_found`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getStatusList"];
         put?: never;
@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * The issuer's did:web document
-         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`).
+         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`). Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getDidDocument"];
         put?: never;
@@ -398,7 +398,7 @@ export interface paths {
         };
         /**
          * Keys that sign webhooks (v1a)
-         * @description The Ed25519 keys behind the `v1a` entry of `webhook-signature`, as Standard Webhooks public keys (`whpk_…`): the same published set as /.well-known/jwks.json. A delivery names its key in the `webhook-key-id` header (a PRS extension). Retired keys stay listed. Public.
+         * @description The Ed25519 keys behind the `v1a` entry of `webhook-signature`, as Standard Webhooks public keys (`whpk_…`): the same published set as /.well-known/jwks.json. A delivery names its key in the `webhook-key-id` header (a PRS extension). Retired keys stay listed. Public. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getWebhookPublicKeys"];
         put?: never;
@@ -462,7 +462,7 @@ export interface paths {
         };
         /**
          * Read a mandate key back
-         * @description Public, no key. The registered key, its status and the same key as a JWK, so anyone can check a mandate signature; nothing about the owner. Revoked keys are still answered (status `revoked`). May be cached for 60 s.
+         * @description Public, no key. The registered key, its status and the same key as a JWK, so anyone can check a mandate signature; nothing about the owner. Revoked keys are still answered (status `revoked`). May be cached for 60 s. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getPublicMandateKey"];
         put?: never;
@@ -630,7 +630,7 @@ export interface paths {
         };
         /**
          * This document
-         * @description The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public.
+         * @description The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * Published signing keys
-         * @description Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in `signing_key_id`. Retired keys stay published.
+         * @description Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in `signing_key_id`. Retired keys stay published. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getJwks"];
         put?: never;
@@ -2347,6 +2347,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2400,6 +2415,21 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2480,6 +2510,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2534,6 +2579,21 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,6 +2660,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2632,6 +2707,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DidDocument"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
@@ -3617,6 +3707,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -3893,6 +3998,21 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +4780,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -4692,6 +4827,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
