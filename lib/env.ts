@@ -107,6 +107,18 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: intFrom(10, 1, 10_000),
   /** Public lookups per client address per minute (CONTRACT: 30); shared by every instance on PostgreSQL. */
   LOOKUP_RATE_LIMIT_PER_MINUTE: intFrom(30, 1, 1_000_000),
+  /**
+   * Anonymous requests per client address (IPv6: per /64) per minute, per class
+   * (lib/http/anonymous-limits.ts; shared by every instance on PostgreSQL): one record's public
+   * answers, badge, QR and the status lists ...
+   */
+  RECORD_READ_RATE_LIMIT_PER_MINUTE: intFrom(1200, 1, 10_000_000),
+  /** ... the directory and its search ... */
+  DIRECTORY_RATE_LIMIT_PER_MINUTE: intFrom(60, 1, 10_000_000),
+  /** ... the transparency log's checkpoint, key and tiles ... */
+  LOG_RATE_LIMIT_PER_MINUTE: intFrom(1200, 1, 10_000_000),
+  /** ... and every other page or document served without a key or session (OpenAPI, keys, guides). */
+  PUBLIC_RATE_LIMIT_PER_MINUTE: intFrom(600, 1, 10_000_000),
   /** The least severe log lines written (JSON on stdout; docs/operations.md#logs). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const satisfies readonly LogLevel[]).default("info"),
   /** Set by Next itself: `next dev` runs "development", where the CSP allows what its overlay needs. */

@@ -153,6 +153,10 @@ async function main() {
     PUBLIC_BASE_URL: `http://${HOST}:${proxyPort}`, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     // The lookup is measured, not its limiter's refusals (the limiter still counts every request).
     LOOKUP_RATE_LIMIT_PER_MINUTE: "1000000",
+    RECORD_READ_RATE_LIMIT_PER_MINUTE: "10000000",
+    DIRECTORY_RATE_LIMIT_PER_MINUTE: "10000000",
+    LOG_RATE_LIMIT_PER_MINUTE: "10000000",
+    PUBLIC_RATE_LIMIT_PER_MINUTE: "10000000",
   };
   const instances = [];
   for (let i = 0; i < INSTANCES; i++) {

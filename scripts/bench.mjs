@@ -129,6 +129,10 @@ async function startServer(mode, databaseUrl) {
     WEBHOOK_ALLOW_INSECURE: "1",
     // The lookup run measures the route, not its limiter's refusals (the limiter still runs).
     LOOKUP_RATE_LIMIT_PER_MINUTE: "1000000",
+    RECORD_READ_RATE_LIMIT_PER_MINUTE: "10000000",
+    DIRECTORY_RATE_LIMIT_PER_MINUTE: "10000000",
+    LOG_RATE_LIMIT_PER_MINUTE: "10000000",
+    PUBLIC_RATE_LIMIT_PER_MINUTE: "10000000",
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

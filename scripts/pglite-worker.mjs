@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { getLogger, routeConsole } from "../lib/log/json-log.mjs";
 
@@ -14,7 +15,8 @@ routeConsole(getLogger(process.env.LOG_LEVEL)); // what PGlite prints comes out 
 const { dir, socketPath } = workerData;
 // Same durability as the in-process mode: relaxedDurability only skips awaiting a syncToFs
 // that is a no-op on NodeFS (writes go straight to the data folder).
-const db = await PGlite.create(dir, { relaxedDurability: true });
+// pg_trgm: the directory's search index (migration 0028); lib/db/client.ts loads it too.
+const db = await PGlite.create(dir, { relaxedDurability: true, extensions: { pg_trgm } });
 fs.rmSync(socketPath, { force: true }); // left behind by a killed server
 
 // One client's extended-protocol exchange (Parse, Bind, Describe, Execute, Flush … up to its

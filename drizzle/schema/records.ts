@@ -51,6 +51,13 @@ export const records = pgTable(
     index("records_pending_idx").on(t.createdAt).where(sql`status = 'pending_review'`),
     /** An account's verified domains (account-profile.ts): its live active records by type, in subject order. */
     index("records_account_domains_idx").on(t.accountId, t.claimType, t.subject).where(sql`environment = 'live' and status = 'active'`),
+    /**
+     * The directory's search (`subject ILIKE %q% OR claim ILIKE %q%`): trigram indexes (pg_trgm, migration 0028).
+     * fastupdate off: no pending list, which only a vacuum would flush (PGlite runs none) and whose
+     * size makes the planner price the index above a scan.
+     */
+    index("records_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("records_claim_trgm_idx").using("gin", t.claim.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
 

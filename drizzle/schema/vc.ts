@@ -1,4 +1,4 @@
-import { integer, pgTable, text } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { records } from "./records";
 import { createdAt } from "./columns";
 
@@ -13,3 +13,21 @@ export const vcStatusEntries = pgTable("vc_status_entries", {
   statusIndex: integer("status_index").notNull().unique().generatedByDefaultAsIdentity({ startWith: 0, minValue: 0 }),
   createdAt: createdAt(),
 });
+
+/**
+ * Which status-list positions may have changed, in order (`seq`): written by database triggers
+ * (migration 0028) whenever a record with a status index changes status, expiry or
+ * environment, and when a record gets its index. A process holding a built list reads only the
+ * rows after the last `seq` it applied (lib/vc/status-list.ts) and re-reads those records:
+ * a list is updated, never rebuilt, after a status change.
+ */
+export const statusListChanges = pgTable(
+  "status_list_changes",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    list: integer("list").notNull(),
+    statusIndex: integer("status_index").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("status_list_changes_list_idx").on(t.list, t.seq)],
+);

@@ -207,13 +207,15 @@ async function open(): Promise<Handle> {
   if (env.DATABASE_URL) return openPostgres({ url: env.DATABASE_URL }, env.DB_POOL_SIZE, "postgres", true, async () => {});
   if (g.__prsPgliteWorker) return openPgliteWorker(path.join(env.dataDir, "pglite"), env.dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dir = path.join(env.dataDir, "pglite");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // relaxedDurability only stops PGlite awaiting its post-query syncToFs, which is a no-op on
   // NodeFS (writes go straight to the data folder); it saves a mutex round trip per query.
-  const client = await PGlite.create(dir, { relaxedDurability: true });
+  // pg_trgm: the directory's search index (migration 0028); scripts/pglite-worker.mjs loads it too.
+  const client = await PGlite.create(dir, { relaxedDurability: true, extensions: { pg_trgm } });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: migrationsFolder() });
   return {

@@ -13,7 +13,8 @@ import { statusPaths } from "./operations/status";
 import { webhookPaths } from "./operations/webhooks";
 import { reusableComponents } from "./reusable-components";
 import { schemaComponents } from "./schema-components";
-import type { JsonSchema, Paths } from "./shared";
+import { jsonResponse, publicHeaders, ref, type JsonSchema, type Paths } from "./shared";
+import { anonymousClass, type AnonymousClass } from "@/lib/http/anonymous-class";
 
 export type { JsonSchema } from "./shared";
 
@@ -38,6 +39,37 @@ export type OpenApiDocument = {
   };
 };
 
+const LIMIT_OF: Record<AnonymousClass, string> = {
+  record: "`RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200)",
+  directory: "`DIRECTORY_RATE_LIMIT_PER_MINUTE` (60)",
+  log: "`LOG_RATE_LIMIT_PER_MINUTE` (1200)",
+  public: "`PUBLIC_RATE_LIMIT_PER_MINUTE` (600)",
+};
+
+/**
+ * The keyless endpoints counted by the anonymous allowances (lib/http/anonymous-class.ts, the
+ * same function the server asks): a 429 `rate_limited` answer with Retry-After and the
+ * RateLimit-* headers, and the allowance named in the description.
+ */
+function withAnonymousLimits(paths: Paths) {
+  const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  for (const [p, item] of Object.entries(paths)) {
+    const op = (item as Record<string, { description?: string; responses?: Record<string, unknown> }>).get;
+    const cls = op && anonymousClass("GET", p.replace(/\{[^}]+\}/g, "x"));
+    if (!op || !cls) continue;
+    op.description = `${op.description ?? ""} Rate limited per client address (IPv6: per /64): ${LIMIT_OF[cls]} requests a minute, shared with the other ${cls === "public" ? "public documents and pages" : `${cls} endpoints`}; the answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and past the allowance is 429 \`rate_limited\` with \`Retry-After\`.`.trim();
+    op.responses = {
+      ...op.responses,
+      "429": jsonResponse("Too many requests from this client address. error.code: `rate_limited`.", ref("Error"), {
+        headers: {
+          ...publicHeaders, "RateLimit-Limit": header("RateLimit-Limit"), "RateLimit-Remaining": header("RateLimit-Remaining"),
+          "RateLimit-Reset": header("RateLimit-Reset"), "Retry-After": header("Retry-After"),
+        },
+      }),
+    };
+  }
+}
+
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
   const { schemas, listParameters, lookupParameters, checkParameters } = schemaComponents(claims);
@@ -55,6 +87,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...organisationVerificationPaths(),
     ...metaPaths(),
   };
+  withAnonymousLimits(paths);
 
   return {
     openapi: "3.1.0",

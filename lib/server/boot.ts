@@ -4,6 +4,7 @@ import { purgeRevokedSessions } from "@/lib/auth/session-revocation";
 import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
+import { purgeStatusListChanges } from "@/lib/vc/status-list";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
 import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-records";
@@ -124,6 +125,7 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   await purgeIdempotencyKeys(handle.db);
   await purgeRevokedSessions(handle.db); // signed-out sessions whose cookies have expired anyway
   if (handle.mode === "postgres") await purgeRateLimits(handle.db);
+  await purgeStatusListChanges(handle.db);
 }
 
 /**

@@ -96,6 +96,7 @@ beforeAll(async () => {
     WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE_MS: "200,200,200,200,200", WORKER_POLL_MS: "100",
     NEXTAUTH_SECRET: "cluster-test-secret-0123456789abcdefghij", EXPIRY_SWEEP_INTERVAL_MS: "500", NEXT_TELEMETRY_DISABLED: "1",
     PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}`,
+    RECORD_READ_RATE_LIMIT_PER_MINUTE: "10000000", DIRECTORY_RATE_LIMIT_PER_MINUTE: "10000000", LOG_RATE_LIMIT_PER_MINUTE: "10000000", PUBLIC_RATE_LIMIT_PER_MINUTE: "10000000",
   };
   for (let i = 0; i < 3; i++) await startInstance(i);
   proxy = await startNginx(path.join(base, "nginx"), proxyPort, instances.map((x) => Number(new URL(x.server.baseUrl).port)));

@@ -76,7 +76,7 @@ export interface paths {
         };
         /**
          * Re-verify a record's signature
-         * @description Public, no key. Re-checks the stored Ed25519 signature and payload hash against the published key. An invalid signature is an answer (`valid: false`), not an error. Records not issued are 404.
+         * @description Public, no key. Re-checks the stored Ed25519 signature and payload hash against the published key. An invalid signature is an answer (`valid: false`), not an error. Records not issued are 404. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["checkRecordSignature"];
         put?: never;
@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * Transparency-log entries with inclusion proofs
-         * @description Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. Records not issued are 404. See docs/verify.md.
+         * @description Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. Records not issued are 404. See docs/verify.md. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordLog"];
         put?: never;
@@ -118,7 +118,7 @@ export interface paths {
          * Signed status
          * @description Public, no key, free and never metered. The answer is signed (see SignedStatus for the recipe) and may be served again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.
          *
-         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`.
+         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordStatus"];
         put?: never;
@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * The record as a W3C Verifiable Credential
-         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` (resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists (/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. Records not issued are 404 `record_not_found`.
+         * @description Public, no key, free. The issued record as a Verifiable Credential (Data Model 2.0) secured with a DataIntegrityProof, cryptosuite `eddsa-jcs-2022`, made with the active signing key (`verificationMethod` `did:web:<host>#<kid>`, resolved by /.well-known/did.json). Its standing is not in the credential: `credentialStatus` points at the revocation and suspension Bitstring Status Lists. Sandbox records are served too, marked `environment: sandbox` and named as test data, by another issuer: `did:web:<host>:sandbox` (resolved by /sandbox/did.json), signed with a sandbox-only key (`#sbx-…`), their status in the sandbox lists (/sandbox/status-lists/{purpose}/{list}); a verifier trusting `did:web:<host>` never accepts them. Records not issued are 404 `record_not_found`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordCredential"];
         put?: never;
@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * A Bitstring Status List credential
-         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. An unknown purpose or list: 404 `not_found`.
+         * @description Public, no key. The W3C BitstringStatusListCredential named by a record credential's `credentialStatus`, built from the records' statuses at the moment of the request and signed like the credential (eddsa-jcs-2022). `revocation`: the bit is set for revoked, superseded and expired records; `suspension`: for suspended ones (cleared on reinstate). 131,072 entries per list. Live records only (and every sandbox record's revocation bit is set); sandbox records' lists are the sandbox issuer's, at /sandbox/status-lists/{purpose}/{list}. An unknown purpose or list: 404 `not_found`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getStatusList"];
         put?: never;
@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * The issuer's did:web document
-         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`).
+         * @description Public. `did:web:<host>`: every published signing key (the JWKS set) as a Multikey verification method (`<DID>#<kid>`), each listed under `assertionMethod`. Served as `application/did+json`. No sandbox key: those are in the sandbox issuer's document, /sandbox/did.json (`did:web:<host>:sandbox`). Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getDidDocument"];
         put?: never;
@@ -398,7 +398,7 @@ export interface paths {
         };
         /**
          * Keys that sign webhooks (v1a)
-         * @description The Ed25519 keys behind the `v1a` entry of `webhook-signature`, as Standard Webhooks public keys (`whpk_…`): the same published set as /.well-known/jwks.json. A delivery names its key in the `webhook-key-id` header (a PRS extension). Retired keys stay listed. Public.
+         * @description The Ed25519 keys behind the `v1a` entry of `webhook-signature`, as Standard Webhooks public keys (`whpk_…`): the same published set as /.well-known/jwks.json. A delivery names its key in the `webhook-key-id` header (a PRS extension). Retired keys stay listed. Public. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getWebhookPublicKeys"];
         put?: never;
@@ -462,7 +462,7 @@ export interface paths {
         };
         /**
          * Read a mandate key back
-         * @description Public, no key. The key `key_id` of the account `account_id` (the `account_id` its mandates sign; an agent record's signed status links it as `agent.key.url`), its status, the same key as a JWK, so anyone can check a mandate signature — and its owner, named as every public answer names an account: `account.name_verified` is true only for a reviewer-verified organisation (legal name and LEI under `account.organisation`); any other name is the account's own word. Key ids are unique within an account only: another account's key of the same id is another key. Revoked keys are still answered (status `revoked`). May be cached for 60 s.
+         * @description Public, no key. The key `key_id` of the account `account_id` (the `account_id` its mandates sign; an agent record's signed status links it as `agent.key.url`), its status, the same key as a JWK, so anyone can check a mandate signature — and its owner, named as every public answer names an account: `account.name_verified` is true only for a reviewer-verified organisation (legal name and LEI under `account.organisation`); any other name is the account's own word. Key ids are unique within an account only: another account's key of the same id is another key. Revoked keys are still answered (status `revoked`). May be cached for 60 s. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getPublicMandateKey"];
         put?: never;
@@ -481,8 +481,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one of your mandate keys back (the former public address)
-         * @description The former public read-back. Key ids are unique within an account only, so a key id alone names no key: with an API key this answers the caller's own key of that id (either environment), as /keys/{account_id}/{key_id} does, never cached by a shared cache; without one it is 404 `mandate_key_not_found`, naming /keys/{account_id}/{key_id}.
+         * Read a mandate key back by its id (the specification's public address)
+         * @description The specification's public read-back. Key ids are unique within an account only. Without an API key: the key and its owner named (as /keys/{account_id}/{key_id} answers, `public, max-age=60`) when exactly one account holds the id; 409 `mandate_key_ambiguous` listing the accounts when several do — read it back with its account then. With an API key: the caller's own key of that id (either environment), never cached by a shared cache. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getOwnMandateKey"];
         put?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * This document
-         * @description The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public.
+         * @description The OpenAPI 3.1 description of the API, generated from the schemas the handlers validate with. Public. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -670,7 +670,7 @@ export interface paths {
         };
         /**
          * Published signing keys
-         * @description Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in `signing_key_id`. Retired keys stay published.
+         * @description Public Ed25519 keys (JWKS) that sign records and status answers; find a key by the `kid` named in `signing_key_id`. Retired keys stay published. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getJwks"];
         put?: never;
@@ -1691,7 +1691,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -2371,6 +2371,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2424,6 +2439,21 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2504,6 +2534,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2558,6 +2603,21 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +2684,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -2656,6 +2731,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DidDocument"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
@@ -3641,6 +3731,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -3925,6 +4030,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -3950,12 +4070,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The key and its owner (the caller). */
+            /** @description The key and its owner. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control"?: "private, no-store";
+                    "Cache-Control"?: "public, max-age=60, s-maxage=60" | "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3989,6 +4109,32 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `mandate_key_ambiguous`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +4902,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
             500: {
                 headers: {
@@ -4788,6 +4949,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description Too many requests from this client address. error.code: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
