@@ -65,7 +65,12 @@ export const recordHistory = pgTable(
     reason: text("reason"),
     by: text("by").notNull(),
   },
-  (t) => [index("record_history_record_idx").on(t.recordId, t.seq)],
+  (t) => [
+    /** A record's latest entries, and older pages of them (lib/records/history-page.ts): `ORDER BY seq DESC LIMIT n`. */
+    index("record_history_record_idx").on(t.recordId, t.seq),
+    /** The entry in force at an instant (status?at=, lib/records/status-at.ts): the latest `at` at or before it, by index. */
+    index("record_history_record_at_idx").on(t.recordId, t.at, t.seq),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "record_history_record_at_idx" ON "record_history" USING btree ("record_id","at","seq");
