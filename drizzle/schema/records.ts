@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import type { LookupKind } from "@/lib/lookup/normalize";
 import { createdAt, ts } from "./columns";
@@ -72,6 +72,16 @@ export const recordHistory = pgTable(
     index("record_history_record_at_idx").on(t.recordId, t.at, t.seq),
   ],
 );
+
+/**
+ * How many entries each record's history holds, kept by a statement trigger on
+ * record_history inserts (migration 0027), so an answer can say "the latest 50 of N" without
+ * counting N rows (lib/records/history-page.ts).
+ */
+export const recordHistoryCounts = pgTable("record_history_counts", {
+  recordId: text("record_id").primaryKey().references(() => records.id),
+  n: integer("n").notNull(),
+});
 
 /**
  * What a record rests on, as data: `record_id` depends on `target_id` in the given `role`

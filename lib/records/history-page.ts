@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { recordHistory } from "@/drizzle/schema";
+import { recordHistory, recordHistoryCounts } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { getPublicRecord } from "./get-record";
@@ -55,19 +55,16 @@ export async function latestEntries(
 
 /**
  * Each record's latest HISTORY_RECENT entries, oldest first, with its count. The count is
- * read (an index-only count) only for a record that has more entries than that.
+ * read (record_history_counts) only for a record that has more entries than that.
  */
 export async function loadRecentHistories(db: DbOrTx, ids: readonly string[], recent = HISTORY_RECENT): Promise<Map<string, RecentHistory>> {
   const latest = await latestEntries(db, ids, recent + 1);
   const truncated = [...latest].filter(([, e]) => e.length > recent).map(([id]) => id);
   const counts = new Map<string, number>();
   if (truncated.length > 0) {
-    const rows = await db
-      .select({ recordId: recordHistory.recordId, n: sql<number>`count(*)::int` })
-      .from(recordHistory)
-      .where(inArray(recordHistory.recordId, truncated))
-      .groupBy(recordHistory.recordId);
-    for (const r of rows) counts.set(r.recordId, Number(r.n));
+    // Kept by a trigger on every insert (migration 0027): one primary-key read, not a count of the rows.
+    const rows = await db.select().from(recordHistoryCounts).where(inArray(recordHistoryCounts.recordId, truncated));
+    for (const r of rows) counts.set(r.recordId, r.n);
   }
   const out = new Map<string, RecentHistory>();
   for (const [id, newestFirst] of latest) {
