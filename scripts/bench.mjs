@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { measureLongHistory } from "./bench-history.mjs";
 import { ensureBuild } from "./ensure-build.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -428,6 +429,20 @@ async function benchMode(mode) {
   log(`  batch      250 rows: median ${batch.median_ms} ms (min ${batch.min_ms}, max ${batch.max_ms}) over ${batch.runs} runs; target < ${batch.target_ms} ms: ${batch.pass ? "PASS" : "MISSED"}`);
   const fanout = await measureFanout(url, key, runId);
   log(`  fan-out    ${fanout.deliveries} deliveries to ${fanout.endpoints} endpoints in ${fanout.seconds} s = ${fanout.deliveries_per_s} deliveries/s (duplicates ${fanout.duplicates})`);
+  let issued = 0;
+  const longHistory = await measureLongHistory({
+    server, databaseUrl: db?.url, log, measure: (label, make) => measure(server, label, make),
+    issue: async () => {
+      const r = await fetch(`${url}/api/v1/records`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `history-${runId}-${++issued}` },
+        body,
+      });
+      const rec = await r.json();
+      if (r.status !== 201) throw new Error(`issuing a history record failed: ${r.status} ${JSON.stringify(rec).slice(0, 300)}`);
+      return rec.verification_id;
+    },
+  });
   const clean = (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0;
   const judge = (name, route) => {
     const value = ratios[name];
@@ -442,6 +457,7 @@ async function benchMode(mode) {
     const p99 = routes.lookup_paced.latency_ms.p99;
     targets.lookup_p99_ms = { target: LOOKUP_P99_MS, value: p99, pass: p99 < LOOKUP_P99_MS, ...(p99 < LOOKUP_P99_MS ? {} : { reason: `p99 ${p99} ms >= ${LOOKUP_P99_MS} ms` }) };
   }
+  targets.certificate_long_history_over_fresh = longHistory.target;
   const noisy = drift !== null && Math.abs(drift) > NOISY_DRIFT;
   if (noisy) log(`  WARNING: the two live runs differ by ${Math.round(drift * 100)}%: something else used the CPU; treat ${mode} figures as rough`);
   return {
@@ -452,6 +468,7 @@ async function benchMode(mode) {
     routes,
     batch_250: batch,
     webhook_fanout: fanout,
+    certificate_long_history: longHistory,
     ratios,
     targets,
   };

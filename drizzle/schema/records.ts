@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import type { LookupKind } from "@/lib/lookup/normalize";
 import { createdAt, ts } from "./columns";
@@ -72,8 +72,23 @@ export const recordHistory = pgTable(
     reason: text("reason"),
     by: text("by").notNull(),
   },
-  (t) => [index("record_history_record_idx").on(t.recordId, t.seq)],
+  (t) => [
+    /** A record's latest entries, and older pages of them (lib/records/history-page.ts): `ORDER BY seq DESC LIMIT n`. */
+    index("record_history_record_idx").on(t.recordId, t.seq),
+    /** The entry in force at an instant (status?at=, lib/records/status-at.ts): the latest `at` at or before it, by index. */
+    index("record_history_record_at_idx").on(t.recordId, t.at, t.seq),
+  ],
 );
+
+/**
+ * How many entries each record's history holds, kept by a statement trigger on
+ * record_history inserts (migration 0027), so an answer can say "the latest 50 of N" without
+ * counting N rows (lib/records/history-page.ts).
+ */
+export const recordHistoryCounts = pgTable("record_history_counts", {
+  recordId: text("record_id").primaryKey().references(() => records.id),
+  n: integer("n").notNull(),
+});
 
 /**
  * What a record rests on, as data: `record_id` depends on `target_id` in the given `role`

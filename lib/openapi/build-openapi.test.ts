@@ -61,6 +61,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/openapi.json", "get"],
   ["/.well-known/jwks.json", "get"],
   ["/api/v1/records/{id}/log", "get"],
+  ["/api/v1/records/{id}/history", "get"],
   ["/api/v1/records/{id}/vc", "get"],
   ["/api/v1/status-lists/{purpose}/{list}", "get"],
   ["/.well-known/did.json", "get"],

@@ -13,6 +13,7 @@ import {
   historyEntrySchema, recordIntegritySchema, recordLifecycleSchema, recordLinkSchema, recordListSchema, recordSchema,
 } from "@/lib/records/record-schema";
 import { signatureCheckSchema } from "@/lib/records/signature-check-schema";
+import { historyPageSchema } from "@/lib/records/history-page-schema";
 import { recordLogEntrySchema, recordLogSchema } from "@/lib/tlog/record-log-schema";
 import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
 import { logEntrySchema, signedStatusSchema } from "@/lib/records/signed-status-schema";
@@ -46,6 +47,7 @@ export const RESPONSE_SCHEMAS = [
   recordLinkSchema,
   recordSchema,
   recordListSchema,
+  historyPageSchema,
   logEntrySchema,
   signedStatusSchema,
   lookupMatchSchema,

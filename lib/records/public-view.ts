@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
+import { type recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
@@ -9,6 +9,7 @@ import { checksOf, type Check } from "@/lib/trust/checks";
 import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
+import { loadRecentHistories } from "./history-page";
 import type { LinkedStanding, LinkedTarget, LinkTarget } from "./link-types";
 import { recordUrls } from "./urls";
 
@@ -48,9 +49,17 @@ export type PublicView = {
   checks: Check[];
   /** The exact hosts a page may show the record's badge green on (signed as `covers_hosts`). */
   coversHosts: string[];
+  /** The latest entries of the history (at most HISTORY_RECENT, history-page.ts), oldest first. */
   history: HistoryEntry[];
+  /** How many entries the whole history has (`history` is its tail). */
+  historyCount: number;
+  /** The cursor for the entries before `history` (`?before=`), null when `history` is all of it. */
+  historyBefore: number | null;
   now: number;
 };
+
+/** What of a record's history a view is built from: its latest entries, oldest first, and how many there are in all. */
+export type HistoryTail = { count: number; olderBefore: number | null };
 
 /** Who moved a record, as shown to anyone: the kind of actor, never an internal id. */
 export const actorKind = (by: string) => by.split(":")[0] ?? by;
@@ -81,14 +90,17 @@ export function buildPublicView(
   account: AccountProfile,
   now = Date.now(),
   extras?: ViewExtras,
+  tail: HistoryTail = { count: history.length, olderBefore: null },
 ): PublicView {
   const { status, changedAt } = effectiveStatus(row, now);
   const links = linked.map((l) => standingOf(l, now));
   const hist: HistoryEntry[] = history.map((h) => ({ status: h.status, at: h.at, reason: h.reason, by: actorKind(h.by) }));
+  let historyCount = tail.count;
   // Expired by time but not yet by the sweep: say so in the history too — unless the history,
   // read after the row, already holds the sweep's entry (it committed in between).
   if (status === "expired" && row.status !== "expired" && row.expiresAt && hist.at(-1)?.status !== "expired") {
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
+    historyCount += 1;
   }
   const fields = claimModuleForView(row.claimType)?.view?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
   const accountPart = claimModuleForView(row.claimType)?.policy?.accountPartLapsed?.(row.evidencePublic ?? {}, account) ?? null;
@@ -100,7 +112,8 @@ export function buildPublicView(
   return {
     row, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
-    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(provedHostsOf(row), account, trust), history: hist, now,
+    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(provedHostsOf(row), account, trust),
+    history: hist, historyCount, historyBefore: tail.olderBefore, now,
   };
 }
 
@@ -174,12 +187,15 @@ export async function loadStoredLinkTargets(db: DbOrTx, recordId: string, accoun
   return new Map<string, LinkTarget>(rows.map((r) => [r.role, r.target]));
 }
 
-/** Views of several stored records: one query for their history and one for their links. */
+/**
+ * Views of several stored records: one query for their latest history entries (never the
+ * whole history: history-page.ts) and one for their links.
+ */
 export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], now = Date.now()): Promise<PublicView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [history, linked, profiles] = await Promise.all([
-    db.select().from(recordHistory).where(inArray(recordHistory.recordId, ids)).orderBy(asc(recordHistory.seq)),
+    loadRecentHistories(db, ids),
     db.select({ recordId: recordLinks.recordId, role: recordLinks.role, target: TARGET_COLUMNS })
       .from(recordLinks)
       .innerJoin(records, eq(records.id, recordLinks.targetId))
@@ -193,10 +209,12 @@ export async function loadPublicViews(db: DbOrTx, rows: readonly RecordRow[], no
     for (const x of list) (m.get(x.recordId) ?? m.set(x.recordId, []).get(x.recordId)!).push(x);
     return m;
   };
-  const hByRecord = group(history);
   const lByRecord = group(linked);
   const none: AccountProfile = NO_PROFILE;
-  return rows.map((r) => buildPublicView(r, hByRecord.get(r.id) ?? [], lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now, extras.get(r.id)));
+  return rows.map((r) => {
+    const h = history.get(r.id) ?? { entries: [], count: 0, olderBefore: null };
+    return buildPublicView(r, h.entries, lByRecord.get(r.id) ?? [], profiles.get(r.accountId) ?? none, now, extras.get(r.id), h);
+  });
 }
 
 /** What each row's claim type loads beside it (`view.viewExtras`), one call per type. */

@@ -29,7 +29,13 @@ export const recordLifecycleSchema = z
     expires_at: nullableTimestamp,
     recheck_at: nullableTimestamp,
     status_changed_at: timestampSchema,
-    history: z.array(historyEntrySchema).describe("Every transition, oldest first. Immutable."),
+    history: z.array(historyEntrySchema).describe(
+      "The latest transitions (at most 50), oldest first. Immutable. Older ones: GET /api/v1/records/{id}/history?before={history_before}.",
+    ),
+    history_count: z.number().int().min(0).describe("How many transitions the record's whole history holds; `history` is its latest part."),
+    history_before: z.number().int().min(1).nullable().describe(
+      "Cursor for the transitions before those in `history`: pass it as `before` to GET /api/v1/records/{id}/history. Null when `history` is the whole history.",
+    ),
   })
   .meta({ id: "RecordLifecycle" });
 

@@ -43,6 +43,8 @@ export function serializeRecord(view: PublicView) {
       recheck_at: iso(row.recheckAt),
       status_changed_at: changedAt.toISOString(),
       history: hist,
+      history_count: view.historyCount,
+      history_before: view.historyBefore,
     },
     integrity: issued
       ? {

@@ -1,12 +1,13 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { recordHistory, recordLinks, records } from "@/drizzle/schema";
+import { recordLinks, records } from "@/drizzle/schema";
 import { loadAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { DATETIME_FORMAT, parseOrThrow } from "@/lib/http/validation";
 import { isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
+import { HISTORY_RECENT, latestEntries } from "./history-page";
 import { asOf } from "./status-from-history";
 import { buildPublicView, type PublicView } from "./public-view";
 
@@ -48,6 +49,10 @@ export const publicRecordNotFoundAt = (id: string, at: Date) =>
  * account profile — its name and proved domains — is today's too: no history of either is
  * kept. `view.now` is `signedAt`, the moment the answer is made (its `as_of`). Null when
  * there is no issued record under `id`, or it had not been issued yet at `at`.
+ *
+ * The history is never read whole: one indexed query (record_history_record_at_idx) gives,
+ * for the record and each record it rests on, its latest entries at or before `at` — the
+ * first is the one in force then; the record's own are its view's (bounded) history then.
  */
 export async function getPublicViewAt(db: DbOrTx, id: string, at: Date, signedAt = Date.now()): Promise<PublicView | null> {
   const row = await getPublicRecord(db, id);
@@ -61,18 +66,19 @@ export async function getPublicViewAt(db: DbOrTx, id: string, at: Date, signedAt
     .orderBy(asc(recordLinks.role));
   const ids = [id, ...linked.map((l) => l.target.id)];
   const [history, profiles] = await Promise.all([
-    db.select().from(recordHistory).where(inArray(recordHistory.recordId, ids)).orderBy(asc(recordHistory.seq)),
+    latestEntries(db, ids, HISTORY_RECENT, at),
     loadAccountProfiles(db, [row.accountId], new Date(signedAt)),
   ]);
-  const historyOf = (rid: string) => history.filter((h) => h.recordId === rid);
+  // Latest first, all at or before `at`: the first is the entry in force then.
+  const historyOf = (rid: string) => history.get(rid) ?? [];
   const own = historyOf(id);
-  const then = asOf(row, own, atMs);
+  const then = asOf(row, own.slice(0, 1), atMs);
   if (!isIssued(then.status)) return null;
   const account: AccountProfile = profiles.get(row.accountId) ?? NO_PROFILE;
   const view = buildPublicView(
     then,
-    own.filter((h) => h.at.getTime() <= atMs),
-    linked.map((l) => ({ role: l.role, target: asOf(l.target, historyOf(l.target.id), atMs) })),
+    [...own].reverse(),
+    linked.map((l) => ({ role: l.role, target: asOf(l.target, historyOf(l.target.id).slice(0, 1), atMs) })),
     account,
     atMs,
   );

@@ -27,6 +27,19 @@ describe("issuedStatusAt", () => {
     expect(issuedStatusAt({ ...row, status: "active" }, reviewed, t("09:00:00").getTime())).toBe("active");
   });
 
+  it("takes the entry with the latest time at or before the instant, not the last written (the sweep writes expires_at, in the past)", async () => {
+    const written: StatusEntry[] = [
+      { status: "active", at: t("10:00:00") },
+      { status: "suspended", at: t("12:00:00") },
+      { status: "revoked", at: t("11:00:00") }, // written after, about an earlier instant
+      { status: "active", at: t("12:00:00") }, // same instant as the suspension, written later: it wins
+    ];
+    const r = { status: "active" as const, statusChangedAt: t("12:00:00"), expiresAt: null };
+    expect(issuedStatusAt(r, written, t("10:30:00").getTime())).toBe("active");
+    expect(issuedStatusAt(r, written, t("11:30:00").getTime())).toBe("revoked");
+    expect(issuedStatusAt(r, written, t("12:00:00").getTime())).toBe("active");
+  });
+
   it("reads an active or suspended record as expired once its expires_at has passed, whatever the sweep wrote", () => {
     const short = { status: "active" as const, statusChangedAt: t("10:00:00"), expiresAt: t("10:30:00") };
     expect(issuedStatusAt(short, history.slice(0, 1), t("10:29:59").getTime())).toBe("active");

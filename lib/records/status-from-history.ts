@@ -5,10 +5,15 @@ import { effectiveStatus, isIssued } from "./effective-status";
 export type StatusEntry = { status: RecordStatus; at: Date };
 type Row = { status: RecordStatus; statusChangedAt: Date; expiresAt: Date | null };
 
-/** The last history entry (in the order they were written) at or before `atMs`. */
+/**
+ * The history entry in force at `atMs`: of those at or before it, the one with the latest
+ * `at`, and of entries at the same instant the one written last. (The database finds the
+ * same entry by index: `WHERE at <= $at ORDER BY at DESC, seq DESC LIMIT 1`, history-page.ts.)
+ * `history` is in the order it was written.
+ */
 function entryAt<E extends StatusEntry>(history: readonly E[], atMs: number): E | undefined {
   let last: E | undefined;
-  for (const h of history) if (h.at.getTime() <= atMs) last = h;
+  for (const h of history) if (h.at.getTime() <= atMs && (!last || h.at.getTime() >= last.at.getTime())) last = h;
   return last;
 }
 

@@ -4,6 +4,7 @@ import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
 import { SubjectName } from "@/components/domain-name";
 import { EvidenceList } from "@/components/evidence-list";
+import { HistoryList, OlderEntriesLink } from "@/components/history-list";
 import { LogProof } from "@/components/log-proof";
 import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
@@ -151,14 +152,13 @@ export default async function CertificatePage({ params }: Props) {
 
         <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <h2 className="font-semibold">History</h2>
-          <ol className="mt-2 space-y-1 text-sm" data-testid="history">
-            {history.map((h, i) => (
-              <li key={i}>
-                <span className="font-medium">{STATUS_TEXT[h.status]?.label ?? h.status}</span> — {formatUtc(h.at)} by {h.by}
-                {h.reason ? `: ${h.reason}` : ""}
-              </li>
-            ))}
-          </ol>
+          {view.historyBefore !== null && (
+            <p className="mt-1 text-sm text-slate-600" data-testid="history-count">
+              The latest {history.length} of {view.historyCount} entries.
+            </p>
+          )}
+          <HistoryList entries={history} />
+          <OlderEntriesLink recordId={row.id} before={view.historyBefore} />
         </section>
 
         <section className="mt-4 rounded-lg bg-white p-5 text-sm shadow-sm ring-1 ring-slate-200">

@@ -120,6 +120,12 @@ export default async function RecordPage({ params }: Props) {
               </tr>
             ))}
           </DataTable>
+          {rec.lifecycle.history_before !== null && rec.certificate_url && (
+            <p className="mt-2 text-sm" data-testid="history-older">
+              The latest {rec.lifecycle.history.length} of {rec.lifecycle.history_count} entries.{" "}
+              <a className="underline" href={`/r/${encodeURIComponent(rec.verification_id)}/history?before=${rec.lifecycle.history_before}`}>Older entries</a>
+            </p>
+          )}
         </section>
 
         <section>

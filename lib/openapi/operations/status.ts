@@ -1,3 +1,4 @@
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from "@/lib/records/history-page";
 import { errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, recordIdParam, ref, type Paths } from "../shared";
 
 const atParam = {
@@ -8,6 +9,22 @@ const atParam = {
     "A past instant (RFC 3339 with a time zone, e.g. 2026-01-31T12:00:00Z): answer the status the record had then. " +
     "Absent: the status now.",
   schema: { type: "string", format: "date-time" },
+};
+
+const beforeParam = {
+  name: "before",
+  in: "query",
+  required: false,
+  description: "Cursor: the record's `lifecycle.history_before` or a page's `next_before`. Absent: the latest page.",
+  schema: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+};
+
+const limitParam = {
+  name: "limit",
+  in: "query",
+  required: false,
+  description: `Page size, 1-${HISTORY_PAGE_MAX} (default ${HISTORY_PAGE_DEFAULT}).`,
+  schema: { type: "integer", minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT },
 };
 
 /** A record's public, keyless answers: the signed status and the signature re-check. */
@@ -48,6 +65,28 @@ export function statusPaths(): Paths {
             headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-cache" } } },
           }),
           ...errorResponses(["record_not_found", "not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+        },
+      },
+    },
+    "/api/v1/records/{id}/history": {
+      get: {
+        operationId: "getRecordHistory",
+        tags: ["Public"],
+        summary: "Older lifecycle history, a page at a time",
+        description:
+          "Public, no key. A record's answers carry only its latest transitions (`lifecycle.history`, at most 50) with " +
+          "`lifecycle.history_count` and the cursor `lifecycle.history_before`; this reads the rest, newest page first: the " +
+          "`limit` transitions written before `before`, oldest first, and `next_before` for the page before them. Without " +
+          "`before`: the latest page. Pages never overlap or skip: the history is append-only. Records not issued are 404, " +
+          "as for the status. A `before` or `limit` that is not a whole number, or given twice: 422 `invalid_format`; out of " +
+          "range: 422 `invalid_value`.",
+        security: publicAccess,
+        parameters: [recordIdParam, beforeParam, limitParam],
+        responses: {
+          "200": jsonResponse("A page of the history.", ref("HistoryPage"), {
+            headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-cache" } } },
+          }),
+          ...errorResponses(["record_not_found", "invalid_format", "invalid_value", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },

@@ -13,6 +13,7 @@ export const methodTable = {
     status: "getRecordStatus",
     signature: "checkRecordSignature",
     log: "getRecordLog",
+    history: "getRecordHistory",
     credential: "getRecordCredential",
     lifecycle: "changeRecordLifecycle",
     refreshEvidence: "refreshRecordEvidence",

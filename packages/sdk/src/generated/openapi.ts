@@ -107,6 +107,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/records/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Older lifecycle history, a page at a time
+         * @description Public, no key. A record's answers carry only its latest transitions (`lifecycle.history`, at most 50) with `lifecycle.history_count` and the cursor `lifecycle.history_before`; this reads the rest, newest page first: the `limit` transitions written before `before`, oldest first, and `next_before` for the page before them. Without `before`: the latest page. Pages never overlap or skip: the history is append-only. Records not issued are 404, as for the status. A `before` or `limit` that is not a whole number, or given twice: 422 `invalid_format`; out of range: 422 `invalid_value`.
+         */
+        get: operations["getRecordHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/records/{id}/status": {
         parameters: {
             query?: never;
@@ -1106,8 +1126,12 @@ export interface components {
             expires_at: components["schemas"]["Timestamp"] | null;
             recheck_at: components["schemas"]["Timestamp"] | null;
             status_changed_at: components["schemas"]["Timestamp"];
-            /** @description Every transition, oldest first. Immutable. */
+            /** @description The latest transitions (at most 50), oldest first. Immutable. Older ones: GET /api/v1/records/{id}/history?before={history_before}. */
             history: components["schemas"]["LifecycleHistoryEntry"][];
+            /** @description How many transitions the record's whole history holds; `history` is its latest part. */
+            history_count: number;
+            /** @description Cursor for the transitions before those in `history`: pass it as `before` to GET /api/v1/records/{id}/history. Null when `history` is the whole history. */
+            history_before: number | null;
         };
         RecordIntegrity: {
             /** @constant */
@@ -1191,6 +1215,18 @@ export interface components {
             data: components["schemas"]["Record"][];
             /** @description More records follow; pass the last verification_id as starting_after. */
             has_more: boolean;
+        };
+        /** @description A page of a record's lifecycle history, newest page first, each page oldest first. */
+        HistoryPage: {
+            /** @constant */
+            object: "history_page";
+            verification_id: components["schemas"]["RecordId"];
+            /** @description Transitions written before `before` (all of them up to `limit`), oldest first. */
+            data: components["schemas"]["LifecycleHistoryEntry"][];
+            /** @description Older transitions follow: ask again with `before` = `next_before`. */
+            has_more: boolean;
+            /** @description Cursor for the transitions before these; null when these are the oldest. */
+            next_before: number | null;
         };
         LogEntryProof: {
             /** @description The entry's index in the log. */
@@ -2454,6 +2490,81 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordHistory: {
+        parameters: {
+            query?: {
+                /** @description Cursor: the record's `lifecycle.history_before` or a page's `next_before`. Absent: the latest page. */
+                before?: number;
+                /** @description Page size, 1-200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The record's verification_id. */
+                id: components["parameters"]["RecordId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control"?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description Not found. error.code: `record_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_format`, `invalid_value`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
