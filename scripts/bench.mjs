@@ -154,8 +154,25 @@ async function stopServer(child) {
   if (t === "timeout") await Promise.race([exited, sleep(2000)]);
 }
 
+/**
+ * A kept database (--db) carries a transparency log signed with the note key of the server
+ * that started it, named after its base URL: the next runs must use the same key and port.
+ * Both are kept in a small file beside the other temporary files.
+ */
+async function keptServerState(name) {
+  const file = path.join(os.tmpdir(), `prs-bench-${name}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    const state = { port: await freePort(), logNoteKey: randomBytes(32).toString("base64") };
+    fs.writeFileSync(file, JSON.stringify(state));
+    return state;
+  }
+}
+
 async function startServer(mode, databaseUrl, extraEnv = {}) {
-  const port = await freePort();
+  const kept = KEEP_DB && databaseUrl ? await keptServerState(KEEP_DB) : null;
+  const port = kept?.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `prs-bench-${mode}-`));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   // The log lives outside DATA_DIR so a failure can be shown before the folder is removed.
@@ -173,6 +190,7 @@ async function startServer(mode, databaseUrl, extraEnv = {}) {
     WEBHOOK_ALLOW_INSECURE: "1",
     // The lookup run measures the route, not its limiter's refusals (the limiter still runs).
     LOOKUP_RATE_LIMIT_PER_MINUTE: "1000000",
+    ...(kept ? { LOG_NOTE_KEY: kept.logNoteKey } : {}),
     ...extraEnv,
     ...SERVER_ENV,
   };

@@ -17,7 +17,7 @@ export type Claimed = { id: string; webhook_id: string; event_id: string; attemp
 export type Chain = Claimed[];
 
 /** At most this many of one endpoint's due deliveries are claimed (and then sent one by one) at a time. */
-export const CHAIN_MAX = 50;
+export const CHAIN_MAX = 100;
 /** A chain starts no further send once this little of its lease would be left after one more full attempt. */
 const LEASE_MARGIN_MS = 5_000;
 const leaseMs = () => getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
@@ -36,15 +36,19 @@ const leaseMs = () => getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
 export async function claimDue(db: Db, endpoints: number, perEndpoint = CHAIN_MAX): Promise<Chain[]> {
   if (endpoints <= 0) return [];
   const res = await db.execute(sql`
-    with heads as (
-      select distinct on (d.webhook_id) d.webhook_id, d.next_attempt_at
-      from webhook_deliveries d join webhooks w on w.id = d.webhook_id join events e on e.id = d.event_id
-      where d.status = 'pending' and d.next_attempt_at <= now() and w.status = 'enabled' and w.deleted_at is null
-      order by d.webhook_id, e.created_at, e.id
+    with waiting as (
+      -- One pass over the pending deliveries: which endpoints have something due (since
+      -- when), and which have one leased (served by a worker now, so not claimable). The
+      -- events are joined only for the chosen endpoints' chains below.
+      select d.webhook_id, min(d.next_attempt_at) filter (where d.next_attempt_at <= now()) as since,
+             coalesce(bool_or(d.locked_until >= now()), false) as leased
+      from webhook_deliveries d
+      where d.status = 'pending'
+      group by d.webhook_id
     ), free as (
-      select h.webhook_id from heads h
-      where not exists (select 1 from webhook_deliveries o where o.webhook_id = h.webhook_id and o.status = 'pending' and o.locked_until >= now())
-      order by h.next_attempt_at limit ${endpoints}
+      select h.webhook_id from waiting h join webhooks w on w.id = h.webhook_id
+      where h.since is not null and not h.leased and w.status = 'enabled' and w.deleted_at is null
+      order by h.since limit ${endpoints}
     ), chain as (
       select c.id, c.seq from free f cross join lateral (
         select d.id, row_number() over (order by e.created_at, e.id) as seq
@@ -53,8 +57,11 @@ export async function claimDue(db: Db, endpoints: number, perEndpoint = CHAIN_MA
         order by e.created_at, e.id limit ${perEndpoint}
       ) c
     ), due as (
+      -- Rechecked on the row's newest version when another worker changed it after this
+      -- statement's snapshot (READ COMMITTED): a delivery that was claimed, sent and recorded
+      -- meanwhile is no longer pending, and one claimed meanwhile is leased — neither is taken.
       select d.id, chain.seq from webhook_deliveries d join chain on chain.id = d.id
-      where (d.locked_until is null or d.locked_until < now())
+      where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
       for update of d skip locked
     )
     update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseMs() / 1000})
