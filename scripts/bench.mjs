@@ -354,6 +354,7 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
   const lat = [];
   const codes = {};
   let errors = 0;
+  const errorKinds = {};
   let late = 0;
   const loadBefore = os.loadavg()[0];
   const one = (i, at) =>
@@ -371,8 +372,10 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
         },
       );
       req.on("timeout", () => req.destroy(new Error("timeout")));
-      req.on("error", () => {
+      req.on("error", (e) => {
         errors++;
+        const kind = e?.code ?? e?.message ?? "error";
+        errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
         resolve();
       });
       req.end(r.body);
@@ -394,7 +397,7 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
   const out = {
     offered_rps: rate, seconds, requests: total, achieved_rps: round(lat.length / elapsed, 1),
     latency_ms: { p50: round(pct(lat, 50), 1), p90: round(pct(lat, 90), 1), p99: round(pct(lat, 99), 1), max: round(lat.at(-1), 1) },
-    status_codes: codes, non2xx: lat.length - ok, errors, sent_late_over_5ms: late,
+    status_codes: codes, non2xx: lat.length - ok, errors, error_kinds: errorKinds, sent_late_over_5ms: late,
     load_avg_1m_before: round(loadBefore, 2), load_avg_1m_after: round(os.loadavg()[0], 2),
   };
   log(`  ${label.padEnd(16)} ${rate} req/s offered for ${seconds} s: p50 ${out.latency_ms.p50} ms, p99 ${out.latency_ms.p99} ms, non-2xx ${out.non2xx}, errors ${errors}`);
