@@ -13,59 +13,224 @@ const schedule = () => getEnv().WEBHOOK_RETRY_SCHEDULE_MS.split(",").map(Number)
 const jitter = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
 
 export type Claimed = { id: string; webhook_id: string; event_id: string; attempts: number; url: string; secret: string; payload: string };
+/** One endpoint's claimed deliveries, oldest event first: sent one at a time, in this order. */
+export type Chain = Claimed[];
+
+/** At most this many of one endpoint's due deliveries are claimed (and then sent one by one) at a time. */
+export const CHAIN_MAX = 100;
+/** A chain starts no further send once this little of its lease would be left after one more full attempt. */
+const LEASE_MARGIN_MS = 5_000;
+const leaseMs = () => getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
 
 /**
  * Claim due deliveries for this worker (a lease, taken with SKIP LOCKED so concurrent
- * workers never pick the same one). One delivery per endpoint at a time, across all
- * workers: the endpoint's due delivery of the oldest event, and only while none of its
- * deliveries is leased. So an endpoint gets its events in order (a failed one is retried on
- * its schedule while later ones go on), a backlog drains oldest first, and endpoints are
- * served side by side: a slow endpoint holds one lease, never another endpoint's events.
+ * workers never pick the same one), for up to `endpoints` endpoints, in one statement. One
+ * endpoint is served by one worker at a time, across all workers: only an endpoint none of
+ * whose deliveries is leased is claimed, and then its due deliveries of the oldest events
+ * (up to `perEndpoint`, in event order), which the worker sends one at a time, in that
+ * order (sendChain). So an endpoint has at most one send in flight and gets its events in
+ * order (a failed one is retried on its schedule while later ones go on), a backlog drains
+ * oldest first, and endpoints are served side by side: a slow endpoint holds one send slot,
+ * never another endpoint's events. One round trip claims many deliveries.
  */
-export async function claimDue(db: Db, limit: number): Promise<Claimed[]> {
-  if (limit <= 0) return [];
-  const leaseMs = getEnv().WEBHOOK_TIMEOUT_MS + 30_000;
+export async function claimDue(db: Db, endpoints: number, perEndpoint = CHAIN_MAX): Promise<Chain[]> {
+  if (endpoints <= 0) return [];
   const res = await db.execute(sql`
-    with heads as (
-      select distinct on (d.webhook_id) d.id
-      from webhook_deliveries d join webhooks w on w.id = d.webhook_id join events e on e.id = d.event_id
-      where d.status = 'pending' and d.next_attempt_at <= now() and w.status = 'enabled' and w.deleted_at is null
-      order by d.webhook_id, e.created_at, e.id
+    with waiting as (
+      -- One pass over the pending deliveries: which endpoints have something due (since
+      -- when), and which have one leased (served by a worker now, so not claimable). The
+      -- events are joined only for the chosen endpoints' chains below.
+      select d.webhook_id, min(d.next_attempt_at) filter (where d.next_attempt_at <= now()) as since,
+             coalesce(bool_or(d.locked_until >= now()), false) as leased
+      from webhook_deliveries d
+      where d.status = 'pending'
+      group by d.webhook_id
+    ), free as (
+      select h.webhook_id from waiting h join webhooks w on w.id = h.webhook_id
+      where h.since is not null and not h.leased and w.status = 'enabled' and w.deleted_at is null
+      order by h.since limit ${endpoints}
+    ), chain as (
+      select c.id, c.seq from free f cross join lateral (
+        select d.id, row_number() over (order by e.created_at, e.id) as seq
+        from webhook_deliveries d join events e on e.id = d.event_id
+        where d.webhook_id = f.webhook_id and d.status = 'pending' and d.next_attempt_at <= now()
+        order by e.created_at, e.id limit ${perEndpoint}
+      ) c
     ), due as (
-      select d.id from webhook_deliveries d join heads h on h.id = d.id
-      where (d.locked_until is null or d.locked_until < now())
-        and not exists (select 1 from webhook_deliveries o where o.webhook_id = d.webhook_id and o.status = 'pending' and o.locked_until >= now())
-      order by d.next_attempt_at limit ${limit}
+      -- Rechecked on the row's newest version when another worker changed it after this
+      -- statement's snapshot (READ COMMITTED): a delivery that was claimed, sent and recorded
+      -- meanwhile is no longer pending, and one claimed meanwhile is leased — neither is taken.
+      select d.id, chain.seq from webhook_deliveries d join chain on chain.id = d.id
+      where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
       for update of d skip locked
     )
-    update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseMs / 1000})
+    update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseMs() / 1000})
     from due, webhooks w, events e
     where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
-    returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload`);
-  return rowsOf<Claimed>(res);
+    returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload, due.seq::int as seq`);
+  const byEndpoint = new Map<string, (Claimed & { seq: number })[]>();
+  for (const row of rowsOf<Claimed & { seq: number | string }>(res)) {
+    const list = byEndpoint.get(row.webhook_id) ?? [];
+    list.push({ ...row, seq: Number(row.seq) });
+    byEndpoint.set(row.webhook_id, list);
+  }
+  const chains: Chain[] = [];
+  const stray: string[] = [];
+  for (const list of byEndpoint.values()) {
+    list.sort((a, b) => a.seq - b.seq);
+    // Only an unbroken run from the endpoint's oldest due event is sent; were one in the
+    // middle locked by someone else meanwhile (SKIP LOCKED), the rest is let go at once.
+    let n = 0;
+    while (n < list.length && list[n]!.seq === n + 1) n++;
+    if (n > 0) chains.push(list.slice(0, n).map(({ seq: _seq, ...c }) => c));
+    stray.push(...list.slice(n).map((c) => c.id));
+  }
+  if (stray.length) await releaseLeases(db, stray);
+  return chains;
+}
+
+/** Let claimed deliveries go unsent (their lease ends now; still pending, still due). */
+async function releaseLeases(db: Db, ids: string[]): Promise<void> {
+  await db.execute(sql`
+    update webhook_deliveries set locked_until = null
+    where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) and status = 'pending'`);
 }
 
 /** Send one claimed delivery (outside any transaction; the attempt has a total deadline) and record the outcome. */
 export async function deliverClaimed(db: Db, key: SigningKey, c: Claimed): Promise<void> {
-  await recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload));
+  await recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload, c.webhook_id));
+}
+
+/**
+ * Send one endpoint's chain one delivery at a time, in order, and hand each outcome to
+ * `outcomes` (recorded in batches). The chain stops at the first failure (a failed delivery
+ * is retried on its schedule; a slow endpoint holds its slot for one deadline, not one per
+ * event), when `stopping()` says so, or when the lease would not cover another full attempt;
+ * what it did not send is let go at once. Resolves when every outcome has been recorded.
+ */
+export async function sendChain(
+  outcomes: OutcomeRecorder, key: SigningKey, chain: Chain, stopping: () => boolean = () => false,
+): Promise<void> {
+  const claimedAt = Date.now();
+  const limit = leaseMs() - LEASE_MARGIN_MS - getEnv().WEBHOOK_TIMEOUT_MS;
+  const recorded: Promise<void>[] = [];
+  let i = 0;
+  for (; i < chain.length; i++) {
+    if (i > 0 && (stopping() || Date.now() - claimedAt > limit)) break;
+    const c = chain[i]!;
+    const r = await sendWebhook(c.url, c.secret, key, c.event_id, c.payload, c.webhook_id);
+    recorded.push(outcomes.record(c, r));
+    if (!isOk(r)) {
+      i++;
+      break;
+    }
+  }
+  if (i < chain.length) recorded.push(outcomes.release(chain.slice(i).map((c) => c.id)));
+  await Promise.all(recorded);
 }
 
 /**
  * Claim and send what is due, waiting for every send: one step of a round (tests, the
  * CLI). The running worker (delivery-worker.ts) does not wait: it keeps a pool of sends.
  */
-export async function deliverDue(db: Db, limit = 20): Promise<number> {
+export async function deliverDue(db: Db, endpoints = 20): Promise<number> {
   // The key for the v1a signatures, chosen before anything is claimed: a process whose keys
   // are not published yet fails here, leaving the deliveries to others (keys.ts, activeOf).
   const key = keyring().active;
-  const claimed = await claimDue(db, limit);
-  await Promise.all(claimed.map((c) => deliverClaimed(db, key, c)));
-  return claimed.length;
+  const chains = await claimDue(db, endpoints);
+  const outcomes = new OutcomeRecorder(db);
+  await Promise.all(chains.map((chain) => sendChain(outcomes, key, chain)));
+  return chains.reduce((n, c) => n + c.length, 0);
+}
+
+const isOk = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+type Success = { c: Claimed; r: SendResult; at: Date; done: () => void; fail: (e: unknown) => void };
+
+/**
+ * Records delivery outcomes in batches (group commit): while one batch is being written,
+ * the outcomes that arrive wait and go together in the next. All successes of a batch are
+ * one statement (attempt rows, deliveries succeeded, the endpoints' failure counters reset);
+ * a failure is recorded on its own, as before (retry schedule, disabling, the owner's mail).
+ * A delivery stays leased until its outcome is written, so a crash in between sends it
+ * again (at-least-once, the same webhook-id).
+ */
+export class OutcomeRecorder {
+  private successes: Success[] = [];
+  private releases: { ids: string[]; done: () => void; fail: (e: unknown) => void }[] = [];
+  private writing: Promise<void> | null = null;
+  constructor(private readonly db: Db) {}
+
+  record(c: Claimed, r: SendResult): Promise<void> {
+    if (!isOk(r)) return recordOutcome(this.db, c, r);
+    return new Promise((done, fail) => {
+      this.successes.push({ c, r, at: new Date(), done, fail });
+      this.kick();
+    });
+  }
+
+  release(ids: string[]): Promise<void> {
+    return new Promise((done, fail) => {
+      this.releases.push({ ids, done, fail });
+      this.kick();
+    });
+  }
+
+  private kick() {
+    if (this.writing) return;
+    this.writing = (async () => {
+      // Let the sends that end in this same turn of the event loop join the batch.
+      await new Promise((r) => setImmediate(r));
+      while (this.successes.length || this.releases.length) {
+        const ok = this.successes.splice(0, 1000);
+        const rel = this.releases.splice(0);
+        try {
+          if (ok.length) await recordSuccesses(this.db, ok);
+          ok.forEach((s) => s.done());
+        } catch (e) {
+          ok.forEach((s) => s.fail(e));
+        }
+        try {
+          if (rel.length) await releaseLeases(this.db, rel.flatMap((x) => x.ids));
+          rel.forEach((x) => x.done());
+        } catch (e) {
+          rel.forEach((x) => x.fail(e));
+        }
+      }
+    })().finally(() => {
+      this.writing = null;
+      if (this.successes.length || this.releases.length) this.kick();
+    });
+  }
+}
+
+/** The successes of a batch in one statement. Rows are taken in id order, deliveries before endpoints (the lock order of manage-webhooks.ts). */
+async function recordSuccesses(db: Db, batch: Success[]): Promise<void> {
+  const rows = batch
+    .map(({ c, r, at }) => ({
+      attempt_id: newAttemptId(), id: c.id, webhook_id: c.webhook_id, attempts: c.attempts + 1,
+      at: at.toISOString(), status_code: r.statusCode, latency_ms: r.latencyMs,
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  await db.execute(sql`
+    with s as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(attempt_id text, id text, webhook_id text, attempts int, at timestamptz, status_code int, latency_ms int)
+    ), attempts as (
+      insert into webhook_attempts (id, delivery_id, attempted_at, status_code, latency_ms, error)
+      select attempt_id, id, at, status_code, latency_ms, null from s
+    ), deliveries as (
+      update webhook_deliveries d set status = 'succeeded', attempts = s.attempts, last_attempt_at = s.at, locked_until = null
+      from s where d.id = s.id
+      returning d.webhook_id
+    )
+    update webhooks w set consecutive_failures = 0
+    where w.id in (select webhook_id from deliveries) and w.consecutive_failures <> 0`);
 }
 
 async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
   const now = new Date();
-  const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  const ok = isOk(r);
   const attempts = c.attempts + 1;
   const delays = schedule();
   const disabledBy = await db.transaction(async (tx) => {

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
 import { keyring } from "@/lib/signing/keys";
-import { claimDue, deliverClaimed, deliverDue } from "./deliver-due";
+import { claimDue, deliverDue, OutcomeRecorder, sendChain } from "./deliver-due";
 import { dispatchEvents } from "./dispatch-events";
 
 /** One pass, waiting for each send: fan out new events, then send what is due, until a pass finds nothing (tests). */
@@ -20,15 +20,19 @@ export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent
 }
 
 /**
- * The running worker: polls every WORKER_POLL_MS (and again whenever a send ends), fans out
- * new events and keeps up to WEBHOOK_CONCURRENCY sends in flight without waiting for any of
- * them — so one slow endpoint holds one slot for at most its deadline (send-webhook.ts) and
- * never delays another endpoint's events. An endpoint has at most one send in flight across
- * all workers (its lease, claimDue). Returns a stop function that waits for the sends.
+ * The running worker: polls every WORKER_POLL_MS (and again whenever an endpoint's chain
+ * ends), fans out new events and keeps up to WEBHOOK_CONCURRENCY endpoints' chains in flight
+ * (each one send at a time, in order: sendChain) without waiting for any of them — so one slow
+ * endpoint holds one slot for at most its deadline (send-webhook.ts; its chain stops at the
+ * failure) and never delays another endpoint's events. An endpoint has at most one send in
+ * flight across all workers (its lease, claimDue). Claims are one statement for many
+ * deliveries and outcomes are written in batches (OutcomeRecorder). Returns a stop function
+ * that waits for the sends (a stopping worker starts no further send of a chain).
  */
 export function startDeliveryWorker(db: Db): () => Promise<void> {
   const max = getEnv().WEBHOOK_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
+  const outcomes = new OutcomeRecorder(db);
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -40,9 +44,9 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
       // Chosen before claiming: a process whose keys are not published yet claims nothing (keys.ts).
       const key = free > 0 ? keyring().active : null;
       const claimed = key ? await claimDue(db, free) : [];
-      for (const c of claimed) {
-        const send: Promise<void> = deliverClaimed(db, key!, c)
-          .catch((err) => log().error({ err, delivery: c.id }, "webhook delivery failed to record; its lease will expire"))
+      for (const chain of claimed) {
+        const send: Promise<void> = sendChain(outcomes, key!, chain, () => stopped)
+          .catch((err) => log().error({ err, deliveries: chain.map((c) => c.id) }, "webhook deliveries failed to record; their leases will expire"))
           .finally(() => {
             inFlight.delete(send);
             tick();

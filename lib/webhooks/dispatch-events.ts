@@ -1,4 +1,4 @@
-import { and, inArray, isNull } from "drizzle-orm";
+import { and, inArray, isNull, sql } from "drizzle-orm";
 import { events, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { newDeliveryId } from "@/lib/ids";
@@ -30,10 +30,17 @@ export async function dispatchEvents(db: Db, limit = 200): Promise<number> {
       hooks
         .filter((w) => w.accountId === e.accountId && w.environment === e.environment)
         .filter((w) => (e.only ? w.id === e.only : e.type !== "webhook.test" && (w.events.length === 0 || w.events.includes(e.type))))
-        .map((w) => ({ id: newDeliveryId(), webhookId: w.id, eventId: e.id, status: "pending" as const, nextAttemptAt: now })),
+        .map((w) => ({ id: newDeliveryId(), webhook_id: w.id, event_id: e.id })),
     );
-    if (rows.length) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
-    const held = new Set(rows.map((r) => r.webhookId));
+    // One JSON parameter for all rows (200 events × 20 endpoints would be 20,000 bind parameters).
+    if (rows.length) {
+      await tx.execute(sql`
+        insert into ${webhookDeliveries} (id, webhook_id, event_id, status, next_attempt_at)
+        select r.id, r.webhook_id, r.event_id, 'pending', ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, webhook_id text, event_id text)
+        on conflict do nothing`);
+    }
+    const held = new Set(rows.map((r) => r.webhook_id));
     await trimBacklog(tx, hooks.filter((w) => w.status === "disabled" && held.has(w.id)).map((w) => w.id));
     await tx.update(events).set({ dispatchedAt: now }).where(inArray(events.id, due.map((e) => e.id)));
     return due.length;

@@ -6,6 +6,33 @@ import type { SigningKey } from "@/lib/signing/keys";
 import { guardedLookup, isAllowedDestination } from "./destination";
 import { signWebhook } from "./webhook-signature";
 
+/**
+ * Keep-alive agents, one per endpoint (webhook id and origin): a delivery reuses the
+ * connection of the endpoint's previous one (no TCP/TLS handshake per event), and an
+ * endpoint's sockets are never shared with another's. The address was checked when the
+ * socket connected (guardedLookup); a reused socket goes to that same address. Bounded:
+ * past MAX_AGENTS the oldest agent is closed.
+ */
+const MAX_AGENTS = 2000;
+const agents = new Map<string, http.Agent>();
+function agentFor(key: string, u: URL): http.Agent {
+  const k = `${key} ${u.origin}`;
+  let a = agents.get(k);
+  if (a) {
+    agents.delete(k); // re-inserted below: the map's order is least recently used first
+  } else {
+    const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 4, maxFreeSockets: 1, timeout: 30_000 };
+    a = u.protocol === "https:" ? new https.Agent(opts) : new http.Agent(opts);
+    if (agents.size >= MAX_AGENTS) {
+      const [oldKey, old] = agents.entries().next().value!;
+      agents.delete(oldKey);
+      old.destroy();
+    }
+  }
+  agents.set(k, a);
+  return a;
+}
+
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null };
 
 /**
@@ -17,7 +44,7 @@ export type SendResult = { statusCode: number | null; latencyMs: number; error: 
  * (a name through the guarded lookup; an IP literal, which sockets do not look up, here).
  */
 export function sendWebhook(
-  url: string, secret: string, key: SigningKey, eventId: string, body: string,
+  url: string, secret: string, key: SigningKey, eventId: string, body: string, endpointKey = "",
 ): Promise<SendResult> {
   const started = Date.now();
   const headers = {
@@ -41,7 +68,10 @@ export function sendWebhook(
     if (net.isIP(literal) && !isAllowedDestination(literal)) return done(null, `refused: ${literal} is not a public address`);
     const req = lib.request(
       u,
-      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never },
+      {
+        method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: guardedLookup as never,
+        agent: agentFor(endpointKey, u),
+      },
       (res) => {
         res.resume(); // the answer's body is not needed, but it must arrive within the deadline
         res.on("end", () => done(res.statusCode ?? null, null));
