@@ -42,7 +42,9 @@ export async function documentedOperations(): Promise<Operation[]> {
         method: method.toUpperCase(),
         template,
         operationId: op.operationId,
-        auth: security.some((s) => "metricsToken" in s) ? "metrics" : security.some((s) => "bearerAuth" in s) ? "key" : "public",
+        // An operation whose security lists `{}` takes a key but needs none (GET /keys/{key_id}): public for the batteries.
+        auth: security.some((s) => Object.keys(s).length === 0) ? "public"
+          : security.some((s) => "metricsToken" in s) ? "metrics" : security.some((s) => "bearerAuth" in s) ? "key" : "public",
         body: media.includes("multipart/form-data") ? "multipart" : media.length ? "json" : null,
         query: (op.parameters ?? []).map(resolve).filter((p: { in: string }) => p.in === "query").map((p: { name: string }) => p.name),
         codes,

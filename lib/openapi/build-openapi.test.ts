@@ -396,9 +396,11 @@ describe("buildOpenApi", () => {
       expect(op(p, "get").security, p).toEqual([]);
     }
     expect(op("/api/v1/usage", "get").security).toEqual([{ bearerAuth: [] }]);
-    for (const [p, m] of [["/api/v1/mandate-keys", "post"], ["/api/v1/mandate-keys", "get"], ["/api/v1/mandate-keys/{key_id}", "delete"], ["/keys/{key_id}", "get"]] as const) {
+    for (const [p, m] of [["/api/v1/mandate-keys", "post"], ["/api/v1/mandate-keys", "get"], ["/api/v1/mandate-keys/{key_id}", "delete"]] as const) {
       expect(op(p, m).security, `${m} ${p}`).toEqual([{ bearerAuth: [] }]);
     }
+    // The specification's public read-back takes an API key (the caller's own key) but needs none.
+    expect(op("/keys/{key_id}", "get").security).toEqual([{ bearerAuth: [] }, {}]);
   });
 
   it("every $ref resolves to an existing component", () => {

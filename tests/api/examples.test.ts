@@ -316,7 +316,7 @@ describe("documented examples (docs/api.md)", () => {
     const r = await exchange("get_signature", "GET", `/api/v1/records/${created.verification_id}/signature`);
     expect(r.status).toBe(200);
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
-    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
     expect(r.body).toMatchObject({
       verification_id: created.verification_id, valid: true, algorithm: "Ed25519",
       signing_key_id: created.integrity.signing_key_id, payload_sha256: created.integrity.payload_sha256,
