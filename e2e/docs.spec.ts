@@ -159,6 +159,9 @@ test("/docs reached by a client-side navigation reloads under its own policy and
 });
 
 test("a guide from docs/ renders as a page, its raw HTML shown as text", async ({ page }) => {
+  // Four guides, each rendered and measured at two widths; the API reference alone is a page
+  // of ~3,500 lines (70 examples): 53 s on a quiet 2-core machine, over the default 60 s in CI.
+  test.setTimeout(180_000);
   const errors = await collectBrowserErrors(page);
   await page.goto("/docs/guides/api");
   const guide = page.getByTestId("guide");
