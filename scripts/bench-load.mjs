@@ -22,6 +22,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { ensureBuild } from "./ensure-build.mjs";
 import { ensureNginx, startNginx } from "./nginx.mjs";
+import { openLoop } from "./open-loop.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const HOST = "127.0.0.1";
@@ -141,20 +142,11 @@ async function drive(seconds, next) {
  */
 async function driveOpen(rate, seconds, next) {
   const samples = [];
-  const pending = [];
-  const total = Math.round(rate * seconds);
-  let late = 0;
-  const t0 = performance.now();
-  for (let i = 0; i < total; i++) {
-    const at = t0 + (i * 1000) / rate;
-    const wait = at - performance.now();
-    if (wait > 1) await sleep(wait);
-    if (performance.now() - at > 5) late++;
+  const run = await openLoop(rate, seconds, (_i, at) => {
     const { route, run } = next();
-    pending.push(run({ from: at, via: openAgent }).then((r) => samples.push({ route, ...r })));
-  }
-  await Promise.all(pending);
-  return { samples, seconds: (performance.now() - t0) / 1000, late };
+    return run({ from: at, via: openAgent }).then((r) => samples.push({ route, ...r }));
+  });
+  return { samples, ...run };
 }
 
 // ---------------------------------------------------------------- run

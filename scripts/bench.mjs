@@ -16,6 +16,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { ensureBuild } from "./ensure-build.mjs";
+import { openLoop as runOpenLoop } from "./open-loop.mjs";
 import { seedRecords, seededCount, seededDomain, seededId } from "./bench-seed.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -359,7 +360,6 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
   const codes = {};
   let errors = 0;
   const errorKinds = {};
-  let late = 0;
   const loadBefore = os.loadavg()[0];
   const one = (i, at) =>
     new Promise((resolve) => {
@@ -384,17 +384,7 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
       });
       req.end(r.body);
     });
-  const inFlight = [];
-  const t0 = performance.now();
-  for (let i = 0; i < total; i++) {
-    const at = t0 + (i * 1000) / rate;
-    const wait = at - performance.now();
-    if (wait > 1) await sleep(wait);
-    if (performance.now() - at > 5) late++;
-    inFlight.push(one(i, at));
-  }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - t0) / 1000;
+  const { seconds: elapsed, late } = await runOpenLoop(rate, seconds, one);
   agent.destroy();
   lat.sort((x, y) => x - y);
   const ok = Object.entries(codes).filter(([c]) => c >= 200 && c < 300).reduce((n, [, v]) => n + v, 0);

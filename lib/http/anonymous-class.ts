@@ -18,17 +18,29 @@ export type AnonymousClass = "record" | "directory" | "log" | "public";
 
 const RECORD_API = /^\/api\/v1\/records\/[^/]+\/(status|signature|vc|log)\/?$/;
 const STATUS_LISTS = /^\/(api\/v1|sandbox)\/status-lists\//;
+/** Public documents answered as data, not pages: published keys, DID documents, JSON-LD contexts, scripts, images. */
+const DATA_DOCUMENT = /\.(js|json|png|svg)$|^\/(keys|ns|sandbox|\.well-known)\//;
 
 /** Which allowance a request counts against; null: not counted by this limit. */
 export function anonymousClass(method: string, pathname: string): AnonymousClass | null {
+  return anonymousRequest(method, pathname)?.cls ?? null;
+}
+
+/**
+ * The class of an anonymous request and whether its answer is a page (a refusal is short
+ * text) or data (a refusal is the JSON error envelope); null: not counted by this limit.
+ */
+export function anonymousRequest(method: string, pathname: string): { cls: AnonymousClass; page: boolean } | null {
   if (method !== "GET" && method !== "HEAD") return null;
   const p = pathname;
   if (p.startsWith("/_next/") || p === "/favicon.ico" || /^\/icon-\d+\.png$/.test(p)) return null;
-  if (RECORD_API.test(p) || STATUS_LISTS.test(p) || /^\/r\/[^/]+(\/qr)?\/?$/.test(p) || p === "/embed.js" || p.startsWith("/embed/")) return "record";
-  if (p === "/directory" || p.startsWith("/directory/")) return "directory";
-  if (p.startsWith("/log/")) return "log";
+  if (RECORD_API.test(p) || STATUS_LISTS.test(p) || p.startsWith("/embed/") || p === "/embed.js") return { cls: "record", page: false };
+  if (/^\/r\/[^/]+\/qr\/?$/.test(p)) return { cls: "record", page: false };
+  if (/^\/r\/[^/]+\/?$/.test(p)) return { cls: "record", page: true };
+  if (p === "/directory" || p.startsWith("/directory/")) return { cls: "directory", page: true };
+  if (p.startsWith("/log/")) return { cls: "log", page: false };
   if (p.startsWith("/api/")) {
-    return p === "/api/v1/openapi.json" || p === "/api/v1/webhooks/public-keys" ? "public" : null;
+    return p === "/api/v1/openapi.json" || p === "/api/v1/webhooks/public-keys" ? { cls: "public", page: false } : null;
   }
-  return "public";
+  return { cls: "public", page: !DATA_DOCUMENT.test(p) };
 }

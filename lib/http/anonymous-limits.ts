@@ -5,7 +5,7 @@ import { PUBLIC_CORS } from "./handler";
 import { clientAddress, type SharedRateLimiter } from "./rate-limit";
 import { sharedRateLimiter } from "./shared-rate-limiter";
 import { rateLimitHeaders } from "./with-rate-limit";
-import { anonymousClass, type AnonymousClass } from "./anonymous-class";
+import { anonymousClass, anonymousRequest, type AnonymousClass } from "./anonymous-class";
 
 export { anonymousClass, type AnonymousClass };
 
@@ -36,15 +36,15 @@ export function anonymousLimiter(cls: AnonymousClass): SharedRateLimiter {
  * paths, a short text on pages.
  */
 export async function limitAnonymous(req: Request, pathname: string): Promise<{ headers: Record<string, string>; refused?: Response } | null> {
-  const cls = anonymousClass(req.method, pathname);
-  if (!cls) return null;
+  const kind = anonymousRequest(req.method, pathname);
+  if (!kind) return null;
+  const { cls, page } = kind;
   const r = await anonymousLimiter(cls).hit(`anon-${cls}:${clientAddress(req.headers)}`);
   const headers = rateLimitHeaders(r);
   if (r.ok) return { headers };
   const message = `Too many requests from your address: the limit is ${r.limit} per minute for these pages and endpoints. Try again in ${r.retryAfterSeconds} s.`;
   const all = { ...headers, "Retry-After": String(r.retryAfterSeconds), "Cache-Control": "no-store" };
-  const isPage = cls === "directory" || (cls !== "log" && !pathname.startsWith("/api/") && !/\.(js|json|png|svg)$|\/qr\/?$|^\/(embed|keys|ns|sandbox|\.well-known)\//.test(pathname));
-  if (isPage) {
+  if (page) {
     return { headers, refused: new Response(`${message}\n`, { status: 429, headers: { ...all, "Content-Type": "text/plain; charset=utf-8" } }) };
   }
   const requestId = requestIdOf(req);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { anonymousClass } from "@/lib/http/anonymous-class";
+import { anonymousClass, anonymousRequest } from "@/lib/http/anonymous-class";
 import { startServerOnFreePort, type StartedServer } from "../server";
 
 /**
@@ -142,5 +142,13 @@ describe("which requests are anonymous (lib/http/anonymous-limits.ts)", () => {
       ["GET", "/_next/static/chunks/a.js", null], ["POST", "/r/vr_1", null], ["OPTIONS", "/api/v1/records/vr_1/status", null],
     ];
     for (const [method, p, cls] of cases) expect(anonymousClass(method, p), `${method} ${p}`).toBe(cls);
+  });
+
+  it("a refusal is a page where a browser navigates, the JSON envelope where a program reads", () => {
+    const pages = ["/r/vr_1", "/r/vr_1/", "/directory", "/directory/acct_1", "/", "/check", "/docs/guides/x"];
+    const data = ["/r/vr_1/qr", "/embed.js", "/embed/vr_1.svg", "/api/v1/records/vr_1/status", "/sandbox/status-lists/suspension/3",
+      "/log/checkpoint", "/keys/k1", "/ns/credentials/v1", "/.well-known/did.json", "/sandbox/did.json", "/docs/api-reference.js", "/api/v1/openapi.json"];
+    for (const p of pages) expect(anonymousRequest("GET", p)?.page, p).toBe(true);
+    for (const p of data) expect(anonymousRequest("GET", p)?.page, p).toBe(false);
   });
 });
