@@ -1,8 +1,9 @@
-import { and, asc, eq, like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { walletControlClaimTypes } from "@/lib/claims/registry";
-import { recordHistory, recordLinks, records } from "@/drizzle/schema";
+import { recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus } from "@/lib/records/effective-status";
+import { latestEntries } from "@/lib/records/history-page";
 import { issuedStatusAt } from "@/lib/records/status-from-history";
 
 /** The role under which a payment rests on the agent record that made it (record_links). */
@@ -52,12 +53,9 @@ export async function agentLinkAt(
     .from(records)
     .where(and(eq(records.id, agentRecordId), eq(records.accountId, accountId)));
   if (!agent) return null;
-  const history = await db
-    .select({ status: recordHistory.status, at: recordHistory.at })
-    .from(recordHistory)
-    .where(eq(recordHistory.recordId, agentRecordId))
-    .orderBy(asc(recordHistory.seq));
-  const then = issuedStatusAt(agent, history, blockTime.getTime());
+  // The entry in force at the block time, by index (record_history_record_at_idx): never the whole history.
+  const inForce = (await latestEntries(db, [agentRecordId], 1, blockTime)).get(agentRecordId) ?? [];
+  const then = issuedStatusAt(agent, inForce, blockTime.getTime());
   const agentAct = typeof agent.evidence.act === "string" ? agent.evidence.act : null;
   return {
     agent_record: agentRecordId,

@@ -1,5 +1,5 @@
-import { and, asc, eq } from "drizzle-orm";
-import { recordHistory, records } from "@/drizzle/schema";
+import { and, eq } from "drizzle-orm";
+import { records } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
@@ -22,10 +22,6 @@ export async function getRecordOrThrow(db: DbOrTx, auth: AuthContext, id: string
   const [row] = opts.forUpdate ? await q.for("update") : await q;
   if (!row) throw recordNotFound(id);
   return row;
-}
-
-export async function getHistory(db: DbOrTx, id: string) {
-  return db.select().from(recordHistory).where(eq(recordHistory.recordId, id)).orderBy(asc(recordHistory.seq));
 }
 
 /** Public lookups by id (certificate, status, signature): any account, issued records only. */

@@ -3,7 +3,7 @@ import { accounts, records, reviewDecisions } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { RECORD_ID_RE } from "@/lib/ids";
-import { getHistory } from "@/lib/records/get-record";
+import { loadRecentHistories } from "@/lib/records/history-page";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
 import { approvalRecheckInput, recheckableModule } from "./decide-submission";
 
@@ -90,7 +90,8 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
       .where(and(eq(records.subject, row.subject), eq(records.claimType, row.claimType), ne(records.id, id)))
       .orderBy(desc(reviewDecisions.seq))
       .limit(50),
-    getHistory(db, id),
+    // The latest entries and the count, never the whole history (a record may have thousands).
+    loadRecentHistories(db, [id]).then((m) => m.get(id)!),
   ]);
   const pending = row.status === "pending_review";
   const policy = reviewPolicyFor(row.claimType);
@@ -100,7 +101,7 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
     ? await policy.recheckAtApproval(await approvalRecheckInput(db, row), now)
     : null;
   return {
-    row, account: account!, decisions, earlier, history,
+    row, account: account!, decisions, earlier, history: history.entries, historyCount: history.count,
     checklist: checklistFor(row.claimType, row.evidencePublic),
     approvalRefusal: refusal ?? (rechecked?.kind === "refused" ? rechecked.reason : null),
     /** What the service checked again for this page (e.g. the domain record's DNS TXT record); empty when nothing or refused. */

@@ -193,15 +193,29 @@ export async function integrate(db: Db): Promise<Checkpoint | null> {
 export type ProvenEntry = { index: number; leaf: string; leaf_hash: string; tree_size: number; inclusion_proof: string[] };
 
 /** A record's entries covered by `checkpoint`, each with its inclusion proof against it. */
-export async function recordEntries(db: DbOrTx, recordId: string, checkpoint: Checkpoint): Promise<{ proven: ProvenEntry[]; pending: number }> {
-  const rows = await db.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
-    .where(eq(logEntries.recordId, recordId)).orderBy(logEntries.idx);
-  const covered = rows.filter((r) => r.idx < checkpoint.size);
-  const proven = await Promise.all(covered.map(async (r) => ({
+/**
+ * A page of a record's log entries covered by `checkpoint`, each with its inclusion proof:
+ * the `limit` latest before index `before` (all when absent), oldest first, with the cursor
+ * for the ones before them; and how many of the record's entries came after the checkpoint.
+ * Two index ranges on (record_id, idx), whatever the record's history length.
+ */
+export async function recordEntries(
+  db: DbOrTx, recordId: string, checkpoint: Checkpoint, page: { before?: number; limit: number },
+): Promise<{ proven: ProvenEntry[]; pending: number; olderBefore: number | null }> {
+  const upTo = Math.min(checkpoint.size, page.before ?? checkpoint.size);
+  const [rows, [after]] = await Promise.all([
+    db.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
+      .where(and(eq(logEntries.recordId, recordId), lt(logEntries.idx, upTo)))
+      .orderBy(desc(logEntries.idx)).limit(page.limit + 1),
+    db.select({ n: sql<number>`count(*)::int` }).from(logEntries)
+      .where(and(eq(logEntries.recordId, recordId), gte(logEntries.idx, checkpoint.size))),
+  ]);
+  const shown = rows.slice(0, page.limit).reverse();
+  const proven = await Promise.all(shown.map(async (r) => ({
     index: r.idx, leaf: r.leaf, leaf_hash: leafHash(r.leaf), tree_size: checkpoint.size,
     inclusion_proof: await inclusionProof(r.idx, checkpoint.size, dbNodes(db)),
   })));
-  return { proven, pending: rows.length - covered.length };
+  return { proven, pending: Number(after?.n ?? 0), olderBefore: rows.length > page.limit ? shown[0]!.idx : null };
 }
 
 export type LatestEntry = {

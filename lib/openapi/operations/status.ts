@@ -54,17 +54,20 @@ export function statusPaths(): Paths {
         tags: ["Public"],
         summary: "Transparency-log entries with inclusion proofs",
         description:
-          "Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each " +
+          "Public, no key. The record's entries in the transparency log (its issuance and each status change), each " +
           "with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed " +
-          "note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. " +
-          "Records not issued are 404. See docs/verify.md.",
+          "note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). A record's history has no bound, so " +
+          "the answer is a page: the latest `limit` entries before `before` (absent: the latest), oldest first, and " +
+          "`entries_before`, the cursor for the page before them (null: none). Sandbox records are not logged. " +
+          "Records not issued are 404. A `before` or `limit` that is not a whole number, or given twice: 422 " +
+          "`invalid_format`; out of range: 422 `invalid_value`. See docs/verify.md.",
         security: publicAccess,
-        parameters: [recordIdParam],
+        parameters: [recordIdParam, { ...beforeParam, description: "Cursor: a previous answer's `entries_before`. Absent: the latest page." }, limitParam],
         responses: {
           "200": jsonResponse("The record's log entries.", ref("RecordLog"), {
             headers: { ...publicHeaders, "Cache-Control": { schema: { type: "string", const: "no-cache" } } },
           }),
-          ...errorResponses(["record_not_found", "not_found", ...OTHER_METHODS], { headers: publicHeaders }),
+          ...errorResponses(["record_not_found", "not_found", "invalid_format", "invalid_value", ...OTHER_METHODS], { headers: publicHeaders }),
         },
       },
     },

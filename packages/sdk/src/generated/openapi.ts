@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * Transparency-log entries with inclusion proofs
-         * @description Public, no key. Every entry of the record in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). Sandbox records are not logged. Records not issued are 404. See docs/verify.md. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
+         * @description Public, no key. The record's entries in the transparency log (its issuance and each status change), each with an RFC 9162 inclusion proof against the latest checkpoint, which is returned beside them as a C2SP signed note (key at `/log/key`; tiles at `/log/tile/…`, per C2SP tlog-tiles). A record's history has no bound, so the answer is a page: the latest `limit` entries before `before` (absent: the latest), oldest first, and `entries_before`, the cursor for the page before them (null: none). Sandbox records are not logged. Records not issued are 404. A `before` or `limit` that is not a whole number, or given twice: 422 `invalid_format`; out of range: 422 `invalid_value`. See docs/verify.md. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordLog"];
         put?: never;
@@ -1429,7 +1429,7 @@ export interface components {
             /** @description RFC 9162 audit path, hex, leaf side first. */
             inclusion_proof: string[];
         };
-        /** @description Every transparency-log entry of a record with its inclusion proof against the checkpoint beside it. */
+        /** @description A record's transparency-log entries, a page at a time, each with its inclusion proof against the checkpoint beside it. */
         RecordLog: {
             verification_id: components["schemas"]["RecordId"];
             environment: components["schemas"]["Environment"];
@@ -1437,8 +1437,10 @@ export interface components {
             logged: boolean;
             /** @description The latest checkpoint: a C2SP signed note (origin, tree size, base64 root hash), key at /log/key. */
             checkpoint: string;
-            /** @description The record's entries covered by the checkpoint, oldest first. */
+            /** @description The record's entries covered by the checkpoint, oldest first: the latest `limit` (default 50) before `before` (absent: all of them). */
             entries: components["schemas"]["RecordLogEntry"][];
+            /** @description Cursor for the record's entries before these (`?before=`); null when these are the first. */
+            entries_before: number | null;
             /** @description Entries made after the checkpoint; proven once the next one is signed (seconds). */
             pending_entries: number;
         };
@@ -2437,7 +2439,12 @@ export interface operations {
     };
     getRecordLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Cursor: a previous answer's `entries_before`. Absent: the latest page. */
+                before?: number;
+                /** @description Page size, 1-200 (default 50). */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description The record's verification_id. */
@@ -2475,6 +2482,17 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_format`, `invalid_value`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {

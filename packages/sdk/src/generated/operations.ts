@@ -6,7 +6,7 @@ export const operationTable = {
   getRecord: {"method":"GET","path":"/api/v1/records/{id}","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
   createRecordBatch: {"method":"POST","path":"/api/v1/records/batch","pathParams":[],"query":[],"body":"required","idempotent":true,"auth":"bearerAuth","response":"json"},
   checkRecordSignature: {"method":"GET","path":"/api/v1/records/{id}/signature","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":null,"response":"json"},
-  getRecordLog: {"method":"GET","path":"/api/v1/records/{id}/log","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":null,"response":"json"},
+  getRecordLog: {"method":"GET","path":"/api/v1/records/{id}/log","pathParams":["id"],"query":["before","limit"],"body":null,"idempotent":false,"auth":null,"response":"json"},
   getRecordHistory: {"method":"GET","path":"/api/v1/records/{id}/history","pathParams":["id"],"query":["before","limit"],"body":null,"idempotent":false,"auth":null,"response":"json"},
   getRecordStatus: {"method":"GET","path":"/api/v1/records/{id}/status","pathParams":["id"],"query":["at"],"body":null,"idempotent":false,"auth":null,"response":"json"},
   getRecordCredential: {"method":"GET","path":"/api/v1/records/{id}/vc","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":null,"response":"text"},
