@@ -420,6 +420,8 @@ async function measureDirectory(url, seeded) {
     const q = i % 3 === 0 ? words[i % words.length] : i % 3 === 1 ? `${n} ` : seededDomain(n - (n % 2) || 2);
     return `/directory?q=${encodeURIComponent(q)}`;
   };
+  // Warm-up (discarded): the page's modules load on its first request, which is not a search's cost.
+  for (let i = 0; i < 9; i++) await timedGet(url + next(i));
   return openLoop(url, { rate: DIRECTORY_RATE, seconds: DURATION, next, label: `directory@${DIRECTORY_RATE}` });
 }
 
