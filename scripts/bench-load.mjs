@@ -191,7 +191,7 @@ async function main() {
     const logFile = path.join(work, `instance-${i}.log`);
     const child = spawnGroup([process.execPath, path.join(root, "scripts", "serve.mjs"), "-p", String(port), "-H", HOST], { ...common, PORT: String(port), DATA_DIR: dataDir }, logFile);
     await waitHealthy(`http://${HOST}:${port}`, child, logFile);
-    instances.push({ port, dataDir });
+    instances.push({ port, dataDir, logFile });
   }
   for (let i = 0; i < 2; i++) {
     spawnGroup([path.join(root, "node_modules", ".bin", "tsx"), path.join(root, "scripts", "worker.ts")], { ...common, DATA_DIR: path.join(work, `worker-${i}`) }, path.join(work, `worker-${i}.log`));
@@ -308,6 +308,15 @@ async function main() {
   console.log(line("mixed", all) + `  (${results.mixed.ratio_to_bare} of bare)`);
   for (const [k, r] of Object.entries(routes)) console.log(line(k, r) + `  ${JSON.stringify(r.status_codes)}`);
   console.log(`\nwritten: bench/results/load-${stamp}.json and bench/results/load-latest.json`);
+  // A 5xx is a bug, whatever the load: show what the instances logged as errors (JSON lines, level ≥ 50).
+  const fiveXX = [...Object.values(heldRoutes), ...Object.values(routes)].some((r) => Object.keys(r.status_codes).some((c) => c.startsWith("5")));
+  if (fiveXX) {
+    for (const x of instances) {
+      const errors = fs.readFileSync(x.logFile, "utf8").split("\n").filter((l) => /"level":(50|60)/.test(l));
+      console.log(`\n${path.basename(x.logFile)}: ${errors.length} error lines; the last 5:`);
+      for (const l of errors.slice(-5)) console.log(`  ${l.slice(0, 1500)}`);
+    }
+  }
   return all.errors === 0 && heldAll.errors === 0 ? 0 : 1;
 }
 

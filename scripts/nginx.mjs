@@ -37,9 +37,12 @@ export async function startNginx(dir, port, upstreamPorts) {
   const conf = path.join(dir, "nginx.conf");
   fs.writeFileSync(conf, `
 worker_processes 1;
+worker_rlimit_nofile 16384;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
+# Each proxied request holds two connections; an open-loop load above capacity queues thousands
+# (1024 answered "worker_connections are not enough" with a 500 of nginx's own).
+events { worker_connections 8192; }
 http {
   access_log off;
   client_body_temp_path ${dir}/body;

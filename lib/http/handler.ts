@@ -46,6 +46,11 @@ export function api(handler: ApiHandler, opts: { cors?: boolean } = {}) {
       } catch (err) {
         if (err instanceof ApiError) {
           res = json(errorBody(err, requestId), err.status, err.headers);
+        } else if (req.signal?.aborted) {
+          // The client went away (while its body was read, or while it waited): nobody to answer and
+          // nothing wrong here. 499 as nginx logs it, so metrics do not count it as a server error.
+          log().info({ err: String(err) }, "client closed the request");
+          res = new Response(null, { status: 499 });
         } else {
           log().error({ err }, "unhandled error");
           const e = new ApiError("internal_error", "An internal error occurred. It has been logged.");
