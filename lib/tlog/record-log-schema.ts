@@ -16,7 +16,7 @@ export const recordLogSchema = z.object({
   environment: environmentSchema,
   logged: z.boolean().describe("False for sandbox records: they are not in the log, and `entries` is empty."),
   checkpoint: z.string().describe("The latest checkpoint: a C2SP signed note (origin, tree size, base64 root hash), key at /log/key."),
-  entries: z.array(recordLogEntrySchema).describe("The record's entries covered by the checkpoint, oldest first: the latest `limit` (default 50) before `before` (absent: all of them)."),
+  entries: z.array(recordLogEntrySchema).describe("The record's entries covered by the checkpoint, oldest first: the latest `limit` (default 50) before the cursor `before` (absent: the latest)."),
   entries_before: z.number().int().positive().nullable().describe("Cursor for the record's entries before these (`?before=`); null when these are the first."),
   pending_entries: z.number().int().nonnegative().describe("Entries made after the checkpoint; proven once the next one is signed (seconds)."),
 }).meta({ id: "RecordLog", description: "A record's transparency-log entries, a page at a time, each with its inclusion proof against the checkpoint beside it." });

@@ -192,7 +192,6 @@ export async function integrate(db: Db): Promise<Checkpoint | null> {
 
 export type ProvenEntry = { index: number; leaf: string; leaf_hash: string; tree_size: number; inclusion_proof: string[] };
 
-/** A record's entries covered by `checkpoint`, each with its inclusion proof against it. */
 /**
  * A page of a record's log entries covered by `checkpoint`, each with its inclusion proof:
  * the `limit` latest before index `before` (all when absent), oldest first, with the cursor

@@ -1437,7 +1437,7 @@ export interface components {
             logged: boolean;
             /** @description The latest checkpoint: a C2SP signed note (origin, tree size, base64 root hash), key at /log/key. */
             checkpoint: string;
-            /** @description The record's entries covered by the checkpoint, oldest first: the latest `limit` (default 50) before `before` (absent: all of them). */
+            /** @description The record's entries covered by the checkpoint, oldest first: the latest `limit` (default 50) before the cursor `before` (absent: the latest). */
             entries: components["schemas"]["RecordLogEntry"][];
             /** @description Cursor for the record's entries before these (`?before=`); null when these are the first. */
             entries_before: number | null;
