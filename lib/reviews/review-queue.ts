@@ -101,7 +101,7 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
     ? await policy.recheckAtApproval(await approvalRecheckInput(db, row), now)
     : null;
   return {
-    row, account: account!, decisions, earlier, history: history.entries, historyCount: history.count,
+    row, account: account!, decisions, earlier, history: history.entries, historyCount: history.count, historyBefore: history.olderBefore,
     checklist: checklistFor(row.claimType, row.evidencePublic),
     approvalRefusal: refusal ?? (rechecked?.kind === "refused" ? rechecked.reason : null),
     /** What the service checked again for this page (e.g. the domain record's DNS TXT record); empty when nothing or refused. */

@@ -150,10 +150,10 @@ export default async function ReviewPage({ params }: Props) {
 
         <section>
           <h2 className="text-lg font-semibold">History</h2>
-          {s.historyCount > s.history.length && (
+          {s.historyBefore !== null && (
             <p className="mt-1 text-sm text-slate-600" data-testid="history-count">
               The latest {s.history.length} of {s.historyCount} entries;{" "}
-              <Link className="underline" href={`${certificateUrl}/history`}>older entries</Link> are on the certificate&apos;s history page.
+              <Link className="underline" href={`${certificateUrl}/history?before=${s.historyBefore}`}>older entries</Link> are on the certificate&apos;s history page.
             </p>
           )}
           <ol className="mt-2 space-y-1 text-sm" data-testid="history">
