@@ -16,7 +16,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { ensureBuild } from "./ensure-build.mjs";
-import { openLoop as runOpenLoop } from "./open-loop.mjs";
+import { openLoop } from "./open-loop.mjs";
 import { seedRecords, seededCount, seededDomain, seededId } from "./bench-seed.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -352,7 +352,7 @@ const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, M
  * time, so queueing inside the client shows too. `next(i)` gives request i's path (and
  * optionally method, headers, body).
  */
-async function openLoop(baseUrl, { rate, seconds, next, label }) {
+async function measureAtRate(baseUrl, { rate, seconds, next, label }) {
   const u = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const total = Math.round(rate * seconds);
@@ -384,7 +384,7 @@ async function openLoop(baseUrl, { rate, seconds, next, label }) {
       });
       req.end(r.body);
     });
-  const { seconds: elapsed, late } = await runOpenLoop(rate, seconds, one);
+  const { seconds: elapsed, late } = await openLoop(rate, seconds, one);
   agent.destroy();
   lat.sort((x, y) => x - y);
   const ok = Object.entries(codes).filter(([c]) => c >= 200 && c < 300).reduce((n, [, v]) => n + v, 0);
@@ -422,7 +422,7 @@ async function measureDirectory(url, seeded) {
   };
   // Warm-up (discarded): the page's modules load on its first request, which is not a search's cost.
   for (let i = 0; i < 9; i++) await timedGet(url + next(i));
-  return openLoop(url, { rate: DIRECTORY_RATE, seconds: DURATION, next, label: `directory@${DIRECTORY_RATE}` });
+  return measureAtRate(url, { rate: DIRECTORY_RATE, seconds: DURATION, next, label: `directory@${DIRECTORY_RATE}` });
 }
 
 /**
@@ -682,7 +682,7 @@ async function benchMode(mode) {
     routes.lookup = await measure(server, "lookup", lookupRequests);
     routes.lookup.seeded_records = seeded;
     // Latency at a held rate, open loop: LOOKUP_PACED_RATE req/s sent on schedule whatever the answers do.
-    out.lookup_held = await openLoop(url, {
+    out.lookup_held = await measureAtRate(url, {
       rate: LOOKUP_PACED_RATE, seconds: DURATION, label: `lookup@${LOOKUP_PACED_RATE}`,
       next: () => `/api/v1/lookup?q=${encodeURIComponent(`https://www.${pick()}/`)}`,
     });

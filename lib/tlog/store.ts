@@ -78,6 +78,27 @@ export const dbNodes = (db: DbOrTx): NodeSource => async (coords) => {
   return map;
 };
 
+/**
+ * dbNodes for many proofs at once: every call made in the same turn of the event loop (the
+ * proofs of one answer, started together) is read by one query, not one query per proof.
+ */
+export const batchedDbNodes = (db: DbOrTx): NodeSource => {
+  type Waiting = { coords: Coord[]; done: (nodes: Promise<Map<string, string>>) => void };
+  let waiting: Waiting[] | null = null;
+  return (coords) => new Promise((resolve) => {
+    let batch = waiting;
+    if (!batch) {
+      const started: Waiting[] = (batch = waiting = []);
+      queueMicrotask(() => {
+        waiting = null;
+        const all = dbNodes(db)(started.flatMap((b) => b.coords));
+        for (const b of started) b.done(all);
+      });
+    }
+    batch.push({ coords: [...coords], done: resolve });
+  });
+};
+
 export type Checkpoint = { size: number; rootHash: string; note: string };
 
 export async function latestCheckpoint(db: DbOrTx): Promise<Checkpoint | null> {
@@ -194,7 +215,7 @@ export type ProvenEntry = { index: number; leaf: string; leaf_hash: string; tree
 
 /**
  * A page of a record's log entries covered by `checkpoint`, each with its inclusion proof:
- * the `limit` latest before index `before` (all when absent), oldest first, with the cursor
+ * the `limit` latest before index `before` (absent: the latest), oldest first, with the cursor
  * for the ones before them; and how many of the record's entries came after the checkpoint.
  * Two index ranges on (record_id, idx), whatever the record's history length.
  */
@@ -210,9 +231,10 @@ export async function recordEntries(
       .where(and(eq(logEntries.recordId, recordId), gte(logEntries.idx, checkpoint.size))),
   ]);
   const shown = rows.slice(0, page.limit).reverse();
+  const nodes = batchedDbNodes(db); // the page's proofs in one query
   const proven = await Promise.all(shown.map(async (r) => ({
     index: r.idx, leaf: r.leaf, leaf_hash: leafHash(r.leaf), tree_size: checkpoint.size,
-    inclusion_proof: await inclusionProof(r.idx, checkpoint.size, dbNodes(db)),
+    inclusion_proof: await inclusionProof(r.idx, checkpoint.size, nodes),
   })));
   return { proven, pending: Number(after?.n ?? 0), olderBefore: rows.length > page.limit ? shown[0]!.idx : null };
 }
