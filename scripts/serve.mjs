@@ -101,13 +101,16 @@ function clientOf(req) {
   return last || req.socket.remoteAddress || "unknown";
 }
 
-/** One access line per request, when its answer is done (or the connection closed first). */
+/**
+ * One access line per request, when its answer is done (or the connection closed first: then
+ * 499 if no answer had begun, as nginx logs it — res.statusCode would still say 200).
+ */
 function logAccess(req, res, startedAt) {
   res.once("close", () => {
     log.info({
       method: req.method,
       path: pathOf(req.url ?? "/"),
-      status: res.statusCode,
+      status: res.headersSent || res.writableFinished ? res.statusCode : 499,
       duration_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e4) / 100,
       client: clientOf(req),
       ...(res.writableFinished ? {} : { aborted: true }),
@@ -122,6 +125,10 @@ const server = http.createServer((req, res) => {
 
 function serve(req, res, id) {
   logAccess(req, res, process.hrtime.bigint());
+  // A client that closes the connection before its body has arrived makes node emit "aborted"
+  // on the request. Nothing else listens for it, so it would reach Next's uncaught-exception
+  // handler and be logged as an error; it is the client's doing (the access line says 499).
+  req.on("error", (err) => log.info({ err: String(err), path: pathOf(req.url ?? "/") }, "client closed the request"));
   for (const [name, value] of baselineHeaders) res.setHeader(name, value);
   res.setHeader("Request-Id", id); // pages too: the id to quote, and to find the request's lines by
   const refused = refusal(req.url ?? "/");

@@ -151,6 +151,14 @@ export function consoleMessage(args) {
 }
 
 /**
+ * Node's error for a request whose client closed the connection before its body had arrived
+ * (`abortIncoming`: "aborted", ECONNRESET). Next reports it with console.error when its proxy
+ * step was still reading the body; it is the client's doing, not the server's.
+ * @param {unknown} e
+ */
+const clientHangUp = (e) => e instanceof Error && e.message === "aborted" && /** @type {{ code?: unknown }} */ (e).code === "ECONNRESET";
+
+/**
  * console.log/info/debug/warn/error — Next's own reports, React's, a library's — and Node's
  * process warnings come out as JSON lines of `logger` (`source: "console"` / `"warning"`).
  * @param {import("pino").Logger} logger
@@ -160,6 +168,10 @@ export function routeConsole(logger) {
   state.routed = true;
   for (const [name, level] of Object.entries(CONSOLE_LEVELS)) {
     console[/** @type {keyof typeof CONSOLE_LEVELS} */ (name)] = (...args) => {
+      if (clientHangUp(args[0])) {
+        logger.info({ source: "console", err: "Error: aborted" }, "client closed the request");
+        return;
+      }
       const msg = consoleMessage(args);
       if (msg) logger[level]({ source: "console" }, msg);
     };

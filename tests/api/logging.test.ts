@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { baseUrl, newAccount, until } from "../helpers";
+import { baseUrl, newAccount, sleep, until } from "../helpers";
 
 /**
  * The server's log (what scripts/serve.mjs and the app inside it write, captured by
@@ -85,6 +86,33 @@ describe("the server's log", () => {
     for (const s of [sandboxKey, unknownKey, lookupValue, encodeURIComponent(lookupValue)]) {
       expect(raw.filter((l) => l.includes(s)), s).toEqual([]);
     }
+  });
+
+  it("logs a client that went away mid-body as 499 at info, not as an unhandled error", async () => {
+    const { sandboxKey } = await newAccount("logs-abort");
+    const since = Date.now();
+    const { hostname, port } = new URL(baseUrl());
+    // A create whose body stops halfway: the headers promise 100,000 bytes, 20 arrive, then the connection closes.
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /api/v1/records HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${sandboxKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"claim_type": "comp`,
+        );
+        setTimeout(() => socket.destroy(), 500);
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    const access = await until("the cut-off request's access line", () =>
+      readLog().lines.find((l) => l.msg === "request" && l.time >= since && l.method === "POST" && l.path === "/api/v1/records" && l.status === 499),
+    );
+    expect(access).toMatchObject({ aborted: true, client: "127.0.0.1" });
+    // Give the app's own handling of the hang-up time to be logged, then read everything since.
+    await sleep(1000);
+    const after = readLog().lines.filter((l) => l.time >= since);
+    expect(after.filter((l) => l.msg === "client closed the request").length).toBeGreaterThan(0);
+    expect(after.filter((l) => l.level >= 50)).toEqual([]); // no error line: nothing went wrong on this side
   });
 
   it("says at start where it listens, which database and which signing key, as fields", () => {
