@@ -58,10 +58,14 @@ const DURATION = num(ARGS.duration ?? process.env.BENCH_DURATION, 10);
 const WARMUP = num(process.env.BENCH_WARMUP, 3);
 const MODES = (ARGS.modes || process.env.BENCH_MODES || "pglite,postgres").split(",").map((s) => s.trim()).filter(Boolean);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL || `postgres://postgres@${HOST}:5432/postgres`;
-const TARGETS = { status_over_live: 0.6, post_over_live: 0.3, lookup_over_live: 0.8 };
+// lookup_over_live: issue 29 (0.6 with the shared anonymous limiter on every lookup), which
+// replaced issue 14's 0.8 (set before lookup had a limiter).
+const TARGETS = { status_over_live: 0.6, post_over_live: 0.3, lookup_over_live: 0.6 };
 const LOOKUP_P99_MS = 20;
 /** The steady rate (req/s) at which lookup's p99 is measured. */
 const LOOKUP_PACED_RATE = num(process.env.BENCH_LOOKUP_RATE, 200);
+/** Seconds of discarded warm-up at the offered rate before each held-rate measurement. */
+const AT_RATE_WARMUP_S = num(process.env.BENCH_AT_RATE_WARMUP, 2);
 const LOOKUP_RECORDS = num(ARGS.records ?? process.env.BENCH_RECORDS ?? process.env.BENCH_LOOKUP_RECORDS, 1_000_000);
 /** A database to keep between runs (`--db NAME`): created if missing, seeded up to --records, never dropped. */
 const KEEP_DB = ARGS.db ?? process.env.BENCH_DB ?? null;
@@ -352,7 +356,11 @@ const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, M
  * time, so queueing inside the client shows too. `next(i)` gives request i's path (and
  * optionally method, headers, body).
  */
-async function measureAtRate(baseUrl, { rate, seconds, next, label }) {
+async function measureAtRate(baseUrl, { rate, seconds, next, label, warmupSeconds = AT_RATE_WARMUP_S }) {
+  // Warm-up at the same rate, discarded: a held-rate target is about the steady state, and the
+  // first quarter second of a burst meets a pool whose connections have not yet prepared the
+  // route's statements (the first searches answered in 60–136 ms, the rest in ~14).
+  if (warmupSeconds > 0) await measureAtRate(baseUrl, { rate, seconds: warmupSeconds, next, label: `${label} warm-up`, warmupSeconds: 0 });
   const u = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const total = Math.round(rate * seconds);

@@ -46,7 +46,8 @@ export default async function DirectoryPage({ searchParams }: Props) {
         <form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search">
           <label className="min-w-0 flex-[1_1_14rem] text-sm">
             Search subject or claim
-            <input name="q" defaultValue={q.q} maxLength={200} className="mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2" placeholder="Acme, example.com, 0x…" />
+            <input name="q" defaultValue={q.q} maxLength={200} className="mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2" placeholder="Acme, example.com, 0x…" aria-describedby="directory-search-hint" />
+            <span id="directory-search-hint" className="mt-1 block text-xs text-slate-600">Whole words, in any order: a name, a domain, a full address.</span>
           </label>
           <label className="min-w-0 max-w-full text-sm">
             Kind of record

@@ -9,6 +9,8 @@ export const RECORD_STATUSES = [
 ] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
+export const SEARCH_WORD_GLUE = "[.@/:_-]+";
+
 export const records = pgTable(
   "records",
   {
@@ -58,13 +60,13 @@ export const records = pgTable(
      */
     index("records_listed_recent_idx").on(t.createdAt, t.id).where(sql`environment = 'live' and visibility = 'public' and status = 'active'`),
     /**
-     * The directory's search (`subject ILIKE %q% OR claim ILIKE %q%`): trigram indexes (pg_trgm, migration 0028).
-     * fastupdate off on PGlite: no pending list, which only a vacuum would flush (PGlite runs none) and
-     * whose size makes the planner price the index above a scan. On PostgreSQL migration 0031 turns
-     * it on (1 MB list, merged by autovacuum): per-row GIN updates made a 250-row batch ~300 ms.
+     * The directory's search: the words of the listed records (migration 0032; it replaced the trigram
+     * indexes of 0028, whose searches read the long posting lists of every common trigram).
+     * fastupdate off on PGlite: no pending list, which only a vacuum would flush (PGlite runs none);
+     * on PostgreSQL migration 0032 turns it on (1 MB list, merged by autovacuum) so an insert does not
+     * update a posting list per word.
      */
-    index("records_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")).with({ fastupdate: false }),
-    index("records_claim_trgm_idx").using("gin", t.claim.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("records_search_words_idx").using("gin", sql`search_words`).where(sql`environment = 'live' and visibility = 'public' and status = 'active'`).with({ fastupdate: false }),
   ],
 );
 
