@@ -47,7 +47,6 @@ export default async function DirectoryPage({ searchParams }: Props) {
           <label className="min-w-0 flex-[1_1_14rem] text-sm">
             Search subject or claim
             <input name="q" defaultValue={q.q} maxLength={200} className="mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2" placeholder="Acme, example.com, 0x…" aria-describedby="directory-search-hint" />
-            <span id="directory-search-hint" className="mt-1 block text-xs text-slate-600">Whole words, in any order: a name, a domain, a full address.</span>
           </label>
           <label className="min-w-0 max-w-full text-sm">
             Kind of record
@@ -57,6 +56,7 @@ export default async function DirectoryPage({ searchParams }: Props) {
             </select>
           </label>
           <button className="rounded bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700" type="submit">Search</button>
+          <p id="directory-search-hint" className="-mt-1 basis-full text-xs text-slate-600">Whole words, in any order: a name, a domain, a full address.</p>
         </form>
 
         {data.length === 0 ? (
