@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { records, SEARCH_WORD_GLUE } from "@/drizzle/schema";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
@@ -19,11 +19,14 @@ export type DirectoryQuery = z.infer<typeof directoryQuerySchema>;
 export const DIRECTORY_PAGE = 25;
 
 /**
- * How many of the newest listed records a search reads first: a common word has its page there
- * (and the word index would hand back every one of its matches to be sorted); only a search with
- * fewer matches than a page among them goes to the index, where it is rare enough to be cheap.
+ * How many of the newest listed records a search reads first (it stops at a page of matches): a
+ * common word has its page there, where the word index would hand back every one of its matches
+ * (50,000 for a word in 1 of 20 names: ~250 ms) to be sorted. A search with some matches among
+ * them reads up to WIDE_WINDOW; one with fewer goes to the index, where it is rare enough to be
+ * cheap (< 1 ms for a name's number or a domain at a million records).
  */
 export const RECENT_WINDOW = 500;
+export const WIDE_WINDOW = 10_000;
 
 export type DirectoryRow = {
   id: string; claimType: string; subject: string; claim: string; evidenceLevel: string; issuedAt: Date | null; account: AccountProfile;
@@ -41,8 +44,8 @@ const searchText = (q: string) => q.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").repl
  *
  * A search matches records whose subject or claim holds every word of it, in any order,
  * case-insensitive, whole words (records.search_words; a domain's labels are words). Its page
- * is read in one of two ways, both exact: from the newest RECENT_WINDOW listed records when a
- * page of matches is among them, else from the word index (all matches, then sorted).
+ * is read in one of three ways, all exact: from the newest RECENT_WINDOW or WIDE_WINDOW listed
+ * records when a page of matches is among them, else from the word index (all matches, sorted).
  */
 export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Date()) {
   const after: (SQL | undefined)[] = [listedNow(now)];
@@ -63,16 +66,25 @@ export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Dat
     rows = []; // no word to look for
   } else {
     const words = sql`plainto_tsquery('simple'::regconfig, regexp_replace(${searchText(q.q)}, ${SEARCH_WORD_GLUE}, ' ', 'g'))`;
-    const matching = and(sql`${records}.search_words @@ ${words}`, q.claim_type ? eq(records.claimType, q.claim_type) : undefined);
-    const recent = db.select({ id: records.id }).from(records).where(and(...after))
-      .orderBy(desc(records.createdAt), desc(records.id)).limit(RECENT_WINDOW);
-    rows = await db.select(columns).from(records).where(and(inArray(records.id, recent), matching))
-      .orderBy(desc(records.createdAt), desc(records.id)).limit(DIRECTORY_PAGE + 1);
+    const kind = (claimType: AnyColumn) => (q.claim_type ? eq(claimType, q.claim_type) : undefined);
+    /** The newest `window` listed records (after the cursor) that match, newest first: stops at the page's end. */
+    const amongNewest = async (window: number) => {
+      const recent = db.select({ ...columns, searchWords: sql<string>`${records}.search_words`.as("search_words") }).from(records)
+        .where(and(...after)).orderBy(desc(records.createdAt), desc(records.id)).limit(window).as("recent");
+      const { searchWords: _, ...fields } = recent._.selectedFields;
+      return db.select(fields).from(recent).where(and(sql`${recent.searchWords} @@ ${words}`, kind(recent.claimType)))
+        .orderBy(desc(recent.createdAt), desc(recent.id)).limit(DIRECTORY_PAGE + 1);
+    };
+    rows = await amongNewest(RECENT_WINDOW);
+    // A few matches among the newest 500 says the search is common (≥ 0.6 %): a wider window finds
+    // its page by reading a few thousand more; none or one or two says it is rare: the index.
+    if (rows.length <= DIRECTORY_PAGE && rows.length >= 3) rows = await amongNewest(WIDE_WINDOW);
     if (rows.length <= DIRECTORY_PAGE) {
       // OFFSET 0 keeps the planner from walking the newest-first index with the page's LIMIT in
       // view (a rare word would be looked for in every listed record): the matches come from the
       // word index, and only they are sorted.
-      const matches = db.select(columns).from(records).where(and(...after, matching)).offset(0).as("matches");
+      const matches = db.select(columns).from(records).where(and(...after, sql`${records}.search_words @@ ${words}`, kind(records.claimType)))
+        .offset(0).as("matches");
       rows = await db.select(matches._.selectedFields).from(matches)
         .orderBy(desc(matches.createdAt), desc(matches.id)).limit(DIRECTORY_PAGE + 1);
     }

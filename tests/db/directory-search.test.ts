@@ -5,7 +5,7 @@ import { dataLayerTest, onPostgres } from "./setup";
 /*
  * The directory's search (lib/directory/list-directory.ts) on both databases: whole words of
  * subject or claim, from `records.search_words` (migration 0032). A page is read either from the
- * newest RECENT_WINDOW listed records or from the word index; these tests check that both give
+ * newest listed records (two window sizes) or from the word index; these tests check that each gives
  * exactly the page a plain scan of every listed record would, and which index each reads. The
  * page as a visitor sees it is tests/api/directory.test.ts.
  */
@@ -83,10 +83,12 @@ describe("directory search by words", () => {
   });
 
   it("gives the same pages as a scan of every listed record, from the newest records or from the word index", async () => {
-    // 2 × RECENT_WINDOW records: every one says "common"; 1 in 7 also "weekly"; 3 of the oldest "rareword".
-    const n = 2 * RECENT_WINDOW;
+    // 3 × RECENT_WINDOW records: every one says "common"; 1 in 7 also "weekly" (a page among the
+    // newest 500), 1 in 40 "monthly" (a few there, a page among the newest 1,500), 3 of the oldest "rareword".
+    const n = 3 * RECENT_WINDOW;
     await insert("vr_window_", n, "2026-02-01T00:00:00Z", "Window {n} Ltd", "Common entry {n}.");
     await db.execute(sql`update ${records} set claim = claim || ' Weekly.' where id like 'vr_window_%' and substr(id, 11)::int % 7 = 0`);
+    await db.execute(sql`update ${records} set claim = claim || ' Monthly.' where id like 'vr_window_%' and substr(id, 11)::int % 40 = 0`);
     await db.execute(sql`update ${records} set subject = subject || ' Rareword' where id in ('vr_window_000002', 'vr_window_000003', 'vr_window_000005')`);
     await db.execute(onPostgres ? sql`vacuum analyze records` : sql`analyze records`);
 
@@ -94,10 +96,13 @@ describe("directory search by words", () => {
     expect(common.data.map((r) => r.id)).toEqual((await byScan(["common"])).slice(0, DIRECTORY_PAGE));
     expect(await allPages("rareword")).toEqual(await byScan(["rareword"])); // beyond the newest: the word index
     expect(await allPages("rareword")).toEqual(["vr_window_000005", "vr_window_000003", "vr_window_000002"]);
-    const weekly = await allPages("Weekly entry"); // ~143 matches: pages from both ways as the cursor moves back
+    const weekly = await allPages("Weekly entry"); // 214 matches: pages from the window and the index as the cursor moves back
     expect(weekly).toEqual(await byScan(["weekly", "entry"]));
     expect(weekly.length).toBe(Math.floor(n / 7));
-    expect(await allPages("weekly", "domain_ownership")).toEqual([]); // the kind filter applies in both ways
+    const monthly = await allPages("monthly");
+    expect(monthly).toEqual(await byScan(["monthly"]));
+    expect(monthly.length).toBe(Math.floor(n / 40));
+    for (const w of ["weekly", "monthly", "rareword"]) expect(await allPages(w, "domain_ownership")).toEqual([]); // the kind filter, every way
   }, 120_000);
 
   it("reads the word index for a search and the newest-first index for a page", async () => {
