@@ -17,6 +17,7 @@ BEGIN
   END IF;
 END $$;
 --> statement-breakpoint
--- The new column has no statistics until the next analyze; without them the first searches after
--- the migration were planned blind (seconds each on a million records, found by the bench).
+-- The new column has no statistics until the next analyze (autovacuum's, in its own time). The
+-- first bench run after this migration, before any analyze, answered directory searches in
+-- seconds at a million records (p50 6.3 s); after ANALYZE, 14 ms.
 ANALYZE "records";
