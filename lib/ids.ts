@@ -25,6 +25,7 @@ export const newAccountId = () => `acct_${crockford(20).toLowerCase()}`;
 export const ACCOUNT_ID_RE = /^acct_[0-9a-z]{1,64}$/;
 export const newApiKeyId = () => `key_${crockford(20).toLowerCase()}`;
 export const newEventId = () => `evt_${crockford(24).toLowerCase()}`;
+export const EVENT_ID_RE = /^evt_[0-9a-hjkmnp-tv-z]{24}$/;
 export const newBatchId = () => `bat_${crockford(20).toLowerCase()}`;
 export const newRequestId = () => `req_${crockford(20).toLowerCase()}`;
 export const newApiKeySecret = (env: "sandbox" | "live") => `prs_${env}_${base62(32)}`;

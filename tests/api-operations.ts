@@ -55,12 +55,15 @@ export async function documentedOperations(): Promise<Operation[]> {
 }
 
 /** A resource of the owner for each kind of path parameter, by the collection it names. */
-export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string };
+export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string; eventId: string };
 
 /** The owner's resource each `{param}` of a path stands for (a status list: /status-lists/revocation/0). */
 export function pathParams(template: string, f: Fixtures): { name: string; value: string }[] {
   return [...template.matchAll(/\/([a-z-]+)\/\{(\w+)\}(?:\/\{(\w+)\})?/g)].flatMap(([, collection, name, second]) => {
-    const id = ({ records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, "status-lists": "revocation" } as Record<string, string>)[collection!];
+    const id = ({
+      records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, events: f.eventId,
+      "status-lists": "revocation",
+    } as Record<string, string>)[collection!];
     if (!id) throw new Error(`no fixture for {${name}} in ${template}; add one for '${collection}' (tests/api-operations.ts)`);
     return second ? [{ name: name!, value: id }, { name: second, value: "0" }] : [{ name: name!, value: id }];
   });
@@ -83,6 +86,9 @@ const BODIES: Record<string, () => Record<string, unknown>> = {
   createRecordBatch: () => ({ records: [companyStatus()] }),
   changeRecordLifecycle: () => ({ operation: "suspend", reason: "security battery" }),
   createWebhook: () => ({ url: "http://127.0.0.1:9/battery" }),
+  rotateWebhookSecret: () => ({ expire_current_in_s: 60 }),
+  // Well-formed; whose event it names is checked after whose webhook it is (another key: webhook_not_found).
+  replayWebhookEvent: () => ({ event_id: `evt_${"0".repeat(24)}` }),
   createMandateKey: () => ({ key_id: `battery-key-${randomUUID().slice(0, 8)}`, public_key: edPublicKey() }),
   createDomainChallenge: () => ({ domain: "battery.example.com" }),
   createWalletChallenge: () => ({ address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", network: "ethereum" }),
@@ -113,7 +119,11 @@ export async function accountWithResources() {
   expect(mk.status, mk.text).toBe(201);
   const file = await upload(a.sandboxKey, PDF, "authority.pdf");
   expect(file.status, file.text).toBe(201);
-  const fixtures: Fixtures = { recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id };
+  const events = await call("GET", `/api/v1/events?record_id=${rec.verification_id}`, { key: a.sandboxKey });
+  expect(events.body.data, events.text).toHaveLength(1);
+  const fixtures: Fixtures = {
+    recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id, eventId: events.body.data[0].id,
+  };
   return { ...a, fixtures };
 }
 
@@ -129,6 +139,7 @@ export async function snapshot(key: string, f: Fixtures) {
     records: await get("/api/v1/records"),
     webhooks: await get("/api/v1/webhooks"),
     deliveries: await get(`/api/v1/webhooks/${f.webhookId}/deliveries`),
+    events: await get("/api/v1/events"),
     mandateKeys: await get("/api/v1/mandate-keys"),
     file: await get(`/api/v1/files/${f.fileId}`),
     organisation: await get("/api/v1/account/organisation-verification"),

@@ -17,9 +17,16 @@ export const events = pgTable(
     dispatchedAt: ts("dispatched_at"),
     /** webhook.test events go to this one endpoint only. */
     onlyWebhookId: text("only_webhook_id"),
+    /** The record the event is about (`data.record.verification_id`), for GET /api/v1/events?record_id=. */
+    recordId: text("record_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at is null`)],
+  (t) => [
+    index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at is null`),
+    /** GET /api/v1/events: an account's events of one environment, newest first (keyset on created_at, id). */
+    index("events_account_recent_idx").on(t.accountId, t.environment, t.createdAt, t.id),
+    index("events_record_idx").on(t.recordId, t.createdAt).where(sql`record_id is not null`),
+  ],
 );
 
 export const idempotencyKeys = pgTable(

@@ -16,6 +16,9 @@ export const webhooks = pgTable(
     description: text("description"),
     /** `whsec_…`: HMAC keys are symmetric, so the service must keep it to sign. Never shown again. */
     secret: text("secret").notNull(),
+    /** The secret before the last rotation: deliveries carry a `v1` signature with it too until it expires. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
     status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
     disabledReason: text("disabled_reason"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
@@ -55,6 +58,8 @@ export const webhookAttempts = pgTable(
     statusCode: integer("status_code"),
     latencyMs: integer("latency_ms").notNull(),
     error: text("error"),
+    /** The answer's first 1 KiB (UTF-8, cut at a character), for the events API's delivery detail. */
+    responseExcerpt: text("response_excerpt"),
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
 );

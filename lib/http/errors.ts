@@ -83,6 +83,8 @@ const CODES = {
   signature_mismatch: [422, "invalid_request_error"],
   invalid_webhook_url: [422, "invalid_request_error"],
   webhook_not_found: [404, "not_found"],
+  webhook_disabled: [409, "conflict"],
+  event_not_found: [404, "not_found"],
   checklist_incomplete: [422, "invalid_request_error"],
   recheck_not_available: [422, "invalid_request_error"],
   invalid_public_key: [422, "invalid_request_error"],

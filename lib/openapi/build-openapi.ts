@@ -72,7 +72,7 @@ function withAnonymousLimits(paths: Paths) {
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
-  const { schemas, listParameters, lookupParameters, checkParameters } = schemaComponents(claims);
+  const { schemas, listParameters, eventListParameters, lookupParameters, checkParameters } = schemaComponents(claims);
   const paths: Paths = {
     ...recordPaths(claims, listParameters),
     ...batchPaths(claims),
@@ -80,7 +80,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...credentialPaths(),
     ...lookupPaths(lookupParameters, checkParameters),
     ...lifecyclePaths(),
-    ...webhookPaths(),
+    ...webhookPaths(eventListParameters),
     ...mandateKeyPaths(),
     ...challengePaths(),
     ...accountPaths(),

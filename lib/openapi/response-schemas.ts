@@ -24,7 +24,8 @@ import {
 import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
 import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
 import {
-  webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookSchema, webhookTestSchema,
+  eventDetailSchema, eventListSchema, eventSchema, webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookReplayedSchema,
+  webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
 import { webhookPublicKeysSchema } from "@/lib/webhooks/webhook-public-keys-schema";
 
@@ -87,6 +88,10 @@ export const RESPONSE_SCHEMAS = [
   webhookDeletedSchema,
   webhookTestSchema,
   webhookDeliveryListSchema,
+  webhookReplayedSchema,
+  eventSchema,
+  eventListSchema,
+  eventDetailSchema,
   webhookPublicKeysSchema,
   mandateKeySchema,
   mandateKeyListSchema,

@@ -6,7 +6,8 @@ import { organisationVerificationRequest } from "@/lib/organisations/apply-for-v
 import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { evidenceRefreshSchema } from "@/lib/records/refresh-evidence";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
-import { webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import { listEventsQuerySchema } from "@/lib/webhooks/events-api";
+import { webhookCreateSchema, webhookReplaySchema, webhookRotateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
 import { checkQuerySchema } from "@/lib/check/answer-check";
 import type { ClaimTypeDocs } from "./claim-type-docs";
@@ -65,10 +66,11 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, webhookRotateSchema, webhookReplaySchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,
+      ListEventsQuery: listEventsQuerySchema,
       LookupQuery: lookupQuerySchema,
       CheckQuery: checkQuerySchema,
     },
@@ -85,8 +87,9 @@ export function schemaComponents(claims: ClaimTypeDocs) {
     });
   };
   const listParameters = parametersOf("ListRecordsQuery");
+  const eventListParameters = parametersOf("ListEventsQuery");
   const lookupParameters = parametersOf("LookupQuery");
   const checkParameters = parametersOf("CheckQuery");
 
-  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, lookupParameters, checkParameters };
+  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, eventListParameters, lookupParameters, checkParameters };
 }

@@ -28,7 +28,9 @@ export function buildEvent(e: EventInput) {
   const payload = e.recordJson
     ? `${JSON.stringify(head).slice(0, -1)},"data":{"record":${e.recordJson}}}`
     : JSON.stringify({ ...head, data: e.data });
-  return { id, accountId: e.accountId, environment: e.environment, type: e.type, payload, createdAt: e.at };
+  const record = e.data.record as { verification_id?: unknown } | undefined;
+  const recordId = typeof record?.verification_id === "string" ? record.verification_id : null;
+  return { id, accountId: e.accountId, environment: e.environment, type: e.type, payload, recordId, createdAt: e.at };
 }
 
 /** Append an event to the outbox; call it inside the transaction that made the change. */

@@ -90,8 +90,8 @@ export async function insertRecordBundles(db: DbOrTx, bundles: readonly RecordBu
       where v.record_id in (select id from rec)
       returning 1
     ), ` : sql``}${logged.length ? sql`${appendLeavesCte(logged, sql`select 1 from rec`)}, ` : sql``}ev as (
-      insert into events (id, account_id, environment, type, payload, created_at)
-      select e.id, e.account_id, e.environment, e.type, e.payload, e.created_at
+      insert into events (id, account_id, environment, type, payload, created_at, record_id)
+      select e.id, e.account_id, e.environment, e.type, e.payload, e.created_at, e.record_id
       from jsonb_to_recordset(${JSON.stringify(eventRows)}::jsonb)
         as e(record_id text, id text, account_id text, environment text, type text, payload text, created_at timestamptz)
       where e.record_id in (select id from rec)

@@ -12,7 +12,14 @@ const schedule = () => getEnv().WEBHOOK_RETRY_SCHEDULE_MS.split(",").map(Number)
 /** ±10 % so retries of many endpoints do not arrive in lockstep. */
 const jitter = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
 
-export type Claimed = { id: string; webhook_id: string; event_id: string; attempts: number; url: string; secret: string; payload: string };
+export type Claimed = {
+  id: string; webhook_id: string; event_id: string; attempts: number; url: string; secret: string; payload: string;
+  /** The secret before a rotation, while its overlap lasts (else null): deliveries are signed with both. */
+  previous_secret: string | null;
+};
+
+/** The secrets a delivery is signed with: the endpoint's, then the one it replaced while that one lasts. */
+const secretsOf = (c: Claimed) => (c.previous_secret ? [c.secret, c.previous_secret] : [c.secret]);
 /** One endpoint's claimed deliveries, oldest event first: sent one at a time, in this order. */
 export type Chain = Claimed[];
 
@@ -67,7 +74,8 @@ export async function claimDue(db: Db, endpoints: number, perEndpoint = CHAIN_MA
     update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseMs() / 1000})
     from due, webhooks w, events e
     where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
-    returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload, due.seq::int as seq`);
+    returning d.id, d.webhook_id, d.event_id, d.attempts, w.url, w.secret, e.payload, due.seq::int as seq,
+      case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret`);
   const byEndpoint = new Map<string, (Claimed & { seq: number })[]>();
   for (const row of rowsOf<Claimed & { seq: number | string }>(res)) {
     const list = byEndpoint.get(row.webhook_id) ?? [];
@@ -98,7 +106,7 @@ async function releaseLeases(db: Db, ids: string[]): Promise<void> {
 
 /** Send one claimed delivery (outside any transaction; the attempt has a total deadline) and record the outcome. */
 export async function deliverClaimed(db: Db, key: SigningKey, c: Claimed): Promise<void> {
-  await recordOutcome(db, c, await sendWebhook(c.url, c.secret, key, c.event_id, c.payload, c.webhook_id));
+  await recordOutcome(db, c, await sendWebhook(c.url, secretsOf(c), key, c.event_id, c.payload, c.webhook_id));
 }
 
 /**
@@ -118,7 +126,7 @@ export async function sendChain(
   for (; i < chain.length; i++) {
     if (i > 0 && (stopping() || Date.now() - claimedAt > limit)) break;
     const c = chain[i]!;
-    const r = await sendWebhook(c.url, c.secret, key, c.event_id, c.payload, c.webhook_id);
+    const r = await sendWebhook(c.url, secretsOf(c), key, c.event_id, c.payload, c.webhook_id);
     recorded.push(outcomes.record(c, r));
     if (!isOk(r)) {
       i++;
@@ -209,16 +217,16 @@ async function recordSuccesses(db: Db, batch: Success[]): Promise<void> {
   const rows = batch
     .map(({ c, r, at }) => ({
       attempt_id: newAttemptId(), id: c.id, webhook_id: c.webhook_id, attempts: c.attempts + 1,
-      at: at.toISOString(), status_code: r.statusCode, latency_ms: r.latencyMs,
+      at: at.toISOString(), status_code: r.statusCode, latency_ms: r.latencyMs, response: r.response ?? null,
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   await db.execute(sql`
     with s as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(attempt_id text, id text, webhook_id text, attempts int, at timestamptz, status_code int, latency_ms int)
+        as x(attempt_id text, id text, webhook_id text, attempts int, at timestamptz, status_code int, latency_ms int, response text)
     ), attempts as (
-      insert into webhook_attempts (id, delivery_id, attempted_at, status_code, latency_ms, error)
-      select attempt_id, id, at, status_code, latency_ms, null from s
+      insert into webhook_attempts (id, delivery_id, attempted_at, status_code, latency_ms, error, response_excerpt)
+      select attempt_id, id, at, status_code, latency_ms, null, response from s
     ), deliveries as (
       update webhook_deliveries d set status = 'succeeded', attempts = s.attempts, last_attempt_at = s.at, locked_until = null
       from s where d.id = s.id
@@ -236,7 +244,7 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
   const disabledBy = await db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       id: newAttemptId(), deliveryId: c.id, attemptedAt: now, statusCode: r.statusCode, latencyMs: r.latencyMs,
-      error: r.error ?? (ok ? null : `HTTP ${r.statusCode}`),
+      error: r.error ?? (ok ? null : `HTTP ${r.statusCode}`), responseExcerpt: r.response ?? null,
     });
     if (ok) {
       await tx.update(webhookDeliveries).set({ status: "succeeded", attempts, lastAttemptAt: now, lockedUntil: null }).where(eq(webhookDeliveries.id, c.id));

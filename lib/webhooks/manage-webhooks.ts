@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { events, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
-import type { Db } from "@/lib/db/client";
+import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { newWebhookId, newWebhookSecret, WEBHOOK_ID_RE } from "@/lib/ids";
+import { EVENT_ID_RE, newDeliveryId, newWebhookId, newWebhookSecret, WEBHOOK_ID_RE } from "@/lib/ids";
 import { buildEvent, SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { NO_CONTROL, noControl } from "@/lib/records/schemas";
 import { checkWebhookUrl } from "./destination";
@@ -20,6 +20,25 @@ export const webhookCreateSchema = z
 
 type Row = typeof webhooks.$inferSelect;
 
+/** How long the secret before a rotation keeps signing: a day unless asked, at most a week, 0 = it stops now. */
+export const ROTATION_OVERLAP_DEFAULT_S = 86_400;
+export const ROTATION_OVERLAP_MAX_S = 7 * 86_400;
+
+export const webhookRotateSchema = z
+  .strictObject({
+    expire_current_in_s: z.number().int().min(0).max(ROTATION_OVERLAP_MAX_S).optional()
+      .describe("Seconds the current secret keeps signing beside the new one (default 86400, at most 604800; 0 = stop at once)."),
+  })
+  .meta({ id: "WebhookRotateSecret" });
+
+export const webhookReplaySchema = z
+  .strictObject({ event_id: z.string().min(1).max(100).describe("An event of this key's environment from the last 30 days (GET /api/v1/events).") })
+  .meta({ id: "WebhookReplay" });
+
+/** Events are listed, shown and replayed for 30 days. */
+export const EVENT_RETENTION_DAYS = 30;
+export const eventsSince = (now = new Date()) => new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+
 /** The webhook object. The secret appears only in the answer to its creation. */
 export function serializeWebhook(w: Row, opts: { withSecret?: boolean } = {}) {
   return {
@@ -32,6 +51,8 @@ export function serializeWebhook(w: Row, opts: { withSecret?: boolean } = {}) {
     disabled_reason: w.disabledReason,
     environment: w.environment,
     created_at: w.createdAt.toISOString(),
+    previous_secret_expires_at: w.previousSecret && w.previousSecretExpiresAt && w.previousSecretExpiresAt > new Date()
+      ? w.previousSecretExpiresAt.toISOString() : null,
     ...(opts.withSecret ? { secret: w.secret } : {}),
   };
 }
@@ -42,7 +63,7 @@ export async function createWebhook(db: Db, auth: AuthContext, input: z.infer<ty
   const row: Row = {
     id: newWebhookId(), accountId: auth.accountId, environment: auth.environment, url: checked.url,
     events: [...new Set(input.events ?? [])], description: input.description ?? null, secret: newWebhookSecret(),
-    status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
+    previousSecret: null, previousSecretExpiresAt: null, status: "enabled", disabledReason: null, consecutiveFailures: 0, createdAt: new Date(), deletedAt: null,
   };
   await db.insert(webhooks).values(row);
   return serializeWebhook(row, { withSecret: true });
@@ -122,6 +143,67 @@ export async function sendTestEvent(db: Db, auth: AuthContext, id: string) {
   return { object: "event" as const, id: e.id, type: e.type, webhook_id: w.id, created_at: e.createdAt.toISOString() };
 }
 
+/**
+ * A new secret, with the current one still signing for `expire_current_in_s` (default a day):
+ * meanwhile every delivery carries a `v1` signature with each, so a receiver can switch at its
+ * own pace without dropping one. A second rotation during an overlap drops the oldest secret.
+ */
+export async function rotateWebhookSecret(db: Db, auth: AuthContext, id: string, input: z.infer<typeof webhookRotateSchema>) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  const overlapS = input.expire_current_in_s ?? ROTATION_OVERLAP_DEFAULT_S;
+  const [row] = await db
+    .update(webhooks)
+    .set({
+      secret: newWebhookSecret(),
+      previousSecret: overlapS > 0 ? w.secret : null,
+      previousSecretExpiresAt: overlapS > 0 ? new Date(Date.now() + overlapS * 1000) : null,
+    })
+    .where(eq(webhooks.id, w.id))
+    .returning();
+  return serializeWebhook(row!, { withSecret: true });
+}
+
+/**
+ * Send one event again to one endpoint, with the same `webhook-id` (the event's id), so a
+ * receiver that already has it can tell. The delivery becomes due now and starts its retry
+ * schedule afresh; one already pending just becomes due now. Any event of the key's
+ * environment from the last 30 days, whether or not the endpoint is subscribed to its type
+ * (asked for by name); not to a disabled endpoint (enable it first).
+ */
+export async function replayEvent(db: Db, auth: AuthContext, id: string, input: z.infer<typeof webhookReplaySchema>) {
+  const w = await getWebhookOrThrow(db, auth, id);
+  if (w.status !== "enabled") {
+    throw new ApiError("webhook_disabled", `Webhook ${w.id} is disabled; enable it (POST /api/v1/webhooks/${w.id}/enable) before replaying to it.`, "id");
+  }
+  const e = await getEventOrThrow(db, auth, input.event_id, "event_id");
+  const now = new Date();
+  const [d] = await db
+    .insert(webhookDeliveries)
+    .values({ id: newDeliveryId(), webhookId: w.id, eventId: e.id, status: "pending", attempts: 0, nextAttemptAt: now })
+    .onConflictDoUpdate({
+      target: [webhookDeliveries.webhookId, webhookDeliveries.eventId],
+      // A delivery being sent right now keeps its lease; it becomes due again once that ends.
+      set: { status: "pending", attempts: 0, nextAttemptAt: now },
+    })
+    .returning();
+  return {
+    object: "webhook_delivery" as const, id: d!.id, webhook_id: w.id, event_id: e.id, event_type: e.type, status: "pending" as const,
+    next_attempt_at: d!.nextAttemptAt.toISOString(),
+  };
+}
+
+/** One of the key's environment's events from the last 30 days, or 404 event_not_found. */
+export async function getEventOrThrow(db: DbOrTx, auth: AuthContext, id: string, field = "id") {
+  const notFound = new ApiError("event_not_found", `No event ${id.slice(0, 40)} of the last ${EVENT_RETENTION_DAYS} days for this API key.`, field);
+  if (!EVENT_ID_RE.test(id)) throw notFound;
+  const [e] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.id, id), eq(events.accountId, auth.accountId), eq(events.environment, auth.environment), gt(events.createdAt, eventsSince())));
+  if (!e) throw notFound;
+  return e;
+}
+
 /** Recent deliveries of an endpoint with every attempt (status code, latency, error), newest first. */
 export async function listDeliveries(db: Db, auth: AuthContext, id: string, limit = 50) {
   const w = await getWebhookOrThrow(db, auth, id);
@@ -154,7 +236,7 @@ export async function listDeliveries(db: Db, auth: AuthContext, id: string, limi
       status: d.status,
       attempts: attempts
         .filter((a) => a.deliveryId === d.id)
-        .map((a) => ({ at: a.attemptedAt.toISOString(), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error })),
+        .map((a) => ({ at: a.attemptedAt.toISOString(), status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, response: a.responseExcerpt })),
       next_attempt_at: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
       created_at: d.createdAt.toISOString(),
     })),

@@ -33,7 +33,29 @@ function agentFor(key: string, u: URL): http.Agent {
   return a;
 }
 
-export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null };
+export type SendResult = {
+  statusCode: number | null; latencyMs: number; error: string | null;
+  /** The answer's first RESPONSE_EXCERPT_BYTES, as text (null when no answer came). */
+  response?: string | null;
+};
+
+/** How much of an answer is kept for the events API: 1 KiB. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/** The first `limit` bytes as UTF-8 text, never ending inside a character; NUL removed (the database refuses it). */
+export function excerptOf(chunks: Buffer[], limit = RESPONSE_EXCERPT_BYTES): string {
+  const buf = Buffer.concat(chunks).subarray(0, limit);
+  let end = buf.length;
+  // Back off a multi-byte character the cut went through (continuation bytes are 10xxxxxx).
+  if (end === limit) {
+    let i = end - 1;
+    while (i > 0 && (buf[i]! & 0xc0) === 0x80) i--;
+    const lead = buf[i]!;
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (i + need > end) end = i;
+  }
+  return buf.subarray(0, end).toString("utf8").replace(/\0/g, "");
+}
 
 /**
  * One signed POST (Standard Webhooks): `webhook-id` is the event id (stable across
@@ -44,7 +66,7 @@ export type SendResult = { statusCode: number | null; latencyMs: number; error: 
  * (a name through the guarded lookup; an IP literal, which sockets do not look up, here).
  */
 export function sendWebhook(
-  url: string, secret: string, key: SigningKey, eventId: string, body: string, endpointKey = "",
+  url: string, secret: string | readonly string[], key: SigningKey, eventId: string, body: string, endpointKey = "",
 ): Promise<SendResult> {
   const started = Date.now();
   const headers = {
@@ -58,11 +80,13 @@ export function sendWebhook(
   return new Promise((resolve) => {
     let settled = false;
     let deadline: NodeJS.Timeout | undefined;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
     const done = (statusCode: number | null, error: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      resolve({ statusCode, error, latencyMs: Date.now() - started });
+      resolve({ statusCode, error, latencyMs: Date.now() - started, response: statusCode === null ? null : excerptOf(kept) });
     };
     const literal = u.hostname.replace(/^\[|\]$/g, "");
     if (net.isIP(literal) && !isAllowedDestination(literal)) return done(null, `refused: ${literal} is not a public address`);
@@ -73,7 +97,14 @@ export function sendWebhook(
         agent: agentFor(endpointKey, u),
       },
       (res) => {
-        res.resume(); // the answer's body is not needed, but it must arrive within the deadline
+        // The answer's first 1 KiB is kept (the events API shows it); the rest is read and dropped,
+        // and all of it must arrive within the deadline.
+        res.on("data", (chunk: Buffer) => {
+          if (keptBytes < RESPONSE_EXCERPT_BYTES) {
+            kept.push(chunk);
+            keptBytes += chunk.length;
+          }
+        });
         res.on("end", () => done(res.statusCode ?? null, null));
         res.on("error", (e) => done(null, e.message.slice(0, 500)));
       },

@@ -5,7 +5,7 @@ import type { SigningKey } from "@/lib/signing/keys";
 export type WebhookSignatureHeaders = {
   "webhook-id": string;
   "webhook-timestamp": string;
-  /** `v1,<base64 HMAC-SHA256>` then `v1a,<base64 Ed25519>`, one space between (Standard Webhooks). */
+  /** `v1,<base64 HMAC-SHA256>` (one per secret during a rotation's overlap) then `v1a,<base64 Ed25519>`, one space between (Standard Webhooks). */
   "webhook-signature": string;
   /** PRS extension: the `kid` (in /.well-known/jwks.json) of the key behind the `v1a` entry. */
   "webhook-key-id": string;
@@ -26,14 +26,21 @@ export const signedContent = (id: string, timestamp: string, body: string) => Bu
  * (docs/decisions.md, "Webhooks signed with the record-signing key").
  */
 export function signWebhook(
-  args: { secret: string; key: Pick<SigningKey, "kid" | "privateObject">; id: string; at: Date; body: string },
+  args: {
+    /** The endpoint's secret, or its secrets while a rotation overlaps (newest first): one `v1` entry each. */
+    secret: string | readonly string[];
+    key: Pick<SigningKey, "kid" | "privateObject">; id: string; at: Date; body: string;
+  },
 ): WebhookSignatureHeaders {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(args.id)) throw new Error(`webhook id ${JSON.stringify(args.id)} is not a plain token`);
   const timestamp = String(Math.floor(args.at.getTime() / 1000));
   const content = signedContent(args.id, timestamp, args.body);
   // Standard Webhooks v1: base64 HMAC-SHA256 keyed with the base64 after `whsec_` — the same
   // bytes the `standardwebhooks` library produces (its pure-JS HMAC cost ≈ 10× OpenSSL's).
-  const v1 = `v1,${createHmac("sha256", hmacKey(args.secret)).update(content).digest("base64")}`;
+  // During a rotation's overlap there is one `v1` per secret; a receiver accepts the delivery if
+  // any entry verifies with the secret it holds (Standard Webhooks: space-separated signatures).
+  const secrets = typeof args.secret === "string" ? [args.secret] : args.secret;
+  const v1 = secrets.map((s) => `v1,${createHmac("sha256", hmacKey(s)).update(content).digest("base64")}`).join(" ");
   const v1a = nodeSign(null, content, args.key.privateObject).toString("base64");
   return {
     "webhook-id": args.id,

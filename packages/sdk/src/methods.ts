@@ -30,7 +30,13 @@ export const methodTable = {
     test: "testWebhook",
     enable: "enableWebhook",
     deliveries: "listWebhookDeliveries",
+    replay: "replayWebhookEvent",
+    rotateSecret: "rotateWebhookSecret",
     publicKeys: "getWebhookPublicKeys",
+  },
+  events: {
+    list: "listEvents",
+    get: "getEvent",
   },
   mandateKeys: {
     create: "createMandateKey",

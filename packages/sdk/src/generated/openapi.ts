@@ -311,6 +311,46 @@ export interface paths {
         patch: operations["changeRecordPrincipal"];
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events of the last 30 days
+         * @description Every event raised for the key's environment in the last 30 days, newest first, whether or not an endpoint was subscribed to it; optionally of one `type` or about one `record_id`. Pass the last id as `starting_after` while `has_more` is true. Unknown query parameters are rejected with 422.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event with its delivery to each endpoint
+         * @description The event and, per endpoint it went to, the delivery's status and every attempt: time, HTTP status, latency, error and the answer's first 1 KiB. An event of another account or environment, or older than 30 days, is 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -363,6 +403,46 @@ export interface paths {
         put?: never;
         /** Send a webhook.test event to this endpoint */
         post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event again to this endpoint
+         * @description Resends an event of the last 30 days (GET /api/v1/events) with the same `webhook-id` (the event id), freshly signed, through normal delivery: due now, with the retry schedule from its start. Any event of the key's environment, subscribed to or not. A disabled endpoint is 409 `webhook_disabled`: enable it first.
+         */
+        post: operations["replayWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret, with an overlap
+         * @description A new `secret` (shown only in this answer). The current one keeps signing for `expire_current_in_s` seconds (default 86400, at most 604800, 0 = stop at once): meanwhile every delivery's `webhook-signature` carries a `v1` entry for each secret, newest first, so a receiver with either verifies it. A rotation during an overlap drops the oldest secret.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1006,6 +1086,14 @@ export interface components {
             url: string;
             events?: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed")[];
             description?: string;
+        };
+        WebhookRotateSecret: {
+            /** @description Seconds the current secret keeps signing beside the new one (default 86400, at most 604800; 0 = stop at once). */
+            expire_current_in_s?: number;
+        };
+        WebhookReplay: {
+            /** @description An event of this key's environment from the last 30 days (GET /api/v1/events). */
+            event_id: string;
         };
         MandateKeyCreate: {
             /** @description Your name for the key, unique within your account (case-sensitive). Your records cite it as principal_key_id. */
@@ -1729,7 +1817,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -1830,7 +1918,9 @@ export interface components {
             disabled_reason: string | null;
             environment: components["schemas"]["Environment"];
             created_at: components["schemas"]["Timestamp"];
-            /** @description Standard Webhooks signing secret. Only in the answer to the creation. */
+            /** @description While a rotation overlaps: when the secret before it stops signing (deliveries carry a v1 signature with each until then). */
+            previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
+            /** @description Standard Webhooks signing secret. Only in the answer to the creation and to a rotation. */
             secret?: string;
         };
         WebhookList: {
@@ -1871,11 +1961,80 @@ export interface components {
                     status_code: number | null;
                     latency_ms: number;
                     error: string | null;
+                    /** @description The answer's first 1 KiB as text; null when no answer came (or before this was kept). */
+                    response: string | null;
                 }[];
                 next_attempt_at: components["schemas"]["Timestamp"] | null;
                 created_at: components["schemas"]["Timestamp"];
             }[];
             has_more: boolean;
+        };
+        WebhookReplayed: {
+            /** @constant */
+            object: "webhook_delivery";
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @constant */
+            status: "pending";
+            next_attempt_at: components["schemas"]["Timestamp"];
+        };
+        Event: {
+            /** @constant */
+            object: "event";
+            id: string;
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed or webhook.test. */
+            type: string;
+            created_at: components["schemas"]["Timestamp"];
+            environment: components["schemas"]["Environment"];
+            /** @description The record the event is about, if any. */
+            record_id: string | null;
+            /** @description The event's data, exactly as its webhook deliveries carry it. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        EventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Event"][];
+            has_more: boolean;
+        };
+        EventDetail: {
+            /** @constant */
+            object: "event";
+            id: string;
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed or webhook.test. */
+            type: string;
+            created_at: components["schemas"]["Timestamp"];
+            environment: components["schemas"]["Environment"];
+            /** @description The record the event is about, if any. */
+            record_id: string | null;
+            /** @description The event's data, exactly as its webhook deliveries carry it. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description One per endpoint the event went to, oldest first. */
+            deliveries: {
+                /** @constant */
+                object: "webhook_delivery";
+                id: string;
+                webhook_id: string;
+                url: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                attempts: {
+                    at: components["schemas"]["Timestamp"];
+                    /** @description The endpoint's HTTP status; null when no answer came. */
+                    status_code: number | null;
+                    latency_ms: number;
+                    error: string | null;
+                    /** @description The answer's first 1 KiB as text; null when no answer came (or before this was kept). */
+                    response: string | null;
+                }[];
+                next_attempt_at: components["schemas"]["Timestamp"] | null;
+            }[];
         };
         /** @description The published Ed25519 keys, in Standard Webhooks' form; retired keys stay listed. */
         WebhookPublicKeys: {
@@ -3424,6 +3583,141 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description Cursor: the last event id of the previous page. */
+                starting_after?: string;
+                /** @description Only events of this type (e.g. record.issued). */
+                type?: string;
+                /** @description Only events about this record. */
+                record_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `missing_field`, `invalid_type`, `invalid_value`, `invalid_format`, `too_long`, `too_short`, `too_large`, `unknown_field`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `event_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -3682,6 +3976,232 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayed"];
+                };
+            };
+            /** @description Bad request. error.code: `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `webhook_not_found`, `event_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `webhook_disabled`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_type`, `nesting_too_deep`, `invalid_value`, `unknown_field`, `missing_field`, `invalid_format`, `too_long`, `too_short`, `too_large`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotateSecret"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its new secret (shown once). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Bad request. error.code: `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `webhook_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_type`, `nesting_too_deep`, `invalid_value`, `unknown_field`, `missing_field`, `invalid_format`, `too_long`, `too_short`, `too_large`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
