@@ -99,7 +99,7 @@ test("revokeKeyAction naming another account's key changes nothing of it", async
   }
 });
 
-test("deleteWebhookAction naming another account's webhook changes nothing of it", async ({ browser }) => {
+test("webhook actions (delete, test event, rotate secret) naming another account's webhook change nothing of it", async ({ browser }) => {
   const v = await victim();
   const m = await customer(browser, "webhook");
   try {
@@ -125,9 +125,20 @@ test("deleteWebhookAction naming another account's webhook changes nothing of it
       await expect(form.getByRole("alert")).toBeVisible();
       await page.reload();
     }
+    // The "Rotate secret" form, forged the same way: refused; the victim's secret is not rotated.
+    for (const environment of ["sandbox", "live"]) {
+      const form = row.getByTestId("webhook-rotate-form");
+      await forge(form, "id", v.webhookId);
+      await forge(form, "environment", environment);
+      await submitAction(page, form.getByRole("button", { name: /^Rotate the signing secret/ }), v.webhookId);
+      await expect(row.getByRole("alert")).toBeVisible();
+      await expect(row.getByTestId("secret-value")).toHaveCount(0);
+      await page.reload();
+    }
     expect((await api("GET", `/api/v1/webhooks/${v.webhookId}/deliveries`, v.key)).body.data).toEqual([]);
     const listed = await api("GET", "/api/v1/webhooks", v.key);
     expect(listed.body.data.map((w: { id: string; status: string }) => [w.id, w.status])).toEqual([[v.webhookId, "enabled"]]);
+    expect(listed.body.data[0].previous_secret_expires_at).toBeNull(); // never rotated
     await expect(row).toBeVisible();
     // Unmodified, it deletes the customer's own webhook.
     await submitAction(page, await openConfirm(row, /^Delete webhook/, "Yes, delete"));

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
 import { mailTo } from "../tests/mail-capture";
 import { startReceiver, waitFor } from "../tests/webhook-receiver";
 import {
@@ -220,6 +221,31 @@ test("webhooks in the portal: the test button delivers to the endpoint and the d
     }).toPass({ timeout: 15_000 });
     await expect(deliveries.getByTestId("delivery-attempt").first()).toContainText("HTTP 204");
     await shotBoth(page, "going-live-webhook-deliveries");
+
+    // Resend: the same event again, with the same webhook-id.
+    await submitAction(page, deliveries.getByRole("button", { name: `Resend webhook.test ${got.id}` }));
+    await expect(deliveries.getByTestId("delivery-replayed")).toContainText("same webhook-id");
+    const again = await waitFor(() => ep.received().filter((r) => r.id === got.id)[1], 15_000);
+    expect(again.duplicate).toBe(true);
+
+    // Rotate the secret with an overlap: the new one is shown once; deliveries verify with either.
+    const oldSecret = ep.secret();
+    await page.reload();
+    const rotate = section.getByTestId("webhook-rotate-form");
+    await hydrated(rotate.getByRole("button", { name: `Rotate the signing secret of ${ep.url}` }));
+    await rotate.getByLabel("Old secret stops").selectOption("3600");
+    await submitAction(page, rotate.getByRole("button", { name: `Rotate the signing secret of ${ep.url}` }));
+    const newSecret = (await section.getByTestId("secret-value").innerText()).trim();
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(oldSecret);
+    await expect(section.getByText(/every delivery is signed with both secrets/)).toBeVisible();
+    await shotBoth(page, "going-live-webhook-rotated");
+    ep.setSecret(newSecret);
+    await submitAction(page, section.getByRole("button", { name: `Send a test event to ${ep.url}` }));
+    const afterRotation = await waitFor(() => ep.received().filter((r) => r.type === "webhook.test" && r.id !== got.id)[0], 15_000);
+    expect(new Webhook(oldSecret!).verify(afterRotation.raw, afterRotation.headers as Record<string, string>)).toMatchObject({ type: "webhook.test" });
+    await page.reload();
+    await expect(section.getByTestId("webhook-rotation")).toContainText("old secret signs until");
   } finally {
     await c.ctx.close();
     await rx.close();

@@ -83,6 +83,8 @@ export async function startReceiver() {
       return {
         url: `${base}${pathName}`,
         setSecret: (s: string) => (ep.secret = s),
+        /** The secret deliveries are verified with now. */
+        secret: () => ep.secret,
         behave: (b: Behaviour) => (ep.behaviour = b),
         /** Every verified arrival, duplicates included. */
         received: () => ep.received,

@@ -14,11 +14,12 @@ import { sendConfirmationMail } from "@/lib/auth/signup";
 import { endAllSessions } from "@/lib/auth/store-password";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { MANDATE_KEY_ID_RE, WEBHOOK_ID_RE } from "@/lib/ids";
+import { EVENT_ID_RE, MANDATE_KEY_ID_RE, WEBHOOK_ID_RE } from "@/lib/ids";
 import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
-import { createWebhook, deleteWebhook, sendTestEvent, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
+import { ROTATION_CHOICES } from "./rotation-choices";
+import { createWebhook, deleteWebhook, replayEvent, rotateWebhookSecret, sendTestEvent, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
 import { parseMandatePublicKey } from "@/lib/mandates/public-key";
@@ -180,6 +181,49 @@ export const sendTestEventAction = guardedAction(async (_prev: TestEventState, f
     return { sent: `Test event ${evt.id} queued. Its delivery shows under "Recent deliveries" in a moment (reload the page).` };
   } catch (e) {
     return { error: failure(e, "test event") };
+  }
+}, errorState);
+
+export type ReplayState = { error?: string; sent?: string };
+
+/** Resend one delivered (or failed) event to its endpoint, as POST /api/v1/webhooks/{id}/replay does. */
+export const replayEventAction = guardedAction(async (_prev: ReplayState, form: FormData): Promise<ReplayState> => {
+  const account = await requireAccount();
+  const id = form.get("id");
+  const environment = form.get("environment");
+  const eventId = form.get("event_id");
+  if (typeof id !== "string" || !WEBHOOK_ID_RE.test(id) || (environment !== "sandbox" && environment !== "live")
+    || typeof eventId !== "string" || !EVENT_ID_RE.test(eventId)) {
+    return { error: "No such delivery." };
+  }
+  try {
+    await replayEvent(await getDb(), portalAuth(account, environment), id, { event_id: eventId });
+    revalidatePath("/developers");
+    return { sent: "Queued again, with the same webhook-id." };
+  } catch (e) {
+    return { error: failure(e, "replay") };
+  }
+}, errorState);
+
+export type RotateState = { error?: string; rotated?: { id: string; url: string; environment: string; secret: string; oldUntil: string | null } };
+
+/** A new signing secret, the old one signing beside it for the chosen overlap (POST /api/v1/webhooks/{id}/rotate-secret). */
+export const rotateSecretAction = guardedAction(async (_prev: RotateState, form: FormData): Promise<RotateState> => {
+  const account = await requireAccount();
+  const id = form.get("id");
+  const environment = form.get("environment");
+  const overlap = form.get("overlap");
+  if (typeof id !== "string" || !WEBHOOK_ID_RE.test(id) || (environment !== "sandbox" && environment !== "live")) {
+    return { error: "No such webhook destination." };
+  }
+  if (!ROTATION_CHOICES.some(([v]) => v === overlap)) return { error: "Choose when the current secret stops." };
+  try {
+    const hook = await rotateWebhookSecret(await getDb(), portalAuth(account, environment), id, { expire_current_in_s: Number(overlap) });
+    if (!hook.secret) throw new Error("rotateWebhookSecret answered without the secret");
+    revalidatePath("/developers");
+    return { rotated: { id: hook.id, url: hook.url, environment: hook.environment, secret: hook.secret, oldUntil: hook.previous_secret_expires_at } };
+  } catch (e) {
+    return { error: failure(e, "secret rotation") };
   }
 }, errorState);
 

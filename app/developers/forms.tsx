@@ -5,9 +5,12 @@ import { useActionState, useId } from "react";
 import Link from "next/link";
 import { Alert, FieldError, OnceSecret, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import {
-  createKeyAction, createWebhookAction, registerMandateKeyAction, requestPlanAction, resendConfirmationAction, sendTestEventAction,
-  type CreateKeyState, type MandateKeyState, type PlanRequestState, type ResendState, type TestEventState, type WebhookState,
+  createKeyAction, createWebhookAction, registerMandateKeyAction, replayEventAction, requestPlanAction, resendConfirmationAction,
+  rotateSecretAction, sendTestEventAction,
+  type CreateKeyState, type MandateKeyState, type PlanRequestState, type ReplayState, type ResendState, type RotateState, type TestEventState,
+  type WebhookState,
 } from "./actions";
+import { ROTATION_CHOICES } from "./rotation-choices";
 
 export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: string | null }) {
   const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, {});
@@ -217,6 +220,56 @@ export function PlanRequestForm({ blocked, plans, current }: { blocked: string |
 }
 
 /** "Send test event" for one webhook destination; the delivery then shows in its "Recent deliveries". */
+/** Resend one event to its endpoint (same webhook-id). */
+export function ReplayButton({ id, environment, eventId, eventType }: { id: string; environment: string; eventId: string; eventType: string }) {
+  const [state, action, pending] = useActionState<ReplayState, FormData>(replayEventAction, {});
+  return (
+    <form action={action} className="inline" data-testid="delivery-replay-form">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="environment" value={environment} />
+      <input type="hidden" name="event_id" value={eventId} />
+      <button className="ml-2 underline hover:text-slate-900 disabled:opacity-50" type="submit" disabled={pending} aria-label={`Resend ${eventType} ${eventId}`}>
+        {pending ? "Resending…" : "Resend"}
+      </button>
+      {state.sent && <span role="status" className="ml-2 text-emerald-800" data-testid="delivery-replayed">{state.sent}</span>}
+      {state.error && <span role="alert" className="ml-2 text-red-800">{state.error}</span>}
+    </form>
+  );
+}
+
+/** A new signing secret (shown once), the current one still signing for the chosen time. */
+export function RotateSecretForm({ id, environment, url }: { id: string; environment: string; url: string }) {
+  const [state, action, pending] = useActionState<RotateState, FormData>(rotateSecretAction, {});
+  const fieldId = useId();
+  return (
+    <div className="text-left">
+      <form action={action} className="flex flex-wrap items-end gap-2" data-testid="webhook-rotate-form">
+        <input type="hidden" name="id" value={id} />
+        <input type="hidden" name="environment" value={environment} />
+        <label className="text-xs text-slate-600" htmlFor={fieldId}>Old secret stops</label>
+        <select id={fieldId} name="overlap" defaultValue="86400" className="rounded border border-slate-300 bg-white px-1 py-1 text-xs">
+          {ROTATION_CHOICES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+        </select>
+        <button className={`${secondaryButtonClass} whitespace-nowrap`} type="submit" disabled={pending} aria-label={`Rotate the signing secret of ${url}`}>
+          {pending ? "Rotating…" : "Rotate secret"}
+        </button>
+      </form>
+      {state.error && <p role="alert" className="mt-1 max-w-xs text-xs text-red-800">{state.error}</p>}
+      {state.rotated && (
+        <OnceSecret
+          label={`New signing secret of ${state.rotated.url} (${state.rotated.environment}, ${state.rotated.id})`}
+          secret={state.rotated.secret}
+          copyLabel="new webhook signing secret"
+          id={`rotated-${state.rotated.id}`}
+          note={state.rotated.oldUntil
+            ? `Copy it now: it is shown only this once. Until ${state.rotated.oldUntil.replace("T", " ").slice(0, 16)} UTC every delivery is signed with both secrets, so switch your endpoint to the new one before then.`
+            : "Copy it now: it is shown only this once. The old secret no longer signs: switch your endpoint to this one now."}
+        />
+      )}
+    </div>
+  );
+}
+
 export function TestEventButton({ id, environment, url }: { id: string; environment: string; url: string }) {
   const [state, action, pending] = useActionState<TestEventState, FormData>(sendTestEventAction, {});
   return (

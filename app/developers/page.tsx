@@ -19,7 +19,9 @@ import { portalAuth } from "@/lib/records/portal-auth";
 import { listDeliveries, listWebhooks } from "@/lib/webhooks/manage-webhooks";
 import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction, signOutEverywhereAction } from "./actions";
 import { latestPlanRequest, REQUESTABLE_PLANS, type PlanRequest } from "@/lib/accounts/plan-requests";
-import { CreateKeyForms, MandateKeyForm, PlanRequestForm, ResendConfirmation, SignOutButton, TestEventButton, WebhookForm } from "./forms";
+import {
+  CreateKeyForms, MandateKeyForm, PlanRequestForm, ReplayButton, ResendConfirmation, RotateSecretForm, SignOutButton, TestEventButton, WebhookForm,
+} from "./forms";
 
 export const metadata: Metadata = { title: "Developers", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -170,7 +172,9 @@ export default async function DevelopersPage() {
             Events of the chosen environment are POSTed to these URLs, signed per Standard Webhooks with the destination&apos;s secret.
             Destinations must be <code>https://</code> and resolve to public addresses. <strong>Send test event</strong> posts a{" "}
             <code>webhook.test</code> event to one destination; each destination&apos;s {DELIVERIES_SHOWN} newest deliveries show below it with
-            every attempt (HTTP status, time taken, error). The full history and re-enabling are in the API (<code>/api/v1/webhooks</code>).
+            every attempt (HTTP status, time taken, error, the start of the answer); resend one to send its event again with the same
+            <code> webhook-id</code>. Rotating a secret shows the new one once and keeps the old one signing beside it for the time you
+            choose. The full history (<code>/api/v1/events</code>) and re-enabling are in the API.
           </>}>
           <div className="mt-4"><WebhookForm liveBlockedReason={liveBlockedReason} events={SUBSCRIBABLE_EVENTS} /></div>
           {webhooks.length === 0 ? (
@@ -187,13 +191,19 @@ export default async function DevelopersPage() {
                   <td data-label="Environment">{w.environment}</td>
                   <td data-label="Created" className="whitespace-nowrap">{formatUtc(w.created_at)}</td>
                   <td data-label="Status">
-                    {w.status === "enabled"
-                      ? <span className="text-emerald-700">enabled</span>
-                      : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
+                    <div>
+                      {w.status === "enabled"
+                        ? <span className="text-emerald-700">enabled</span>
+                        : <span className="text-amber-700" title={w.disabled_reason ?? undefined}>disabled</span>}
+                      {w.previous_secret_expires_at && (
+                        <div className="text-xs text-slate-500" data-testid="webhook-rotation">old secret signs until {formatUtc(w.previous_secret_expires_at)}</div>
+                      )}
+                    </div>
                   </td>
                   <td className="text-right">
                     <div className="flex flex-wrap items-start justify-end gap-2">
                       <TestEventButton id={w.id} environment={w.environment} url={w.url} />
+                      <RotateSecretForm id={w.id} environment={w.environment} url={w.url} />
                       <ConfirmActionForm action={deleteWebhookAction} fields={{ id: w.id, environment: w.environment }}
                         trigger="Delete" triggerLabel={`Delete webhook ${w.url}`}
                         question="Delete this destination? Events are no longer sent to it; its signing secret is gone for good."
@@ -203,7 +213,7 @@ export default async function DevelopersPage() {
                 </tr>,
                 <tr key={`${w.id}-deliveries`} className="border-b border-slate-100" data-testid="webhook-deliveries" data-webhook-id={w.id}>
                   <td colSpan={6} className="pb-3">
-                    <RecentDeliveries deliveries={deliveries.get(w.id) ?? []} />
+                    <RecentDeliveries deliveries={deliveries.get(w.id) ?? []} webhook={w} />
                   </td>
                 </tr>,
               ])}
@@ -274,7 +284,7 @@ function GoingLive({ account, request }: { account: { emailConfirmedAt: Date | n
 type Delivery = Awaited<ReturnType<typeof listDeliveries>>["data"][number];
 
 /** An endpoint's newest deliveries, each with its attempts (what the API's deliveries list answers). */
-function RecentDeliveries({ deliveries }: { deliveries: Delivery[] }) {
+function RecentDeliveries({ deliveries, webhook }: { deliveries: Delivery[]; webhook: { id: string; environment: string; status: string } }) {
   if (deliveries.length === 0) return <p className="text-xs text-slate-500" data-testid="no-deliveries">No deliveries yet.</p>;
   const tone = { succeeded: "text-emerald-700", pending: "text-amber-700", failed: "text-red-700" } as Record<string, string>;
   return (
@@ -286,11 +296,15 @@ function RecentDeliveries({ deliveries }: { deliveries: Delivery[] }) {
             <code>{d.event_type}</code> <span className={tone[d.status] ?? ""}>{d.status}</span>{" "}
             <span className="text-slate-500">{formatUtc(d.created_at)}</span>
             {d.next_attempt_at && <span className="text-slate-500"> · next attempt {formatUtc(d.next_attempt_at)}</span>}
+            {webhook.status === "enabled" && (
+              <ReplayButton id={webhook.id} environment={webhook.environment} eventId={d.event_id} eventType={d.event_type} />
+            )}
             {d.attempts.length > 0 && (
               <ol className="ml-4 list-decimal text-slate-600">
                 {d.attempts.map((a, i) => (
                   <li key={i} data-testid="delivery-attempt">
                     {formatUtc(a.at)}: {a.status_code ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error ? ` — ${a.error}` : ""}
+                    {a.response ? <span className="text-slate-500" data-testid="delivery-response"> — answered <q className="font-mono">{a.response.length > 120 ? `${a.response.slice(0, 120)}…` : a.response}</q></span> : null}
                   </li>
                 ))}
               </ol>
