@@ -228,3 +228,36 @@ test("developers: webhook destinations — add, secret shown once and signing de
     await rx.close();
   }
 });
+
+test("developers: a restricted key — choose its scopes, see them beside the key, and it does only that", async ({ page }) => {
+  const email = `e2e-scoped-${Date.now()}@example.com`;
+  const fullKey = await signUp(page, email, undefined, { staySignedIn: true });
+  await page.goto("/developers");
+  const restricted = page.getByTestId("restricted-key");
+  await restricted.locator("summary").click();
+  await hydrated(restricted.getByRole("button", { name: "Create restricted key" }));
+  // None chosen: refused, nothing made.
+  await submitAction(page, restricted.getByRole("button", { name: "Create restricted key" }));
+  await expect(page.getByRole("alert").filter({ hasText: "Choose at least one scope" })).toBeVisible();
+  await restricted.getByRole("checkbox", { name: /^records:read/ }).check();
+  await restricted.getByRole("checkbox", { name: /^webhooks/ }).check();
+  await submitAction(page, restricted.getByRole("button", { name: "Create restricted key" }));
+  await expect(page.getByText(/only records:read, webhooks/).first()).toBeVisible();
+  const key = (await page.getByTestId("secret-value").innerText()).trim();
+  expect(key).toMatch(/^prs_sandbox_/);
+  await shotBoth(page, "developers-restricted-key");
+
+  const call = (method: string, path: string, k: string, body?: unknown) =>
+    fetch(`${baseURL}${path}`, { method, headers: { Authorization: `Bearer ${k}`, "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+  const rec = await issue(fullKey, "Scoped Keys Ltd");
+  expect((await call("GET", `/api/v1/records/${rec}`, key)).status).toBe(200);
+  expect((await call("GET", "/api/v1/events", key)).status).toBe(200);
+  const refused = await call("POST", `/api/v1/records/${rec}/lifecycle`, key, { operation: "revoke", reason: "not allowed" });
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+
+  await page.reload();
+  const rows = page.getByTestId("key-row");
+  await expect(rows.filter({ hasText: "only records:read, webhooks" })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "all scopes" })).toHaveCount(1); // the key made at sign-up
+});

@@ -16,6 +16,8 @@ export type Operation = {
   operationId: string;
   /** Who may call it: an API key, the operator's METRICS_TOKEN, or anyone. */
   auth: "key" | "metrics" | "public";
+  /** The scope a restricted key needs for it (the `bearerAuth` requirement's), if it takes a key at all. */
+  scope: string | null;
   /** The media type of its request body, if it takes one. */
   body: "json" | "multipart" | null;
   /** Its documented query parameters. */
@@ -42,6 +44,7 @@ export async function documentedOperations(): Promise<Operation[]> {
         method: method.toUpperCase(),
         template,
         operationId: op.operationId,
+        scope: ((security.find((s) => "bearerAuth" in s)?.bearerAuth as string[] | undefined) ?? [])[0] ?? null,
         // An operation whose security lists `{}` takes a key but needs none (GET /keys/{key_id}): public for the batteries.
         auth: security.some((s) => Object.keys(s).length === 0) ? "public"
           : security.some((s) => "metricsToken" in s) ? "metrics" : security.some((s) => "bearerAuth" in s) ? "key" : "public",
@@ -87,6 +90,7 @@ const BODIES: Record<string, () => Record<string, unknown>> = {
   changeRecordLifecycle: () => ({ operation: "suspend", reason: "security battery" }),
   createWebhook: () => ({ url: "http://127.0.0.1:9/battery" }),
   rotateWebhookSecret: () => ({ expire_current_in_s: 60 }),
+  createApiKey: () => ({ scopes: ["account"] }),
   // Well-formed; whose event it names is checked after whose webhook it is (another key: webhook_not_found).
   replayWebhookEvent: () => ({ event_id: `evt_${"0".repeat(24)}` }),
   createMandateKey: () => ({ key_id: `battery-key-${randomUUID().slice(0, 8)}`, public_key: edPublicKey() }),

@@ -19,6 +19,7 @@ import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
 import { portalAuth } from "@/lib/records/portal-auth";
 import { ROTATION_CHOICES } from "./rotation-choices";
+import { SCOPES } from "@/lib/accounts/scopes";
 import { createWebhook, deleteWebhook, replayEvent, rotateWebhookSecret, sendTestEvent, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type ConfirmActionState, type FormState } from "@/lib/forms/form-state";
@@ -28,16 +29,23 @@ import { guardedAction, errorState, formErrorState } from "@/lib/forms/guarded-a
 // Every action re-reads the session (server side) and acts only on that account. Next
 // refuses server-action POSTs whose Origin differs from the host: that is the CSRF check.
 
-export type CreateKeyState = { error?: string; created?: { environment: "sandbox" | "live"; secret: string; keyId: string } };
+export type CreateKeyState = {
+  error?: string; created?: { environment: "sandbox" | "live"; secret: string; keyId: string; scopes: readonly string[] | null };
+};
 
 export const createKeyAction = guardedAction(async (_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> => {
   const account = await requireAccount();
   const environment = form.get("environment");
   if (environment !== "sandbox" && environment !== "live") return { error: "Choose sandbox or live." };
+  // A restricted key's scopes (the "Restricted key" form); none chosen there is refused, not widened to all.
+  const restricted = form.get("restricted") === "yes";
+  const asked = form.getAll("scopes").map(String);
+  const scopes = SCOPES.filter((s) => asked.includes(s));
+  if (restricted && (scopes.length === 0 || scopes.length !== asked.length)) return { error: "Choose at least one scope from the list." };
   try {
-    const { key, keyId } = await createApiKey(await getDb(), account.id, environment);
+    const { key, keyId } = await createApiKey(await getDb(), account.id, environment, restricted ? scopes : null);
     revalidatePath("/developers");
-    return { created: { environment, secret: key, keyId } };
+    return { created: { environment, secret: key, keyId, scopes: restricted ? scopes : null } };
   } catch (e) {
     if (e instanceof ApiKeyRefused) return { error: e.message };
     log().error({ err: e }, "key creation failed");

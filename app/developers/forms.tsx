@@ -11,6 +11,7 @@ import {
   type WebhookState,
 } from "./actions";
 import { ROTATION_CHOICES } from "./rotation-choices";
+import { SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/accounts/scopes";
 
 export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: string | null }) {
   const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, {});
@@ -30,10 +31,40 @@ export function CreateKeyForms({ liveBlockedReason }: { liveBlockedReason: strin
         </form>
       </div>
       {liveBlockedReason && <p id="live-reason" className="mt-2 text-sm text-slate-600" data-testid="live-reason">{liveBlockedReason}</p>}
+      <details className="mt-3 max-w-3xl rounded border border-slate-200 bg-white p-3 text-sm" data-testid="restricted-key">
+        <summary className="cursor-pointer font-medium">Restricted key: only some operations</summary>
+        <p className="mt-1 text-slate-600">
+          For an agent or a service that needs only part of the API. An operation outside its scopes is refused with 403
+          <code> insufficient_scope</code>; each operation&apos;s scope is in the API reference.
+        </p>
+        <form action={action} className="mt-2 space-y-2">
+          <input type="hidden" name="restricted" value="yes" />
+          <fieldset>
+            <legend className="sr-only">Scopes</legend>
+            <div className="grid gap-1 sm:grid-cols-2">
+              {SCOPES.map((s) => (
+                <label key={s} className="flex items-start gap-2">
+                  <input type="checkbox" name="scopes" value={s} className="mt-1" />
+                  <span><code>{s}</code> <span className="text-slate-600">— {SCOPE_DESCRIPTIONS[s]}</span></span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="flex flex-wrap items-center gap-2">
+            <label className="text-slate-600">Environment{" "}
+              <select name="environment" defaultValue="sandbox" className="rounded border border-slate-300 bg-white px-2 py-1">
+                <option value="sandbox">sandbox</option>
+                <option value="live" disabled={liveBlockedReason !== null}>live</option>
+              </select>
+            </label>
+            <button className={secondaryButtonClass} type="submit" disabled={pending}>Create restricted key</button>
+          </div>
+        </form>
+      </details>
       {state.error && <Alert kind="error">{state.error}</Alert>}
       {state.created && (
-        <OnceSecret label={`Your new ${state.created.environment} key (${state.created.keyId})`} secret={state.created.secret}
-          copyLabel={`${state.created.environment} API key`} id="new-api-key" />
+        <OnceSecret label={`Your new ${state.created.environment} key (${state.created.keyId})${state.created.scopes ? `, only ${state.created.scopes.join(", ")}` : ""}`}
+          secret={state.created.secret} copyLabel={`${state.created.environment} API key`} id="new-api-key" />
       )}
     </div>
   );

@@ -110,7 +110,10 @@ export default async function DevelopersPage() {
           <DataTable className="mt-6" testId="keys" head={["Key", "Id", "Environment", "Created", "Last used", "Status", ""]}>
             {keys.map((k) => (
               <tr key={k.id} className="border-b border-slate-100" data-testid="key-row" data-prefix={k.keyPrefix} data-last-four={k.lastFour ?? ""} data-key-id={k.id}>
-                <td data-label="Key" className="whitespace-nowrap py-2 font-mono" data-testid="key-display">{k.display}</td>
+                <td data-label="Key" className="py-2">
+                  <div className="whitespace-nowrap font-mono" data-testid="key-display">{k.display}</div>
+                  <div className="text-xs text-slate-500" data-testid="key-scopes">{k.scopes ? `only ${k.scopes.join(", ")}` : "all scopes"}</div>
+                </td>
                 <td data-label="Id" className="font-mono text-xs text-slate-600">{k.id}</td>
                 <td data-label="Environment">{k.environment}</td>
                 <td data-label="Created">{formatUtc(k.createdAt)}</td>

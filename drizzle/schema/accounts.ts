@@ -1,5 +1,6 @@
+import type { Scope } from "@/lib/accounts/scopes";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex, jsonb } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 
 export const accounts = pgTable("accounts", {
@@ -67,6 +68,8 @@ export const apiKeys = pgTable(
     keyPrefix: text("key_prefix").notNull(),
     /** The key's last four characters; null for keys made before they were kept (migration 0011). */
     lastFour: text("last_four"),
+    /** A restricted key's scopes (lib/accounts/scopes.ts); null: unrestricted. */
+    scopes: jsonb("scopes").$type<Scope[]>(),
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),

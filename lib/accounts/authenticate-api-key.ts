@@ -34,7 +34,7 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   const generation = authGeneration(); // before the read: a change announced after it voids this lookup
   const [row] = await db
     .select({
-      keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt,
+      keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes,
       lastUsedAt: apiKeys.lastUsedAt, accountId: accounts.id, plan: accounts.plan, role: accounts.role, accountName: accounts.name,
     })
     .from(apiKeys)
@@ -49,6 +49,7 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   }
   const auth: AuthContext = {
     accountId: row.accountId, environment: row.environment, keyId: row.keyId, plan: row.plan, role: row.role, accountName: row.accountName,
+    scopes: row.scopes ?? null,
   };
   rememberAuth(hash, auth, lastUsedWrite, generation);
   return auth;

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { newApiKeyId, newApiKeySecret } from "@/lib/ids";
 import { hashApiKey } from "./api-key-hash";
 import { displayParts } from "./key-display";
+import type { Scope } from "./scopes";
 import type { Environment } from "./types";
 
 export class ApiKeyRefused extends Error {
@@ -12,8 +13,11 @@ export class ApiKeyRefused extends Error {
   }
 }
 
-/** Create a key; the secret is returned once, and only its hash, prefix and last four characters are kept. */
-export async function createApiKey(db: DbOrTx, accountId: string, environment: Environment) {
+/**
+ * Create a key; the secret is returned once, and only its hash, prefix and last four characters
+ * are kept. `scopes` restricts it (lib/accounts/scopes.ts); null (the default) leaves it unrestricted.
+ */
+export async function createApiKey(db: DbOrTx, accountId: string, environment: Environment, scopes: Scope[] | null = null) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new ApiKeyRefused("account_not_found", `No account ${accountId}.`);
   if (environment === "live") {
@@ -27,7 +31,7 @@ export async function createApiKey(db: DbOrTx, accountId: string, environment: E
   const secret = newApiKeySecret(environment);
   const id = newApiKeyId();
   await db.insert(apiKeys).values({
-    id, accountId, environment, keyHash: hashApiKey(secret), ...displayParts(secret),
+    id, accountId, environment, keyHash: hashApiKey(secret), ...displayParts(secret), scopes,
   });
-  return { key: secret, keyId: id };
+  return { key: secret, keyId: id, scopes };
 }

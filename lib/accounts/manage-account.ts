@@ -71,7 +71,7 @@ export async function listApiKeys(db: Db, accountId: string) {
   const rows = await db
     .select({
       id: apiKeys.id, environment: apiKeys.environment, keyPrefix: apiKeys.keyPrefix, lastFour: apiKeys.lastFour,
-      createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt,
+      createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes,
     })
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))

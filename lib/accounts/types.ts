@@ -1,3 +1,4 @@
+import type { Scope } from "./scopes";
 export type Environment = "sandbox" | "live";
 export type Plan = "none" | "starter" | "growth";
 export type Role = "customer" | "reviewer" | "admin";
@@ -13,4 +14,6 @@ export type AuthContext = {
   role: Role;
   /** The account's public organisation name (null: none set), signed into the records it issues. */
   accountName: string | null;
+  /** The key's scopes (lib/accounts/scopes.ts); null: unrestricted. */
+  scopes: Scope[] | null;
 };

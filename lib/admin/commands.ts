@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AccountExists, createAccount } from "@/lib/accounts/create-account";
+import { normaliseScopes, SCOPES } from "@/lib/accounts/scopes";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
 import { confirmEmail, grantRole, revokeApiKey, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
 import { PLANS, ROLES } from "@/lib/accounts/types";
@@ -95,8 +96,9 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       return { account_id: id, email_confirmed: true };
     }
     case "key create": {
-      const r = await createApiKey(db, need(f, "account"), oneOf(need(f, "env"), ["sandbox", "live"] as const, "--env"));
-      return { key: r.key, key_id: r.keyId };
+      const scopes = f.scopes === undefined ? null : normaliseScopes(f.scopes.split(",").map((s) => oneOf(s.trim(), SCOPES, "--scopes")));
+      const r = await createApiKey(db, need(f, "account"), oneOf(need(f, "env"), ["sandbox", "live"] as const, "--env"), scopes);
+      return { key: r.key, key_id: r.keyId, scopes: r.scopes };
     }
     case "key revoke": {
       const id = need(f, "key");

@@ -26,6 +26,7 @@ const CODES = {
   plan_inactive: [402, "payment_required"],
   plan_limit_reached: [402, "payment_required"],
   forbidden: [403, "authentication_error"],
+  insufficient_scope: [403, "authentication_error"],
   own_submission: [403, "authentication_error"],
   record_not_found: [404, "not_found"],
   submission_not_found: [404, "not_found"],

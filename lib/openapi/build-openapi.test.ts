@@ -46,6 +46,8 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/webhooks/{id}/replay", "post"],
   ["/api/v1/webhooks/{id}/rotate-secret", "post"],
   ["/api/v1/events", "get"],
+  ["/api/v1/api-keys", "post"],
+  ["/api/v1/api-keys", "get"],
   ["/api/v1/events/{id}", "get"],
   ["/api/v1/webhooks/public-keys", "get"],
   ["/api/v1/mandate-keys", "post"],
@@ -164,12 +166,12 @@ describe("buildOpenApi", () => {
     );
     expect(post.responses["200"]!.headers).toHaveProperty("Idempotent-Replayed");
     expect(post.responses["201"]!.headers).toHaveProperty("Request-Id");
-    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.security).toEqual([{ bearerAuth: ["records:write"] }]);
   });
 
   it("POST /api/v1/records/batch takes batchCreateSchema: 1-250 RecordCreate rows, one Idempotency-Key", () => {
     const post = op("/api/v1/records/batch", "post");
-    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.security).toEqual([{ bearerAuth: ["records:write"] }]);
     expect(post.requestBody?.required).toBe(true);
     const bodyRef = post.requestBody!.content["application/json"]!.schema;
     expect(bodyRef).toEqual({ $ref: "#/components/schemas/BatchCreate" });
@@ -187,7 +189,7 @@ describe("buildOpenApi", () => {
     }
     const params = (post.parameters ?? []).map((p) => resolve(p));
     expect(params).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", required: true }));
-    expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "402", "405", "409", "413", "415", "422", "500"]);
+    expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "402", "403", "405", "409", "413", "415", "422", "500"]);
     expect(post.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Batch" });
     expect(post.responses["200"]!.headers).toHaveProperty("Idempotent-Replayed");
     for (const code of ["batch_too_large", "invalid_batch", "unknown_field", "idempotency_key_reused"]) {
@@ -291,7 +293,7 @@ describe("buildOpenApi", () => {
     ["/api/v1/wallet-challenges", walletChallengeRequest, "WalletChallenge", ["invalid_address", "unsupported_address_type"]],
   ] as const)("POST %s takes the handler's zod schema, literally", (p, schema, answer, codes) => {
     const post = op(p, "post");
-    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.security).toEqual([{ bearerAuth: ["challenges"] }]);
     expect(post.requestBody?.required).toBe(true);
     const bodyRef = post.requestBody!.content["application/json"]!.schema;
     expect(bodyRef).toEqual({ $ref: `#/components/schemas/${answer}Create` });
@@ -302,7 +304,7 @@ describe("buildOpenApi", () => {
     expect((body.required ?? []).sort()).toEqual(required.sort());
     expect(post.responses["201"]!.content!["application/json"]!.schema).toEqual({ $ref: `#/components/schemas/${answer}` });
     expect(post.responses["201"]!.headers).toHaveProperty("Request-Id");
-    expect(Object.keys(post.responses).sort()).toEqual(["201", "400", "401", "405", "413", "415", "422", "500"]);
+    expect(Object.keys(post.responses).sort()).toEqual(["201", "400", "401", "403", "405", "413", "415", "422", "500"]);
     for (const code of [...codes, "missing_field", "unknown_field"]) expect(post.responses["422"]!.description).toContain(`\`${code}\``);
     expect(post.responses["401"]!.description).toContain("`missing_api_key`");
   });
@@ -399,12 +401,21 @@ describe("buildOpenApi", () => {
     for (const p of ["/api/v1/records/{id}/status", "/api/v1/records/{id}/signature", "/api/v1/lookup", "/.well-known/jwks.json", "/api/v1/openapi.json", "/keys/{account_id}/{key_id}"]) {
       expect(op(p, "get").security, p).toEqual([]);
     }
-    expect(op("/api/v1/usage", "get").security).toEqual([{ bearerAuth: [] }]);
+    expect(op("/api/v1/usage", "get").security).toEqual([{ bearerAuth: ["account"] }]);
     for (const [p, m] of [["/api/v1/mandate-keys", "post"], ["/api/v1/mandate-keys", "get"], ["/api/v1/mandate-keys/{key_id}", "delete"]] as const) {
-      expect(op(p, m).security, `${m} ${p}`).toEqual([{ bearerAuth: [] }]);
+      expect(op(p, m).security, `${m} ${p}`).toEqual([{ bearerAuth: ["mandate_keys"] }]);
     }
     // The specification's public read-back takes an API key (the caller's own key) but needs none.
-    expect(op("/keys/{key_id}", "get").security).toEqual([{ bearerAuth: [] }, {}]);
+    expect(op("/keys/{key_id}", "get").security).toEqual([{ bearerAuth: ["mandate_keys"] }, {}]);
+    // Every keyed operation names its scope, and a restricted key without it is refused with insufficient_scope.
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [m, o] of Object.entries(item)) {
+        const keyed = ((o as { security?: Record<string, string[]>[] }).security ?? []).find((s) => "bearerAuth" in s);
+        if (!keyed) continue;
+        expect(keyed.bearerAuth, `${m} ${p}`).toHaveLength(1);
+        expect(Object.keys(o.responses), `${m} ${p}`).toContain("403");
+      }
+    }
   });
 
   it("every $ref resolves to an existing component", () => {
@@ -453,7 +464,7 @@ describe("response schemas", () => {
     const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
     const inserted: unknown[] = [];
     const db = { insert: () => ({ values: async (v: unknown) => void inserted.push(v) }) } as unknown as Db;
-    const auth: AuthContext = { accountId: "acct_x", environment: "sandbox", keyId: "key_1", plan: "none", role: "customer", accountName: null };
+    const auth: AuthContext = { accountId: "acct_x", environment: "sandbox", keyId: "key_1", plan: "none", role: "customer", accountName: null, scopes: null };
     const d = await createDomainChallenge(db, auth, { domain: "Bücher.example.com" });
     const dp = domainChallengeSchema.safeParse(d);
     expect(dp.success, JSON.stringify(dp.error?.issues)).toBe(true);

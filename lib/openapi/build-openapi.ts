@@ -11,6 +11,7 @@ import { organisationVerificationPaths } from "./operations/organisation-verific
 import { recordPaths } from "./operations/records";
 import { statusPaths } from "./operations/status";
 import { webhookPaths } from "./operations/webhooks";
+import { OPERATION_SCOPES, type Scope } from "@/lib/accounts/scopes";
 import { reusableComponents } from "./reusable-components";
 import { schemaComponents } from "./schema-components";
 import { jsonResponse, publicHeaders, ref, type JsonSchema, type Paths } from "./shared";
@@ -70,6 +71,26 @@ function withAnonymousLimits(paths: Paths) {
   }
 }
 
+/**
+ * Each keyed operation's scope (lib/accounts/scopes.ts, the table the routes check) as the
+ * scope of its `bearerAuth` requirement, and named in its description. An operation that takes
+ * a key but has no scope in the table is a mistake: the document is not built.
+ */
+function withScopes(paths: Paths) {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item) as unknown as { operationId: string; description?: string; security?: Record<string, string[]>[] }[]) {
+      const keyed = op.security?.find((s) => "bearerAuth" in s);
+      if (!keyed) continue;
+      const scope = (OPERATION_SCOPES as Record<string, Scope>)[op.operationId];
+      if (!scope) throw new Error(`${op.operationId} takes an API key but has no scope in OPERATION_SCOPES (lib/accounts/scopes.ts)`);
+      // A new array: the operations share the `bearer` requirement object (lib/openapi/shared.ts).
+      op.security = op.security!.map((s) => ("bearerAuth" in s ? { bearerAuth: [scope] } : s));
+      const note = `Restricted keys need the \`${scope}\` scope (else 403 \`insufficient_scope\`).`;
+      op.description = op.description ? `${op.description} ${note}` : note;
+    }
+  }
+}
+
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
   const { schemas, listParameters, eventListParameters, lookupParameters, checkParameters } = schemaComponents(claims);
@@ -88,6 +109,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...metaPaths(),
   };
   withAnonymousLimits(paths);
+  withScopes(paths);
 
   return {
     openapi: "3.1.0",

@@ -28,6 +28,7 @@ import {
   webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
 import { webhookPublicKeysSchema } from "@/lib/webhooks/webhook-public-keys-schema";
+import { apiKeyCreatedSchema, apiKeyListSchema, apiKeySchema } from "@/lib/accounts/api-key-schema";
 
 /**
  * Every response schema with an id, for the OpenAPI components. Each schema lives beside
@@ -93,6 +94,9 @@ export const RESPONSE_SCHEMAS = [
   eventListSchema,
   eventDetailSchema,
   webhookPublicKeysSchema,
+  apiKeySchema,
+  apiKeyCreatedSchema,
+  apiKeyListSchema,
   mandateKeySchema,
   mandateKeyListSchema,
   publicMandateKeySchema,

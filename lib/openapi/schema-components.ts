@@ -7,6 +7,7 @@ import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { evidenceRefreshSchema } from "@/lib/records/refresh-evidence";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { listEventsQuerySchema } from "@/lib/webhooks/events-api";
+import { apiKeyCreateSchema } from "@/lib/accounts/api-keys-api";
 import { webhookCreateSchema, webhookReplaySchema, webhookRotateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
 import { checkQuerySchema } from "@/lib/check/answer-check";
@@ -66,7 +67,7 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, webhookRotateSchema, webhookReplaySchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, webhookRotateSchema, webhookReplaySchema, apiKeyCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,

@@ -62,7 +62,7 @@ export function errorResponses(codes: readonly ErrorCode[], opts: ResponseOpts =
   return out;
 }
 
-export const AUTH_CODES = ["missing_api_key", "invalid_api_key", "api_key_revoked"] as const satisfies readonly ErrorCode[];
+export const AUTH_CODES = ["missing_api_key", "invalid_api_key", "api_key_revoked", "insufficient_scope"] as const satisfies readonly ErrorCode[];
 /** What parseOrThrow (lib/http/validation.ts) can answer for a zod schema. */
 export const VALIDATION_CODES = [
   "missing_field", "invalid_type", "invalid_value", "invalid_format", "too_long", "too_short", "too_large", "unknown_field",

@@ -1,4 +1,5 @@
 import { authenticateApiKey } from "@/lib/accounts/authenticate-api-key";
+import { requireScope } from "@/lib/accounts/scopes";
 import { corsPreflight, json, otherMethods, param } from "@/lib/http/handler";
 import { publicApi } from "@/lib/http/with-api-key";
 import { getMandateKeyById, getOwnMandateKey, publicMandateKeyNotFound } from "@/lib/mandates/manage-mandate-keys";
@@ -19,6 +20,7 @@ export const GET = publicApi(async (ctx) => {
     return json(key, 200, { "Cache-Control": "public, max-age=60, s-maxage=60", Vary: "Authorization" });
   }
   const auth = await authenticateApiKey(ctx.db, authorization);
+  requireScope(auth.scopes, "getOwnMandateKey");
   const key = await getOwnMandateKey(ctx.db, auth, keyId);
   if (!key) throw publicMandateKeyNotFound(keyId);
   return json(key, 200, { "Cache-Control": "private, no-store", Vary: "Authorization" });

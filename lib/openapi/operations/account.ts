@@ -29,6 +29,35 @@ export function accountPaths(): Paths {
         },
       },
     },
+    "/api/v1/api-keys": {
+      post: {
+        operationId: "createApiKey",
+        tags: ["Account"],
+        summary: "Create an API key, optionally restricted",
+        description:
+          "A new key of the calling key's account and environment. `scopes` restricts it to those operations (each operation names " +
+          "its scope; `records:write` includes `records:read`); omitted, it may do what the calling key may. A restricted key can " +
+          "only make keys within its own scopes (403 `insufficient_scope`). Live keys need a confirmed email and a plan. The secret " +
+          "is in this answer only.",
+        security: bearer,
+        requestBody: { required: true, content: { "application/json": { schema: ref("ApiKeyCreate") } } },
+        responses: {
+          "201": jsonResponse("The key, with its secret (shown once).", ref("ApiKeyCreated")),
+          ...errorResponses([...BODY_CODES, ...AUTH_CODES, ...VALIDATION_CODES, "forbidden", "plan_inactive", ...OTHER_METHODS]),
+        },
+      },
+      get: {
+        operationId: "listApiKeys",
+        tags: ["Account"],
+        summary: "List the environment's API keys",
+        description: "Every key of the calling key's account and environment, newest first, revoked ones too: display form, scopes, last use. Never a secret.",
+        security: bearer,
+        responses: {
+          "200": jsonResponse("The keys.", ref("ApiKeyList")),
+          ...errorResponses([...AUTH_CODES, ...OTHER_METHODS]),
+        },
+      },
+    },
     "/api/v1/usage": {
       get: {
         operationId: "getUsage",

@@ -45,6 +45,10 @@ export const methodTable = {
     getPublic: "getPublicMandateKey",
     get: "getOwnMandateKey",
   },
+  apiKeys: {
+    create: "createApiKey",
+    list: "listApiKeys",
+  },
   account: {
     get: "getAccount",
     update: "updateAccount",

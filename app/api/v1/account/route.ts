@@ -3,9 +3,9 @@ import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
 
-export const GET = withApiKey(async ({ auth, db }) => json(await getAccount(db, auth)));
+export const GET = withApiKey("getAccount", async ({ auth, db }) => json(await getAccount(db, auth)));
 
 /** The organisation name certificates show as the account that made each statement. */
-export const PATCH = withApiKey(async ({ req, auth, db }) => json(await updateAccount(db, auth, await readJsonObject(req, 4 * KiB))));
+export const PATCH = withApiKey("updateAccount", async ({ req, auth, db }) => json(await updateAccount(db, auth, await readJsonObject(req, 4 * KiB))));
 
 export const { POST, PUT, DELETE } = otherMethods("GET, PATCH");

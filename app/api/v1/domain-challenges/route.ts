@@ -4,7 +4,7 @@ import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 
-export const POST = withApiKey(async ({ req, auth, db }) => {
+export const POST = withApiKey("createDomainChallenge", async ({ req, auth, db }) => {
   const input = parseOrThrow(domainChallengeRequest, await readJsonObject(req, 16 * KiB));
   return json(await createDomainChallenge(db, auth, input), 201);
 });

@@ -3,7 +3,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { listEvents, listEventsQuerySchema } from "@/lib/webhooks/events-api";
 
-export const GET = withApiKey(async ({ req, auth, db }) => {
+export const GET = withApiKey("listEvents", async ({ req, auth, db }) => {
   const query = Object.fromEntries(new URL(req.url).searchParams);
   return json(await listEvents(db, auth, parseOrThrow(listEventsQuerySchema, query)));
 });

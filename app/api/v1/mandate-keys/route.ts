@@ -4,11 +4,11 @@ import { withApiKey } from "@/lib/http/with-api-key";
 import { createMandateKey, listMandateKeys, parseMandateKeyCreate } from "@/lib/mandates/manage-mandate-keys";
 
 /** The principal is the API key's account (and the key's environment), never the body. */
-export const POST = withApiKey(async ({ req, auth, db }) => {
+export const POST = withApiKey("createMandateKey", async ({ req, auth, db }) => {
   const input = parseMandateKeyCreate(await readJsonObject(req, 16 * KiB));
   return json(await createMandateKey(db, auth, input), 201);
 });
 
-export const GET = withApiKey(async ({ auth, db }) => json(await listMandateKeys(db, auth)));
+export const GET = withApiKey("listMandateKeys", async ({ auth, db }) => json(await listMandateKeys(db, auth)));
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET, POST");

@@ -7,14 +7,14 @@ import { createRecord } from "@/lib/records/create-record";
 import { listRecords } from "@/lib/records/list-records";
 import { listRecordsQuerySchema } from "@/lib/records/schemas";
 
-export const POST = withApiKey(async ({ req, auth, db }) => {
+export const POST = withApiKey("createRecord", async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);
   const body = await readJsonObject(req, 256 * KiB);
   const result = await createRecord(db, auth, body, key);
   return idempotentAnswer(result);
 });
 
-export const GET = withApiKey(async ({ req, auth, db }) => {
+export const GET = withApiKey("listRecords", async ({ req, auth, db }) => {
   const query = Object.fromEntries(new URL(req.url).searchParams);
   return json(await listRecords(db, auth, parseOrThrow(listRecordsQuerySchema, query)));
 });

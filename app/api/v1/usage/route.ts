@@ -2,6 +2,6 @@ import { getUsage } from "@/lib/accounts/get-usage";
 import { json, otherMethods } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
 
-export const GET = withApiKey(async ({ auth, db }) => json(await getUsage(db, auth)));
+export const GET = withApiKey("getUsage", async ({ auth, db }) => json(await getUsage(db, auth)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

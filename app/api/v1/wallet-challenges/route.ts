@@ -4,7 +4,7 @@ import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 
-export const POST = withApiKey(async ({ req, auth, db }) => {
+export const POST = withApiKey("createWalletChallenge", async ({ req, auth, db }) => {
   const input = parseOrThrow(walletChallengeRequest, await readJsonObject(req, 16 * KiB));
   return json(await createWalletChallenge(db, auth, input), 201);
 });

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List records
-         * @description The key's account and environment only, newest first. Cursor pagination: pass the last verification_id as `starting_after` while `has_more` is true. Unknown query parameters are rejected with 422.
+         * @description The key's account and environment only, newest first. Cursor pagination: pass the last verification_id as `starting_after` while `has_more` is true. Unknown query parameters are rejected with 422. Restricted keys need the `records:read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listRecords"];
         put?: never;
@@ -18,7 +18,7 @@ export interface paths {
          * Create a record
          * @description Issues a record (201), or accepts it for human review (202, status pending_review, URLs and integrity null until issued). Requires an Idempotency-Key: the same key with the same body returns the original answer with HTTP 200 and `Idempotent-Replayed: true`; with a different body it is 422 `idempotency_key_reused`; while the first request runs it is 409 `idempotency_key_in_use`. Unknown fields are rejected. Body at most 256 KiB, evidence at most 32 KiB.
          *
-         *     The `evidence` object depends on `claim_type`. `company_status`: no evidence; issued at once at participant_attested (the participant's own statement). `company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register spells it (compared after NFKC, case folding and white-space collapsing); issued at source_verified when the registration is ISSUED and the entity ACTIVE, and re-checked periodically. A register that does not answer gives 202 pending_review. `domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) whose TXT record is published; the subject is the domain; issued at source_verified and re-checked periodically. A DNS resolver that does not answer gives 202 pending_review. `wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge (POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or BIP-322 simple; solana base58 or base64); the subject is the address; issued at source_verified. An EVM RPC that does not answer (smart accounts) gives 202 pending_review. `evm_transaction`: `{network, tx_hash, expected_from?, expected_to?, agent_record?, act?}` (schema EvmTransactionEvidence); issued at source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match, attribution}`, the agent's status at the block's time and `attribution`: agent_wallet when the transaction's sender is one of the agent's wallets (its agent_wallets), else cited; only agent_wallet payments count in the agent's spend. Amounts are not checked. `agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with an active mandate key of the account registered in the same environment (a sandbox key never signs a live mandate: 422 mandate_key_invalid); `valid_until` becomes `expires_at`; `agent_wallets` names the agent's wallets (active wallet_ownership records, same account and environment; else 422 linked_record_invalid naming the index), shown under `agent.wallets`: only payments sent from them count in `agent.payments`; `principal_record_id` links a checked company_identity record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused. `verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain, address and licence (422 linked_record_invalid). 201 source_verified only when every part is checked: the operator is this account's verified organisation's legal name, the listing link's host is the proved domain (or www. + it), the domain and a wallet payee rest on their records, a licence on a reviewer-confirmed licence record with the same authority and number (company_identity is not a licence). Any unchecked part (an IBAN payee — checked: 422 invalid_iban —, a licence given only by number, …) → 202 pending_review naming each, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing. `dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, social_handle, user_address?, vault_address?, mode?, social_post_url?}` (schema DexControlEvidence). The wallet challenge (claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified on approval, valid 90 days. `exchange_verified_trade_test`: `{environment: "testnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Sandbox keys only: the test pilot against the exchange's testnet. `exchange_verified_trade`: `{environment: "mainnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Live keys of accounts an admin enabled. Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it.
+         *     The `evidence` object depends on `claim_type`. `company_status`: no evidence; issued at once at participant_attested (the participant's own statement). `company_identity`: `{lei}` (schema CompanyIdentityEvidence); the subject is the entity's legal name as the LEI register spells it (compared after NFKC, case folding and white-space collapsing); issued at source_verified when the registration is ISSUED and the entity ACTIVE, and re-checked periodically. A register that does not answer gives 202 pending_review. `domain_ownership`: `{challenge_id}` (schema DomainOwnershipEvidence) of a domain challenge (POST /api/v1/domain-challenges) whose TXT record is published; the subject is the domain; issued at source_verified and re-checked periodically. A DNS resolver that does not answer gives 202 pending_review. `wallet_ownership`: `{challenge_id, signature}` (schema WalletOwnershipEvidence) of a wallet challenge (POST /api/v1/wallet-challenges), the signature over its message (EVM 0x hex; bitcoin base64, BIP-137 or BIP-322 simple; solana base58 or base64); the subject is the address; issued at source_verified. An EVM RPC that does not answer (smart accounts) gives 202 pending_review. `evm_transaction`: `{network, tx_hash, expected_from?, expected_to?, agent_record?, act?}` (schema EvmTransactionEvidence); issued at source_verified when the receipt is successful, has the network's confirmations (EVM_CONFIRMATIONS) and matches the expected sender and recipient; an RPC that does not answer (or none configured for the network) gives 202 pending_review. A payment made by an agent names its issued agent_authorization record (same account and environment) as `agent_record`: the record stores and signs `agent_link {agent_record, agent_id, agent_status_at_payment, act_match, attribution}`, the agent's status at the block's time and `attribution`: agent_wallet when the transaction's sender is one of the agent's wallets (its agent_wallets), else cited; only agent_wallet payments count in the agent's spend. Amounts are not checked. `agent_authorization`: the fields of spec 2.3 as top-level request fields (schema AgentAuthorizationFields; no `evidence`); participant_attested without a mandate signature, source_verified when mandate_signature verifies (strict Ed25519, RFC 8785) with an active mandate key of the account registered in the same environment (a sandbox key never signs a live mandate: 422 mandate_key_invalid); `valid_until` becomes `expires_at`; `agent_wallets` names the agent's wallets (active wallet_ownership records, same account and environment; else 422 linked_record_invalid naming the index), shown under `agent.wallets`: only payments sent from them count in `agent.payments`; `principal_record_id` links a checked company_identity record whose standing the signed status shows under `agent.principal_standing`: verified (active, the LEI of this account's own verified organisation, and `principal` is its legal name), unverified (active, but not that), lapsed or unlinked. Secret material is refused. `verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain, address and licence (422 linked_record_invalid). 201 source_verified only when every part is checked: the operator is this account's verified organisation's legal name, the listing link's host is the proved domain (or www. + it), the domain and a wallet payee rest on their records, a licence on a reviewer-confirmed licence record with the same authority and number (company_identity is not a licence). Any unchecked part (an IBAN payee — checked: 422 invalid_iban —, a licence given only by number, …) → 202 pending_review naming each, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing. `dex_control` (top-level `subtype`: builder, vault_leader or wallet_owner): `{challenge_id, signature, domain?, domain_record?, social_handle, user_address?, vault_address?, mode?, social_post_url?}` (schema DexControlEvidence). The wallet challenge (claim_type dex_control) is checked at submission; a reviewer confirms the social account. 202 pending_review, evidence_verified on approval, valid 90 days. `exchange_verified_trade_test`: `{environment: "testnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Sandbox keys only: the test pilot against the exchange's testnet. `exchange_verified_trade`: `{environment: "mainnet", api_key, api_secret, category, order_id, start_time, end_time}` (schema ExchangeTradeEvidence): one closed trade, read from the exchange with a read-only key that is never kept and reconciled (closed P&L row and fills). Live keys of accounts an admin enabled. Any other claim type takes source_name, source_url and checked_at and goes to review (202); issued at evidence_verified once a reviewer confirms it. Restricted keys need the `records:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["createRecord"];
         delete?: never;
@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * Retrieve a record
-         * @description The owner's view of a record, including pending and rejected submissions. Another account's or environment's record is 404.
+         * @description The owner's view of a record, including pending and rejected submissions. Another account's or environment's record is 404. Restricted keys need the `records:read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getRecord"];
         put?: never;
@@ -58,7 +58,7 @@ export interface paths {
         put?: never;
         /**
          * Create up to 250 records at once
-         * @description `{"records": [...]}` with 1-250 rows, each exactly what POST /api/v1/records takes. Every row is validated before anything is issued: any invalid row is 422 `invalid_batch` with `error.rows: [{index, errors: [{code, param, message}]}]` (each invalid row's first problem, `param` written `records[i].field`) and nothing is issued; more than 250 rows is 422 `batch_too_large`. Otherwise each row's claim check runs and every row that passes is written in one transaction: a row whose check refuses it (e.g. `dns_record_not_found`, `signature_mismatch`, `challenge_used`) is `failed` with its error and the others still issue (or go to review). Live rows are metered together: if the allowance does not cover every live row to issue, the batch is 402 `plan_limit_reached` and nothing is issued. The answer is 200 with one result per row, in request order. One Idempotency-Key covers the batch: replaying it with the same body returns the same batch (same batch_id and verification ids) with `Idempotent-Replayed: true`, every row that created a record now `existing` (failed rows stay failed), and creates nothing. Body at most 4 MiB.
+         * @description `{"records": [...]}` with 1-250 rows, each exactly what POST /api/v1/records takes. Every row is validated before anything is issued: any invalid row is 422 `invalid_batch` with `error.rows: [{index, errors: [{code, param, message}]}]` (each invalid row's first problem, `param` written `records[i].field`) and nothing is issued; more than 250 rows is 422 `batch_too_large`. Otherwise each row's claim check runs and every row that passes is written in one transaction: a row whose check refuses it (e.g. `dns_record_not_found`, `signature_mismatch`, `challenge_used`) is `failed` with its error and the others still issue (or go to review). Live rows are metered together: if the allowance does not cover every live row to issue, the batch is 402 `plan_limit_reached` and nothing is issued. The answer is 200 with one result per row, in request order. One Idempotency-Key covers the batch: replaying it with the same body returns the same batch (same batch_id and verification ids) with `Idempotent-Replayed: true`, every row that created a record now `existing` (failed rows stay failed), and creates nothing. Body at most 4 MiB. Restricted keys need the `records:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["createRecordBatch"];
         delete?: never;
@@ -262,7 +262,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend, reinstate, revoke, expire or supersede a record
-         * @description Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. Every move is appended to the record's history and announced as record.status_changed. A suspension made by the system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming the part). A record's owner may change its status `LIFECYCLE_CHANGES_PER_HOUR` (20) times an hour; past that, 429 `rate_limited` with `Retry-After` (the history is public and read with the record). Body at most 16 KiB.
+         * @description Moves an issued record: active → suspended | revoked | expired | superseded; suspended → active (reinstate) | revoked | expired | superseded. Any other move is 409 `invalid_transition`. `supersede` needs `superseded_by`. Every move is appended to the record's history and announced as record.status_changed. A suspension made by the system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming the part). A record's owner may change its status `LIFECYCLE_CHANGES_PER_HOUR` (20) times an hour; past that, 429 `rate_limited` with `Retry-After` (the history is public and read with the record). Body at most 16 KiB. Restricted keys need the `lifecycle` scope (else 403 `insufficient_scope`).
          */
         post: operations["changeRecordLifecycle"];
         delete?: never;
@@ -282,7 +282,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh a pending submission's evidence without submitting again
-         * @description Only for a submission still waiting for a reviewer, of a claim type that takes it (dex_control: `{evidence: {challenge_id, signature}}` of a new wallet challenge for the same wallet, asked with claim_type dex_control; its domain record is checked again). The evidence is checked as at submission and replaces the old, with a new `checked_at`: a reviewer can then approve within the type's time limit (24 h for dex_control). Any other record is 409 `invalid_transition`. Body at most 16 KiB.
+         * @description Only for a submission still waiting for a reviewer, of a claim type that takes it (dex_control: `{evidence: {challenge_id, signature}}` of a new wallet challenge for the same wallet, asked with claim_type dex_control; its domain record is checked again). The evidence is checked as at submission and replaces the old, with a new `checked_at`: a reviewer can then approve within the type's time limit (24 h for dex_control). Any other record is 409 `invalid_transition`. Body at most 16 KiB. Restricted keys need the `records:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["refreshRecordEvidence"];
         delete?: never;
@@ -306,7 +306,7 @@ export interface paths {
         head?: never;
         /**
          * Link an agent authorization to its principal's company record, or unlink it
-         * @description Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows `agent.principal_standing` (verified, unverified, lapsed, unlinked) at once: verified only while the record is active, its LEI is this account's own verified organisation's and the agent's `principal` is that organisation's legal name.
+         * @description Only for agent_authorization records. `principal_record_id` must name a public, active company_identity record of this account at source_verified or evidence_verified (a live agent cannot rest on a sandbox record), or be null to unlink. A change is announced as principal_link.changed; the agent's own status never changes, its signed status shows `agent.principal_standing` (verified, unverified, lapsed, unlinked) at once: verified only while the record is active, its LEI is this account's own verified organisation's and the agent's `principal` is that organisation's legal name. Restricted keys need the `records:write` scope (else 403 `insufficient_scope`).
          */
         patch: operations["changeRecordPrincipal"];
         trace?: never;
@@ -320,7 +320,7 @@ export interface paths {
         };
         /**
          * List events of the last 30 days
-         * @description Every event raised for the key's environment in the last 30 days, newest first, whether or not an endpoint was subscribed to it; optionally of one `type` or about one `record_id`. Pass the last id as `starting_after` while `has_more` is true. Unknown query parameters are rejected with 422.
+         * @description Every event raised for the key's environment in the last 30 days, newest first, whether or not an endpoint was subscribed to it; optionally of one `type` or about one `record_id`. Pass the last id as `starting_after` while `has_more` is true. Unknown query parameters are rejected with 422. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -340,7 +340,7 @@ export interface paths {
         };
         /**
          * An event with its delivery to each endpoint
-         * @description The event and, per endpoint it went to, the delivery's status and every attempt: time, HTTP status, latency, error and the answer's first 1 KiB. An event of another account or environment, or older than 30 days, is 404.
+         * @description The event and, per endpoint it went to, the delivery's status and every attempt: time, HTTP status, latency, error and the answer's first 1 KiB. An event of another account or environment, or older than 30 days, is 404. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         get: operations["getEvent"];
         put?: never;
@@ -358,12 +358,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Events of the key's environment are POSTed to `url`, signed per Standard Webhooks (`webhook-id` = event id, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> v1a,<base64 Ed25519 of the same>`: `v1` with `secret`, `v1a` with the published key named in `webhook-key-id`, see GET /api/v1/webhooks/public-keys). Only https:// destinations resolving to public addresses (checked now and again at every connection; redirects are not followed). Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; disabled (and the owner mailed) after 15 consecutive failures or a 410. The secret is shown only in this answer.
+         * @description Events of the key's environment are POSTed to `url`, signed per Standard Webhooks (`webhook-id` = event id, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> v1a,<base64 Ed25519 of the same>`: `v1` with `secret`, `v1a` with the published key named in `webhook-key-id`, see GET /api/v1/webhooks/public-keys). Only https:// destinations resolving to public addresses (checked now and again at every connection; redirects are not followed). Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; disabled (and the owner mailed) after 15 consecutive failures or a 410. The secret is shown only in this answer. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -384,7 +387,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description No further deliveries; pending ones are marked failed. Another account's id is 404.
+         * @description No further deliveries; pending ones are marked failed. Another account's id is 404. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -401,7 +404,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this endpoint */
+        /**
+         * Send a webhook.test event to this endpoint
+         * @description Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -420,7 +426,7 @@ export interface paths {
         put?: never;
         /**
          * Send one event again to this endpoint
-         * @description Resends an event of the last 30 days (GET /api/v1/events) with the same `webhook-id` (the event id), freshly signed, through normal delivery: due now, with the retry schedule from its start. Any event of the key's environment, subscribed to or not. A disabled endpoint is 409 `webhook_disabled`: enable it first.
+         * @description Resends an event of the last 30 days (GET /api/v1/events) with the same `webhook-id` (the event id), freshly signed, through normal delivery: due now, with the retry schedule from its start. Any event of the key's environment, subscribed to or not. A disabled endpoint is 409 `webhook_disabled`: enable it first. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         post: operations["replayWebhookEvent"];
         delete?: never;
@@ -440,7 +446,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret, with an overlap
-         * @description A new `secret` (shown only in this answer). The current one keeps signing for `expire_current_in_s` seconds (default 86400, at most 604800, 0 = stop at once): meanwhile every delivery's `webhook-signature` carries a `v1` entry for each secret, newest first, so a receiver with either verifies it. A rotation during an overlap drops the oldest secret.
+         * @description A new `secret` (shown only in this answer). The current one keeps signing for `expire_current_in_s` seconds (default 86400, at most 604800, 0 = stop at once): meanwhile every delivery's `webhook-signature` carries a `v1` entry for each secret, newest first, so a receiver with either verifies it. A rotation during an overlap drops the oldest secret. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -460,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * Re-enable a disabled endpoint
-         * @description Resets the failure count; pending deliveries resume.
+         * @description Resets the failure count; pending deliveries resume. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         post: operations["enableWebhook"];
         delete?: never;
@@ -478,7 +484,7 @@ export interface paths {
         };
         /**
          * Recent deliveries with every attempt
-         * @description Newest first (up to 50): status, and per attempt the time, HTTP status, latency and error.
+         * @description Newest first (up to 50): status, and per attempt the time, HTTP status, latency and error. Restricted keys need the `webhooks` scope (else 403 `insufficient_scope`).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -518,13 +524,13 @@ export interface paths {
         };
         /**
          * List mandate keys
-         * @description The API key's account and environment only (a live API key lists the live keys), oldest first, revoked keys included.
+         * @description The API key's account and environment only (a live API key lists the live keys), oldest first, revoked keys included. Restricted keys need the `mandate_keys` scope (else 403 `insufficient_scope`).
          */
         get: operations["listMandateKeys"];
         put?: never;
         /**
          * Register a mandate key
-         * @description Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours to choose and unique within your account (409 `mandate_key_exists` if this account already holds it, in either environment, revoked keys included; another account may hold the same id for its own key, which never verifies your mandates nor is shown as yours). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, `private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 `private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API key (an `account_id` in the body is 422 `field_not_allowed`): a key registered with a live API key signs live mandates only, one registered with a sandbox key sandbox mandates only. Body at most 16 KiB.
+         * @description Registers the public half of an Ed25519 key pair with which the principal signs agent mandates. `key_id` is yours to choose and unique within your account (409 `mandate_key_exists` if this account already holds it, in either environment, revoked keys included; another account may hold the same id for its own key, which never verifies your mandates nor is shown as yours). `public_key` is base64url without padding of the 32 raw bytes (a JWK's `x`); it must be a canonical point of Ed25519's prime-order subgroup, else 422 `invalid_public_key`. Private key material — a `d`, `private_key`, `secret_key` or `seed` field, a 64-byte or PKCS#8 key, a PEM private key — is 422 `private_key_not_accepted` and nothing is stored. The key belongs to the account and environment of the API key (an `account_id` in the body is 422 `field_not_allowed`): a key registered with a live API key signs live mandates only, one registered with a sandbox key sandbox mandates only. Body at most 16 KiB. Restricted keys need the `mandate_keys` scope (else 403 `insufficient_scope`).
          */
         post: operations["createMandateKey"];
         delete?: never;
@@ -545,7 +551,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a mandate key
-         * @description The key stays published at /keys/{account_id}/{key_id} with status `revoked` and `revoked_at`; its id is never reused in this account. Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one.
+         * @description The key stays published at /keys/{account_id}/{key_id} with status `revoked` and `revoked_at`; its id is never reused in this account. Revoking a revoked key answers the same object (200) and changes nothing. A live API key revokes the account's live keys, a sandbox key its sandbox keys; another account's or environment's key is 404, like an unknown one. Restricted keys need the `mandate_keys` scope (else 403 `insufficient_scope`).
          */
         delete: operations["revokeMandateKey"];
         options?: never;
@@ -582,7 +588,7 @@ export interface paths {
         };
         /**
          * Read a mandate key back by its id (the specification's public address)
-         * @description The specification's public read-back. Key ids are unique within an account only. Without an API key: the key and its owner named (as /keys/{account_id}/{key_id} answers, `public, max-age=60`) when exactly one account holds the id; 409 `mandate_key_ambiguous` listing the accounts when several do — read it back with its account then. With an API key: the caller's own key of that id (either environment), never cached by a shared cache. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
+         * @description The specification's public read-back. Key ids are unique within an account only. Without an API key: the key and its owner named (as /keys/{account_id}/{key_id} answers, `public, max-age=60`) when exactly one account holds the id; 409 `mandate_key_ambiguous` listing the accounts when several do — read it back with its account then. With an API key: the caller's own key of that id (either environment), never cached by a shared cache. Rate limited per client address (IPv6: per /64): `PUBLIC_RATE_LIMIT_PER_MINUTE` (600) requests a minute, shared with the other public documents and pages; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`. Restricted keys need the `mandate_keys` scope (else 403 `insufficient_scope`).
          */
         get: operations["getOwnMandateKey"];
         put?: never;
@@ -604,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Request a domain challenge
-         * @description Step one of a domain_ownership record. The domain is normalised (trimmed, lower case, trailing dot dropped, IDN to punycode); it must be a bare name (no scheme, path, port or userinfo) under an ICANN public suffix, else 422 `invalid_domain` (`localhost`, `com`, `co.uk`, IP addresses, `.local`). Publish `txt_value` as a TXT record at `txt_name` (`_prs-challenge.<domain>`, value `prs-verification=<token>`) at your DNS provider, then create the record with `evidence.challenge_id` = `id` and `subject` = the domain. The challenge belongs to the key's account and environment, lives one hour and is used once. Body at most 16 KiB.
+         * @description Step one of a domain_ownership record. The domain is normalised (trimmed, lower case, trailing dot dropped, IDN to punycode); it must be a bare name (no scheme, path, port or userinfo) under an ICANN public suffix, else 422 `invalid_domain` (`localhost`, `com`, `co.uk`, IP addresses, `.local`). Publish `txt_value` as a TXT record at `txt_name` (`_prs-challenge.<domain>`, value `prs-verification=<token>`) at your DNS provider, then create the record with `evidence.challenge_id` = `id` and `subject` = the domain. The challenge belongs to the key's account and environment, lives one hour and is used once. Body at most 16 KiB. Restricted keys need the `challenges` scope (else 403 `insufficient_scope`).
          */
         post: operations["createDomainChallenge"];
         delete?: never;
@@ -624,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Request a wallet challenge
-         * @description Step one of a wallet_ownership record. Networks: ethereum, base, polygon, arbitrum, optimism, bsc (EVM: EIP-55 checksum if mixed case; answered checksummed), bitcoin (mainnet 1…, 3… and bc1q… addresses; taproot bc1p… is 422 `unsupported_address_type`) and solana (base58 32-byte key). A bad address is 422 `invalid_address`. Sign `message` exactly as returned (UTF-8) with the key behind the address — EVM personal_sign (EIP-191; smart accounts via EIP-1271/6492 where the service has an RPC for the network), bitcoin BIP-137 or BIP-322 simple, solana signMessage (ed25519) — then create the record with `evidence: {challenge_id, signature}` and `subject` = the address. The challenge belongs to the key's account and environment, lives one hour and is used once. `claim_type` defaults to wallet_ownership; a dex_control record needs a challenge asked with claim_type dex_control. Body at most 16 KiB.
+         * @description Step one of a wallet_ownership record. Networks: ethereum, base, polygon, arbitrum, optimism, bsc (EVM: EIP-55 checksum if mixed case; answered checksummed), bitcoin (mainnet 1…, 3… and bc1q… addresses; taproot bc1p… is 422 `unsupported_address_type`) and solana (base58 32-byte key). A bad address is 422 `invalid_address`. Sign `message` exactly as returned (UTF-8) with the key behind the address — EVM personal_sign (EIP-191; smart accounts via EIP-1271/6492 where the service has an RPC for the network), bitcoin BIP-137 or BIP-322 simple, solana signMessage (ed25519) — then create the record with `evidence: {challenge_id, signature}` and `subject` = the address. The challenge belongs to the key's account and environment, lives one hour and is used once. `claim_type` defaults to wallet_ownership; a dex_control record needs a challenge asked with claim_type dex_control. Body at most 16 KiB. Restricted keys need the `challenges` scope (else 403 `insufficient_scope`).
          */
         post: operations["createWalletChallenge"];
         delete?: never;
@@ -642,7 +648,7 @@ export interface paths {
         };
         /**
          * The account's public profile
-         * @description The name and verified domains that certificates, signed statuses and record objects show as the account that made each statement.
+         * @description The name and verified domains that certificates, signed statuses and record objects show as the account that made each statement. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
          */
         get: operations["getAccount"];
         put?: never;
@@ -652,9 +658,33 @@ export interface paths {
         head?: never;
         /**
          * Set the organisation name
-         * @description Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word (`name_verified: false`): every public answer shows it as self-declared, beside the domains it proved. A verified organisation's name is its legal name and is locked (409 `name_locked`) until a new organisation verification. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once.
+         * @description Sets (or, with null, removes) the organisation name shown as the account that made each statement. It is the account's own word (`name_verified: false`): every public answer shows it as self-declared, beside the domains it proved. A verified organisation's name is its legal name and is locked (409 `name_locked`) until a new organisation verification. Records issued from now on carry it in their signed payload; the public views of existing records show the new name at once. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
          */
         patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's API keys
+         * @description Every key of the calling key's account and environment, newest first, revoked ones too: display form, scopes, last use. Never a secret. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key, optionally restricted
+         * @description A new key of the calling key's account and environment. `scopes` restricts it to those operations (each operation names its scope; `records:write` includes `records:read`); omitted, it may do what the calling key may. A restricted key can only make keys within its own scopes (403 `insufficient_scope`). Live keys need a confirmed email and a plan. The secret is in this answer only. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/usage": {
@@ -666,7 +696,7 @@ export interface paths {
         };
         /**
          * This month's usage
-         * @description Live records issued and reviewed verifications this calendar month (UTC) against the plan's allowance.
+         * @description Live records issued and reviewed verifications this calendar month (UTC) against the plan's allowance. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
          */
         get: operations["getUsage"];
         put?: never;
@@ -688,7 +718,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a document for a reviewer
-         * @description multipart/form-data with one part named `file`. Accepted are PDF, PNG and JPEG, recognised by their content (`%PDF-`, the PNG signature, `FF D8 FF`) — never by the file name or the declared type — of at most 10 MiB. The file is readable only by this account and by Proof Records reviewers: never public, never in a signed payload (only its SHA-256 may be). It is deleted 90 days after the decision that used it, or 90 days after upload when nothing used it. Sandbox and live keys alike.
+         * @description multipart/form-data with one part named `file`. Accepted are PDF, PNG and JPEG, recognised by their content (`%PDF-`, the PNG signature, `FF D8 FF`) — never by the file name or the declared type — of at most 10 MiB. The file is readable only by this account and by Proof Records reviewers: never public, never in a signed payload (only its SHA-256 may be). It is deleted 90 days after the decision that used it, or 90 days after upload when nothing used it. Sandbox and live keys alike. Restricted keys need the `records:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -706,7 +736,7 @@ export interface paths {
         };
         /**
          * A document's metadata
-         * @description The file's name, type, size and SHA-256 — never its bytes. Another account's file is 404 `file_not_found`.
+         * @description The file's name, type, size and SHA-256 — never its bytes. Another account's file is 404 `file_not_found`. Restricted keys need the `records:read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getFile"];
         put?: never;
@@ -726,13 +756,13 @@ export interface paths {
         };
         /**
          * The latest application and the verified organisation
-         * @description The account's latest application (pending, approved or rejected with the reason) and its verified organisation now (`status: lapsed` once the LEI re-check finds the entity or its registration no longer active).
+         * @description The account's latest application (pending, approved or rejected with the reason) and its verified organisation now (`status: lapsed` once the LEI re-check finds the entity or its registration no longer active). Restricted keys need the `account` scope (else 403 `insufficient_scope`).
          */
         get: operations["getOrganisationVerification"];
         put?: never;
         /**
          * Apply to be a verified organisation
-         * @description A Proof Records reviewer confirms, with a checklist, that the LEI is ISSUED/ACTIVE in the LEI register (asked now; its answer is in `register`), that a document names the applicant as able to act for the entity, that the entity confirmed the application through a channel the applicant did not supply, and which of the account's proved domains belong to the entity. Approval makes the account a verified organisation: `account.name` becomes the legal name (from the register; from the documents when `lei` is omitted), locked until a new verification, and every public answer names the organisation. `documents` are ids of this account's files (POST /api/v1/files); one application may be pending at a time (409 `verification_pending`). An LEI already verified for another account is shown to the reviewer, and its approval is refused until that verification is removed. Sandbox and live keys alike: the organisation is the account's.
+         * @description A Proof Records reviewer confirms, with a checklist, that the LEI is ISSUED/ACTIVE in the LEI register (asked now; its answer is in `register`), that a document names the applicant as able to act for the entity, that the entity confirmed the application through a channel the applicant did not supply, and which of the account's proved domains belong to the entity. Approval makes the account a verified organisation: `account.name` becomes the legal name (from the register; from the documents when `lei` is omitted), locked until a new verification, and every public answer names the organisation. `documents` are ids of this account's files (POST /api/v1/files); one application may be pending at a time (409 `verification_pending`). An LEI already verified for another account is shown to the reviewer, and its approval is refused until that verification is removed. Sandbox and live keys alike: the organisation is the account's. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
          */
         post: operations["applyForOrganisationVerification"];
         delete?: never;
@@ -1094,6 +1124,10 @@ export interface components {
         WebhookReplay: {
             /** @description An event of this key's environment from the last 30 days (GET /api/v1/events). */
             event_id: string;
+        };
+        ApiKeyCreate: {
+            /** @description What the key may do (see each operation's scope); omitted: everything the calling key may. A key never gets a scope its maker lacks. */
+            scopes?: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[];
         };
         MandateKeyCreate: {
             /** @description Your name for the key, unique within your account (case-sensitive). Your records cite it as principal_key_id. */
@@ -1817,7 +1851,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -2045,6 +2079,40 @@ export interface components {
                 public_key: string;
             }[];
         };
+        ApiKey: {
+            /** @constant */
+            object: "api_key";
+            id: string;
+            environment: components["schemas"]["Environment"];
+            /** @description The key's prefix and last four characters (`prs_live_…Wx3k`): all that is kept of the secret. */
+            display: string;
+            /** @description What the key may do; null: unrestricted. */
+            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[] | null;
+            created_at: components["schemas"]["Timestamp"];
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
+        };
+        ApiKeyCreated: {
+            /** @constant */
+            object: "api_key";
+            id: string;
+            environment: components["schemas"]["Environment"];
+            /** @description The key's prefix and last four characters (`prs_live_…Wx3k`): all that is kept of the secret. */
+            display: string;
+            /** @description What the key may do; null: unrestricted. */
+            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[] | null;
+            created_at: components["schemas"]["Timestamp"];
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
+            /** @description The secret: shown in this answer only. */
+            key: string;
+        };
+        ApiKeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["ApiKey"][];
+            has_more: boolean;
+        };
         MandateKey: {
             /** @constant */
             object: "mandate_key";
@@ -2163,6 +2231,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -2273,6 +2351,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -2368,6 +2456,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `record_not_found`. */
             404: {
                 headers: {
@@ -2451,6 +2549,16 @@ export interface operations {
             };
             /** @description Payment required: no active plan, or the plan's monthly allowance is used up. error.code: `plan_inactive`, `plan_limit_reached`. */
             402: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -3261,6 +3369,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `record_not_found`. */
             404: {
                 headers: {
@@ -3391,6 +3509,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `record_not_found`. */
             404: {
                 headers: {
@@ -3510,6 +3638,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `record_not_found`. */
             404: {
                 headers: {
@@ -3621,6 +3759,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -3677,6 +3825,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -3747,6 +3905,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -3805,6 +3973,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -3897,6 +4075,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `webhook_not_found`. */
             404: {
                 headers: {
@@ -3953,6 +4141,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -4031,6 +4229,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -4157,6 +4365,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `webhook_not_found`. */
             404: {
                 headers: {
@@ -4251,6 +4469,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `webhook_not_found`. */
             404: {
                 headers: {
@@ -4307,6 +4535,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -4437,6 +4675,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -4495,6 +4743,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -4590,6 +4848,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -4742,6 +5010,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `mandate_key_not_found`. */
             404: {
                 headers: {
@@ -4846,6 +5125,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -4942,6 +5231,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -5024,6 +5323,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -5090,6 +5399,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -5105,6 +5424,184 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_type`, `nesting_too_deep`, `invalid_value`, `unknown_field`, `missing_field`, `invalid_format`, `too_long`, `too_short`, `too_large`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown once). */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description Bad request. error.code: `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required: no active plan, or the plan's monthly allowance is used up. error.code: `plan_inactive`. */
+            402: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5679,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
             405: {
                 headers: {
@@ -5236,6 +5743,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -5329,6 +5846,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. error.code: `file_not_found`. */
             404: {
                 headers: {
@@ -5383,6 +5910,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -5449,6 +5986,16 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
             401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import { getRecordOrThrow } from "@/lib/records/get-record";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
 
-export const GET = withApiKey(async (ctx) => {
+export const GET = withApiKey("getRecord", async (ctx) => {
   const row = await getRecordOrThrow(ctx.db, ctx.auth, param(ctx, "id"));
   return json(serializeRecord(await loadPublicView(ctx.db, row)));
 });

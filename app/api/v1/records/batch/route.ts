@@ -4,7 +4,7 @@ import { withApiKey } from "@/lib/http/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency-key-from";
 import { createBatch } from "@/lib/records/create-batch";
 
-export const POST = withApiKey(async ({ req, auth, db }) => {
+export const POST = withApiKey("createRecordBatch", async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);
   const body = await readJsonObject(req, 4 * KiB * KiB);
   const result = await createBatch(db, auth, body, key);

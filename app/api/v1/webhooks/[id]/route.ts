@@ -2,6 +2,6 @@ import { json, otherMethods, param } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { deleteWebhook } from "@/lib/webhooks/manage-webhooks";
 
-export const DELETE = withApiKey(async (ctx) => json(await deleteWebhook(ctx.db, ctx.auth, param(ctx, "id"))));
+export const DELETE = withApiKey("deleteWebhook", async (ctx) => json(await deleteWebhook(ctx.db, ctx.auth, param(ctx, "id"))));
 
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");

@@ -5,7 +5,7 @@ import { withApiKey } from "@/lib/http/with-api-key";
 import { changeLifecycle } from "@/lib/records/change-lifecycle";
 import { lifecycleSchema } from "@/lib/records/schemas";
 
-export const POST = withApiKey(async (ctx) => {
+export const POST = withApiKey("changeRecordLifecycle", async (ctx) => {
   const input = parseOrThrow(lifecycleSchema, await readJsonObject(ctx.req, 16 * KiB));
   return json(await changeLifecycle(ctx.db, ctx.auth, param(ctx, "id"), input));
 });

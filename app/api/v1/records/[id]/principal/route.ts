@@ -4,7 +4,7 @@ import { json, otherMethods, param } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
 
 /** Link an agent authorization to its principal's company record, or unlink it (null). */
-export const PATCH = withApiKey(async (ctx) =>
+export const PATCH = withApiKey("changeRecordPrincipal", async (ctx) =>
   json(await changePrincipal(ctx.db, ctx.auth, param(ctx, "id"), await readJsonObject(ctx.req, 4 * KiB))),
 );
 

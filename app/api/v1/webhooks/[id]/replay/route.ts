@@ -4,7 +4,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { replayEvent, webhookReplaySchema } from "@/lib/webhooks/manage-webhooks";
 
-export const POST = withApiKey(async (ctx) => {
+export const POST = withApiKey("replayWebhookEvent", async (ctx) => {
   const input = parseOrThrow(webhookReplaySchema, await readJsonObject(ctx.req, 4 * KiB));
   return json(await replayEvent(ctx.db, ctx.auth, param(ctx, "id"), input), 202);
 });

@@ -4,7 +4,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { rotateWebhookSecret, webhookRotateSchema } from "@/lib/webhooks/manage-webhooks";
 
-export const POST = withApiKey(async (ctx) => {
+export const POST = withApiKey("rotateWebhookSecret", async (ctx) => {
   const input = parseOrThrow(webhookRotateSchema, await readJsonObject(ctx.req, 4 * KiB));
   return json(await rotateWebhookSecret(ctx.db, ctx.auth, param(ctx, "id"), input));
 });
