@@ -182,7 +182,8 @@ export async function replayEvent(db: Db, auth: AuthContext, id: string, input: 
     .values({ id: newDeliveryId(), webhookId: w.id, eventId: e.id, status: "pending", attempts: 0, nextAttemptAt: now })
     .onConflictDoUpdate({
       target: [webhookDeliveries.webhookId, webhookDeliveries.eventId],
-      // A delivery being sent right now keeps its lease; it becomes due again once that ends.
+      // A delivery being sent at this moment keeps its lease, and that send's outcome is written over
+      // this: the event was just sent (docs/decisions.md, issue 30).
       set: { status: "pending", attempts: 0, nextAttemptAt: now },
     })
     .returning();
