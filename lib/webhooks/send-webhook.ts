@@ -42,19 +42,13 @@ export type SendResult = {
 /** How much of an answer is kept for the events API: 1 KiB. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
-/** The first `limit` bytes as UTF-8 text, never ending inside a character; NUL removed (the database refuses it). */
+/**
+ * The first `limit` bytes as UTF-8 text: a character the cut went through is left out (a
+ * streaming decode holds back an incomplete sequence), invalid bytes become U+FFFD, and NUL is
+ * removed (PostgreSQL text refuses it).
+ */
 export function excerptOf(chunks: Buffer[], limit = RESPONSE_EXCERPT_BYTES): string {
-  const buf = Buffer.concat(chunks).subarray(0, limit);
-  let end = buf.length;
-  // Back off a multi-byte character the cut went through (continuation bytes are 10xxxxxx).
-  if (end === limit) {
-    let i = end - 1;
-    while (i > 0 && (buf[i]! & 0xc0) === 0x80) i--;
-    const lead = buf[i]!;
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    if (i + need > end) end = i;
-  }
-  return buf.subarray(0, end).toString("utf8").replace(/\0/g, "");
+  return new TextDecoder("utf-8").decode(Buffer.concat(chunks).subarray(0, limit), { stream: true }).replace(/\0/g, "");
 }
 
 /**
