@@ -58,13 +58,14 @@ export async function documentedOperations(): Promise<Operation[]> {
 }
 
 /** A resource of the owner for each kind of path parameter, by the collection it names. */
-export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string; eventId: string };
+export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string; eventId: string; apiKeyId: string };
 
 /** The owner's resource each `{param}` of a path stands for (a status list: /status-lists/revocation/0). */
 export function pathParams(template: string, f: Fixtures): { name: string; value: string }[] {
   return [...template.matchAll(/\/([a-z-]+)\/\{(\w+)\}(?:\/\{(\w+)\})?/g)].flatMap(([, collection, name, second]) => {
     const id = ({
       records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, events: f.eventId,
+      "api-keys": f.apiKeyId,
       "status-lists": "revocation",
     } as Record<string, string>)[collection!];
     if (!id) throw new Error(`no fixture for {${name}} in ${template}; add one for '${collection}' (tests/api-operations.ts)`);
@@ -124,9 +125,13 @@ export async function accountWithResources() {
   const file = await upload(a.sandboxKey, PDF, "authority.pdf");
   expect(file.status, file.text).toBe(201);
   const events = await call("GET", `/api/v1/events?record_id=${rec.verification_id}`, { key: a.sandboxKey });
+  // A key of its own to revoke (DELETE /api/v1/api-keys/{id}), so no battery revokes the owner's working key.
+  const spare = await call("POST", "/api/v1/api-keys", { key: a.sandboxKey, body: { scopes: ["account"] } });
+  expect(spare.status, spare.text).toBe(201);
   expect(events.body.data, events.text).toHaveLength(1);
   const fixtures: Fixtures = {
     recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id, eventId: events.body.data[0].id,
+    apiKeyId: spare.body.id,
   };
   return { ...a, fixtures };
 }

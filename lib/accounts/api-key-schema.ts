@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import { environmentSchema, timestampSchema } from "@/lib/http/response-primitives";
-import type { createApiKeyForKey, listApiKeysForKey } from "./api-keys-api";
+import type { createApiKeyForKey, listApiKeysForKey, revokeApiKeyForKey } from "./api-keys-api";
 import { SCOPES } from "./scopes";
 
 /** API keys as the API shows them: the contract of ./api-keys-api. */
@@ -29,4 +29,5 @@ export const apiKeyListSchema = z
 export type _ApiKeySchemaChecks = [
   Assert<SameKeys<Awaited<ReturnType<typeof createApiKeyForKey>>, Out<typeof apiKeyCreatedSchema>>>,
   Assert<SameKeys<Awaited<ReturnType<typeof listApiKeysForKey>>["data"][number], Out<typeof apiKeySchema>>>,
+  Assert<SameKeys<Awaited<ReturnType<typeof revokeApiKeyForKey>>, Out<typeof apiKeySchema>>>,
 ];

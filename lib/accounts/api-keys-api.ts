@@ -1,11 +1,12 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { ApiKeyRefused, createApiKey } from "./create-api-key";
 import { keyDisplay } from "./key-display";
-import { normaliseScopes, SCOPES, type Scope } from "./scopes";
+import { grantedScopes, normaliseScopes, SCOPES, type Scope } from "./scopes";
+import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
 
 export const apiKeyCreateSchema = z
@@ -53,4 +54,25 @@ export async function listApiKeysForKey(db: Db, auth: AuthContext) {
     .where(and(eq(apiKeys.accountId, auth.accountId), eq(apiKeys.environment, auth.environment)))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return { object: "list" as const, data: rows.map(serializeApiKey), has_more: false };
+}
+
+/**
+ * Revoke a key of the calling key's account and environment (itself included). A restricted key
+ * may only revoke keys whose scopes its own grant — an agent's key cannot shut its owner's
+ * unrestricted key out. Another account's or environment's key, or an unknown id, is 404.
+ */
+export async function revokeApiKeyForKey(db: Db, auth: AuthContext, id: string) {
+  const notFound = new ApiError("api_key_not_found", `No API key ${id.slice(0, 40)} in this key's environment.`, "id");
+  if (!/^key_[0-9a-z]{1,64}$/.test(id)) throw notFound;
+  const [k] = await db.select().from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, auth.accountId), eq(apiKeys.environment, auth.environment)));
+  if (!k) throw notFound;
+  const mine = grantedScopes(auth.scopes);
+  if (![...grantedScopes(k.scopes)].every((s) => mine.has(s))) {
+    throw new ApiError("insufficient_scope", "A restricted key can only revoke keys within its own scopes.", "id");
+  }
+  const [row] = await db.update(apiKeys).set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, k.id), isNull(apiKeys.revokedAt))).returning();
+  announceAccountChange(); // committed: cached lookups of the key go before the answer
+  return serializeApiKey(row ?? k);
 }

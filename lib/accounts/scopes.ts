@@ -53,6 +53,7 @@ export const OPERATION_SCOPES = {
   getOrganisationVerification: "account",
   createApiKey: "account",
   listApiKeys: "account",
+  revokeApiKey: "account",
 } as const satisfies Record<string, Scope>;
 export type KeyedOperation = keyof typeof OPERATION_SCOPES;
 

@@ -86,6 +86,7 @@ const CODES = {
   webhook_not_found: [404, "not_found"],
   webhook_disabled: [409, "conflict"],
   event_not_found: [404, "not_found"],
+  api_key_not_found: [404, "not_found"],
   checklist_incomplete: [422, "invalid_request_error"],
   recheck_not_available: [422, "invalid_request_error"],
   invalid_public_key: [422, "invalid_request_error"],

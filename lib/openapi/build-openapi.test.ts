@@ -48,6 +48,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/v1/events", "get"],
   ["/api/v1/api-keys", "post"],
   ["/api/v1/api-keys", "get"],
+  ["/api/v1/api-keys/{id}", "delete"],
   ["/api/v1/events/{id}", "get"],
   ["/api/v1/webhooks/public-keys", "get"],
   ["/api/v1/mandate-keys", "post"],

@@ -83,6 +83,22 @@ describe("restricted keys over every keyed operation of the OpenAPI document", (
     expect(list.body.data.some((k: any) => k.scopes === null)).toBe(true); // the account's first key: unrestricted
     for (const k of [agent, keyMaker]) expect(list.text).not.toContain(k);
 
+    // Revoking: never a key wider than the revoker's own; a revoked key is refused at once; another account's is 404.
+    const ownerKeyId = list.body.data.find((k: any) => k.scopes === null).id;
+    const widerRevoke = await call("DELETE", `/api/v1/api-keys/${ownerKeyId}`, { key: keyMaker });
+    expect(widerRevoke.status).toBe(403);
+    expect(widerRevoke.body.error).toMatchObject({ code: "insufficient_scope", param: "id" });
+    expect((await call("GET", "/api/v1/api-keys", { key: a.sandboxKey })).status).toBe(200); // the owner's key still works
+    const revoked = await call("DELETE", `/api/v1/api-keys/${narrower.body.id}`, { key: keyMaker });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.revoked_at).not.toBeNull();
+    expect((await call("GET", "/api/v1/records", { key: narrower.body.key })).body.error.code).toBe("api_key_revoked");
+    const stranger = await newAccount("scoped-other");
+    const foreign = await call("DELETE", `/api/v1/api-keys/${made.body.id}`, { key: stranger.sandboxKey });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe("api_key_not_found");
+    expect((await call("GET", "/api/v1/records", { key: agent })).status).toBe(200); // untouched
+
     for (const body of [{ scopes: [] }, { scopes: ["records:delete"] }, { scopes: "records:read" }, { scopes: ["account"], name: "x" }]) {
       const bad = await call("POST", "/api/v1/api-keys", { key: a.sandboxKey, body });
       expect(bad.status, JSON.stringify(body)).toBe(422);

@@ -58,6 +58,23 @@ export function accountPaths(): Paths {
         },
       },
     },
+    "/api/v1/api-keys/{id}": {
+      delete: {
+        operationId: "revokeApiKey",
+        tags: ["Account"],
+        summary: "Revoke an API key",
+        description:
+          "Revokes a key of the calling key's account and environment (itself included): it is refused from the next request, " +
+          "on every instance. A restricted key may only revoke keys within its own scopes (403 `insufficient_scope`). Another " +
+          "account's or environment's key is 404.",
+        security: bearer,
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^key_[0-9a-z]{1,64}$" } }],
+        responses: {
+          "200": jsonResponse("The key, revoked.", ref("ApiKey")),
+          ...errorResponses([...AUTH_CODES, "api_key_not_found", ...OTHER_METHODS]),
+        },
+      },
+    },
     "/api/v1/usage": {
       get: {
         operationId: "getUsage",

@@ -48,6 +48,7 @@ export const methodTable = {
   apiKeys: {
     create: "createApiKey",
     list: "listApiKeys",
+    revoke: "revokeApiKey",
   },
   account: {
     get: "getAccount",

@@ -687,6 +687,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key of the calling key's account and environment (itself included): it is refused from the next request, on every instance. A restricted key may only revoke keys within its own scopes (403 `insufficient_scope`). Another account's or environment's key is 404. Restricted keys need the `account` scope (else 403 `insufficient_scope`).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -1851,7 +1871,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "api_key_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -5632,6 +5652,80 @@ export interface operations {
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `api_key_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -39,6 +39,7 @@ export const operationTable = {
   updateAccount: {"method":"PATCH","path":"/api/v1/account","pathParams":[],"query":[],"body":"required","idempotent":false,"auth":"bearerAuth","response":"json"},
   listApiKeys: {"method":"GET","path":"/api/v1/api-keys","pathParams":[],"query":[],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
   createApiKey: {"method":"POST","path":"/api/v1/api-keys","pathParams":[],"query":[],"body":"required","idempotent":false,"auth":"bearerAuth","response":"json"},
+  revokeApiKey: {"method":"DELETE","path":"/api/v1/api-keys/{id}","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
   getUsage: {"method":"GET","path":"/api/v1/usage","pathParams":[],"query":[],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
   uploadFile: {"method":"POST","path":"/api/v1/files","pathParams":[],"query":[],"body":"required","idempotent":false,"auth":"bearerAuth","response":"json"},
   getFile: {"method":"GET","path":"/api/v1/files/{id}","pathParams":["id"],"query":[],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
