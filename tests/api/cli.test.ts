@@ -46,10 +46,14 @@ describe("operator CLI while the server runs", () => {
     expect((await cli(env(), "plan", "set", "--account", id, "--plan", "growth")).out).toEqual({ account_id: id, plan: "growth" });
     expect((await cli(env(), "role", "grant", "--account", id, "--role", "reviewer")).out).toEqual({ account_id: id, role: "reviewer" });
     const sk = await cli(env(), "key", "create", "--account", id, "--env", "sandbox");
-    expect(Object.keys(sk.out).sort()).toEqual(["key", "key_id"]);
+    expect(Object.keys(sk.out).sort()).toEqual(["key", "key_id", "scopes"]);
+    expect(sk.out.scopes).toBeNull(); // unrestricted unless --scopes says otherwise
+    const scoped = await cli(env(), "key", "create", "--account", id, "--env", "sandbox", "--scopes", "webhooks,records:read");
+    expect(scoped.out.scopes).toEqual(["records:read", "webhooks"]);
+    expect((await cli(env(), "key", "create", "--account", id, "--env", "sandbox", "--scopes", "everything")).out.error.code).toBe("usage");
     expect((await cli(env(), "plan", "set", "--account", id, "--plan", "platinum")).out.error.code).toBe("usage");
     expect((await cli(env(), "frobnicate")).code).toBe(1);
-  }, 90_000); // eight CLI processes, each loading the service's modules (~2–4 s apiece on a busy machine)
+  }, 120_000); // ten CLI processes, each loading the service's modules (~2–4 s apiece on a busy machine)
 });
 
 describe("signing-key rotation, on a server of its own", () => {
