@@ -97,6 +97,9 @@ test("check a record: an id in any form opens its certificate; a bad one is refu
 });
 
 test("/docs renders the live OpenAPI document with Scalar, served by the app, under the CSP", async ({ page }) => {
+  // Two full-page screenshots of the whole API reference (50 operations) take most of a minute
+  // on a busy 2-core machine; the clean-clone run of 2026-11-26 18:1x timed out at 60 s.
+  test.setTimeout(180_000);
   const errors = await collectBrowserErrors(page);
   const external: string[] = [];
   page.on("request", (r) => {
