@@ -11,3 +11,4 @@ export * from "./signing-keys";
 export * from "./transparency-log";
 export * from "./vc";
 export * from "./organisations";
+export * from "./watches";

@@ -37,3 +37,29 @@ export const logCheckpoints = pgTable("log_checkpoints", {
   note: text("note").notNull(),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
+
+/**
+ * Witness cosignatures (C2SP tlog-cosignature, Ed25519 `cosignature/v1`) of a checkpoint, one
+ * per witness of LOG_WITNESSES that cosigned it: `line` is the note signature line as the
+ * witness returned it (`— <name> <base64>`), already verified against the witness's vkey.
+ */
+export const logCosignatures = pgTable("log_cosignatures", {
+  checkpointSize: bigint("checkpoint_size", { mode: "number" }).notNull(),
+  witnessName: text("witness_name").notNull(),
+  line: text("line").notNull(),
+  /** The cosignature's own timestamp (POSIX seconds). */
+  signedAt: bigint("signed_at", { mode: "number" }).notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.checkpointSize, t.witnessName] })]);
+
+/**
+ * What the log knows of each witness: the size of the latest checkpoint the witness cosigned
+ * for this log (the `old` of the next add-checkpoint), and its last refusal, for operators.
+ */
+export const logWitnessState = pgTable("log_witness_state", {
+  witnessName: text("witness_name").primaryKey(),
+  size: bigint("size", { mode: "number" }).notNull(),
+  lastError: text("last_error"),
+  lastErrorAt: ts("last_error_at"),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});

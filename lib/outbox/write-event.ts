@@ -8,11 +8,14 @@ export type EventType =
   | "record.rejected"
   | "record.status_changed"
   | "principal_link.changed"
+  | "watch.matched"
+  | "badge.seen_elsewhere"
   | "webhook.test";
 
 /** What a customer can subscribe to (webhook.test is only sent on request). */
 export const SUBSCRIBABLE_EVENTS = [
   "record.issued", "record.pending_review", "record.rejected", "record.status_changed", "principal_link.changed",
+  "watch.matched", "badge.seen_elsewhere",
 ] as const;
 
 export type EventInput = {
