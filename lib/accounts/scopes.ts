@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
  * exactly what its scopes name. `records:write` includes `records:read` (a writer reads what it
  * wrote), as a resource's write permission does at Stripe; the others stand alone.
  */
-export const SCOPES = ["records:read", "records:write", "lifecycle", "challenges", "webhooks", "mandate_keys", "account"] as const;
+export const SCOPES = ["records:read", "records:write", "lifecycle", "challenges", "webhooks", "mandate_keys", "watches", "account"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -16,6 +16,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   challenges: "Start domain and wallet challenges",
   webhooks: "Manage webhook endpoints; read, replay and test events",
   mandate_keys: "Register, list and revoke mandate keys",
+  watches: "Manage impersonation watches; read their matches and badge sightings",
   account: "Read and change the account, its usage and organisation verification; create API keys",
 };
 
