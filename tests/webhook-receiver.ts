@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { call } from "./helpers";
 
 /**
  * One verified arrival. `duplicate`: an earlier arrival had the same `webhook-id` (the
@@ -73,7 +74,8 @@ export async function startReceiver() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  let registered = 0;
+  const receiver = {
     base,
     /** A new endpoint path; set its secret once the webhook is registered. */
     endpoint(name: string, behaviour: Behaviour = {}) {
@@ -97,8 +99,20 @@ export async function startReceiver() {
         closedAt: () => ep.closedAt,
       };
     },
+    /**
+     * A new endpoint registered as a webhook of the account `key` belongs to (POST
+     * /api/v1/webhooks with `body` added), its secret set from the answer: `{ep, hook}`.
+     */
+    async register(key: string, behaviour: Behaviour = {}, body: Record<string, unknown> = {}) {
+      const ep = receiver.endpoint(`registered-${registered++}`, behaviour);
+      const r = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, ...body } });
+      if (r.status !== 201) throw new Error(`registering a webhook answered ${r.status}: ${r.text}`);
+      ep.setSecret(r.body.secret);
+      return { ep, hook: r.body };
+    },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
+  return receiver;
 }
 
 export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 8000, stepMs = 50): Promise<T> {

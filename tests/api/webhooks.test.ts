@@ -15,13 +15,7 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function hookFor(key: string, behaviour = {}, body: Record<string, unknown> = {}) {
-  const ep = rx.endpoint(`h${n++}`, behaviour);
-  const r = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, ...body } });
-  expect(r.status, r.text).toBe(201);
-  ep.setSecret(r.body.secret);
-  return { ep, hook: r.body };
-}
+const hookFor: typeof rx.register = (...args) => rx.register(...args);
 const deliveries = async (key: string, id: string) => (await call("GET", `/api/v1/webhooks/${id}/deliveries`, { key })).body.data;
 
 describe("webhook registration", () => {
