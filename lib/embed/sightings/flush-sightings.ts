@@ -28,6 +28,11 @@ type Reported = { email: string; recordId: string; environment: "live" | "sandbo
 export async function flushSightings(db: Db, now = new Date()): Promise<{ written: number; reported: number }> {
   const { pending, dropped } = takeSightings();
   if (dropped > 0) log().warn({ dropped }, "badge sightings: the counter was full; new hosts were not noted this round");
+  return addSightings(db, pending, now);
+}
+
+/** Add counted sightings (one instance's round) to the table and report new uncovered hosts: flushSightings without the counter. */
+export async function addSightings(db: Db, pending: readonly Pending[], now = new Date()): Promise<{ written: number; reported: number }> {
   let written = 0;
   const mails: Reported[] = [];
   for (let i = 0; i < pending.length; i += BATCH) {
