@@ -124,7 +124,7 @@ describe("badge sightings", () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const r = await call("GET", `/api/v1/badge-sightings?limit=1${after ? `&starting_after=${encodeURIComponent(after)}` : ""}`, { key: a.sandboxKey });
+      const r: { status: number; text: string; body: any } = await call("GET", `/api/v1/badge-sightings?limit=1${after ? `&starting_after=${encodeURIComponent(after)}` : ""}`, { key: a.sandboxKey });
       expect(r.status, r.text).toBe(200);
       seen.push(...r.body.data.map((x: any) => x.id));
       if (!r.body.has_more) break;
