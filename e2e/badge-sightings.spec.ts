@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, expect, test, type Browser } from "@playwright/test";
 import config from "./playwright.config";
-import { admin, baseURL, callApi, collectBrowserErrors, newClientContext, setDns, shotBoth, signIn, signUp } from "./helpers";
+import { admin, baseURL, callApi, collectBrowserErrors, decodeQp, mailDir, newClientContext, setDns, shotBoth, signIn, signUp } from "./helpers";
 
 /**
  * Badge sightings (issue 31) in Chromium: a page on a host the record does not cover
@@ -17,6 +18,12 @@ import { admin, baseURL, callApi, collectBrowserErrors, newClientContext, setDns
 const chromiumArgs = (config.use?.launchOptions?.args ?? []) as string[];
 const executablePath = (config.use?.launchOptions?.executablePath ?? "/usr/bin/chromium") as string;
 const IMPOSTER = "imposter.test";
+
+/** The mails the SMTP capture received for `to`, decoded. */
+const mailsTo = (to: string) => (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : [])
+  .map((f) => fs.readFileSync(`${mailDir}/${f}`, "utf8"))
+  .filter((raw) => raw.startsWith(`X-Envelope-To: ${to}\r\n`))
+  .map(decodeQp);
 
 test("a badge shown on an uncovered host: one sighting counted twice, one event, the certificate warns, the portal lists it", async ({ browser }) => {
   test.setTimeout(120_000);
@@ -69,6 +76,8 @@ test("a badge shown on an uncovered host: one sighting counted twice, one event,
     expect(events.status).toBe(200);
     expect(events.body.data).toHaveLength(1);
     expect(events.body.data[0].data).toMatchObject({ host: IMPOSTER, covers: [domain], record: { verification_id: id } });
+    // A live record's owner is also mailed, with the certificate's address.
+    await expect.poll(() => mailsTo(email).filter((m) => m.includes(`${baseURL}/r/${id}`) && m.includes(`loaded on a page at ${IMPOSTER}`)).length, { timeout: 15_000 }).toBe(1);
 
     // A third visitor follows the badge to the certificate: warned, with the domain it is about.
     const ctx = await b.newContext();

@@ -53,7 +53,7 @@ export async function addSightings(db: Db, pending: readonly Pending[], now = ne
       subject: `Your Proof Records badge for ${m.recordId} is shown on ${m.host}`,
       text:
         `The embed badge of your record ${m.recordId} was loaded on a page at ${m.host}, a site the record does not cover` +
-        (m.covers.length ? ` (it covers ${m.covers.join(", ")} and their subdomains).` : " (it names no website).") +
+        (m.covers.length ? ` (it covers ${m.covers.join(", ")} and ${m.covers.length === 1 ? "its" : "their"} subdomains).` : " (it names no website).") +
         `\n\nIf that site is not yours, someone may be showing your record to look like you. Visitors who follow the badge\n` +
         `to the certificate are told which site they came from and which sites the record is about.\n\n` +
         `Certificate: ${recordUrls(m.recordId).certificate_url}\n` +
