@@ -5,7 +5,7 @@ import { dataLayerTest } from "./setup";
 
 // In-process: two instances' rounds flushing the same new sightings at once (on PostgreSQL,
 // concurrent transactions on the pool; on PGlite, one after the other).
-const { db, sandboxCustomer, create } = await dataLayerTest({ ownDatabase: "sightings" });
+const { db, sandboxCustomer, liveCustomer, create } = await dataLayerTest({ ownDatabase: "sightings" });
 const { addSightings } = await import("@/lib/embed/sightings/flush-sightings");
 const { noteBadgeRequest, takeSightings, MAX_PENDING } = await import("@/lib/embed/sightings/sighting-counter");
 
@@ -39,13 +39,27 @@ describe("badge sightings flush", () => {
     }
   });
 
+  it("mails a live record's owner about at most three new hosts a day; every host still gets its event", async () => {
+    const { auth } = await liveCustomer({ tag: "sightmail" });
+    const r = await create(auth, { subject: "Acme Trading Ltd", claim_type: "company_status", claim: "Acme is active.", visibility: "public" });
+    expect(r.status).toBe(201);
+    const id = r.body.verification_id as string;
+    const hosts = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ recordId: id, host: `h${from + i}.flood.example`, count: 1, firstSeen: at(0), lastSeen: at(0) }));
+    expect(await addSightings(db, hosts(2, 0), at(1))).toEqual({ written: 2, reported: 2, mailed: 2 });
+    expect(await addSightings(db, hosts(4, 2), at(2))).toEqual({ written: 4, reported: 4, mailed: 1 });
+    // A day later: mails again.
+    expect(await addSightings(db, hosts(1, 6), new Date(at(2).getTime() + 86_400_000 + 1000))).toEqual({ written: 1, reported: 1, mailed: 1 });
+    const evs = await db.select().from(events).where(and(eq(events.recordId, id), eq(events.type, "badge.seen_elsewhere")));
+    expect(evs).toHaveLength(7);
+  });
+
   it("a sighting of an id that is no record is dropped without failing the round", async () => {
     const id = await record();
     const r = await addSightings(db, [
       { recordId: `PRS-${"0".repeat(20)}`, host: "x.example", count: 1, firstSeen: at(0), lastSeen: at(0) },
       { recordId: id, host: "x.example", count: 1, firstSeen: at(0), lastSeen: at(0) },
     ], at(1));
-    expect(r).toEqual({ written: 1, reported: 1 });
+    expect(r).toEqual({ written: 1, reported: 1, mailed: 0 }); // sandbox: no mail
   });
 
   it("the counter keeps at most MAX_PENDING pairs; further new pairs are dropped and counted, known ones still counted", () => {

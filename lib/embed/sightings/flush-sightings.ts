@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { accounts, badgeSightings, records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log/logger";
@@ -12,6 +12,9 @@ import { restoreSightings, takeSightings, type Pending } from "./sighting-counte
 
 /** Sightings written per transaction. */
 const BATCH = 500;
+/** New uncovered hosts per record mailed to its owner in 24 hours, at most. */
+const MAILS_PER_DAY = 3;
+const DAY_MS = 86_400_000;
 
 type Reported = { email: string; recordId: string; environment: "live" | "sandbox"; host: string; covers: string[] };
 
@@ -23,23 +26,25 @@ type Reported = { email: string; recordId: string; environment: "live" | "sandbo
  * owner: the update only takes a row whose `reported_at` is still null, so of two instances
  * flushing the same new pair, one reports it. Live records' owners are also mailed (after the
  * commit; a failed mail is logged). A failed batch is put back to be tried on the next round.
- * Returns how many pairs were written and how many were reported.
+ * Returns how many pairs were written, how many reported and how many of those mailed.
  */
-export async function flushSightings(db: Db, now = new Date()): Promise<{ written: number; reported: number }> {
+export async function flushSightings(db: Db, now = new Date()): Promise<{ written: number; reported: number; mailed: number }> {
   const { pending, dropped } = takeSightings();
   if (dropped > 0) log().warn({ dropped }, "badge sightings: the counter was full; new hosts were not noted this round");
   return addSightings(db, pending, now);
 }
 
 /** Add counted sightings (one instance's round) to the table and report new uncovered hosts: flushSightings without the counter. */
-export async function addSightings(db: Db, pending: readonly Pending[], now = new Date()): Promise<{ written: number; reported: number }> {
+export async function addSightings(db: Db, pending: readonly Pending[], now = new Date()): Promise<{ written: number; reported: number; mailed: number }> {
   let written = 0;
+  let reported = 0;
   const mails: Reported[] = [];
   for (let i = 0; i < pending.length; i += BATCH) {
     const batch = pending.slice(i, i + BATCH);
     try {
       const r = await flushBatch(db, batch, now);
       written += r.written;
+      reported += r.events;
       mails.push(...r.reported);
     } catch (e) {
       restoreSightings(pending.slice(i));
@@ -47,7 +52,8 @@ export async function addSightings(db: Db, pending: readonly Pending[], now = ne
       break;
     }
   }
-  for (const m of mails.filter((r) => r.environment === "live")) {
+  const live = mails.filter((r) => r.environment === "live");
+  for (const m of live) {
     await sendMail({
       to: m.email,
       subject: `Your Proof Records badge for ${m.recordId} is shown on ${m.host}`,
@@ -60,10 +66,10 @@ export async function addSightings(db: Db, pending: readonly Pending[], now = ne
         `Every host your badges appeared on: the portal's "Where your badges appear" page, or GET /api/v1/badge-sightings.\n`,
     }).catch((err) => log().error({ err }, "badge sightings: could not send the owner's mail"));
   }
-  return { written, reported: mails.length };
+  return { written, reported, mailed: live.length };
 }
 
-async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise<{ written: number; reported: Reported[] }> {
+async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise<{ written: number; events: number; reported: Reported[] }> {
   const ids = [...new Set(batch.map((p) => p.recordId))];
   return db.transaction(async (tx) => {
     const rows = await tx.select().from(records).where(inArray(records.id, ids));
@@ -77,7 +83,7 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
       }))
       // One order on every instance: two flushes of the same pairs lock their rows in the same order (no deadlock).
       .sort((a, b) => (a.recordId === b.recordId ? (a.host < b.host ? -1 : 1) : a.recordId < b.recordId ? -1 : 1));
-    if (values.length === 0) return { written: 0, reported: [] };
+    if (values.length === 0) return { written: 0, events: 0, reported: [] };
     await tx.insert(badgeSightings).values(values).onConflictDoUpdate({
       target: [badgeSightings.recordId, badgeSightings.host],
       set: {
@@ -88,19 +94,26 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
       },
     });
     const reported: Reported[] = [];
+    let events = 0;
     for (const v of values.filter((x) => x.covered === "no")) {
       const [taken] = await tx.update(badgeSightings).set({ reportedAt: now })
         .where(and(eq(badgeSightings.recordId, v.recordId), eq(badgeSightings.host, v.host), eq(badgeSightings.covered, "no"), isNull(badgeSightings.reportedAt)))
         .returning({ firstSeenAt: badgeSightings.firstSeenAt });
       if (!taken) continue;
+      events += 1;
       const view = views.get(v.recordId)!;
       await writeEvent(tx, {
         accountId: view.row.accountId, environment: view.row.environment, type: "badge.seen_elsewhere", at: now,
         data: { record: serializeRecord(view), host: v.host, first_seen_at: taken.firstSeenAt.toISOString(), covers: covers.get(v.recordId)! },
       });
+      // Mail at most MAILS_PER_DAY new hosts per record a day: `Origin` is only a header, and a script
+      // sending made-up ones must not flood the owner's inbox (the events and the list still have them all).
+      const [recent] = await tx.select({ n: sql<number>`count(*)::int` }).from(badgeSightings)
+        .where(and(eq(badgeSightings.recordId, v.recordId), gt(badgeSightings.reportedAt, new Date(now.getTime() - DAY_MS))));
+      if ((recent?.n ?? 0) > MAILS_PER_DAY) continue;
       const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, view.row.accountId));
       if (owner) reported.push({ email: owner.email, recordId: v.recordId, environment: view.row.environment, host: v.host, covers: covers.get(v.recordId)! });
     }
-    return { written: values.length, reported };
+    return { written: values.length, events, reported };
   });
 }
