@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** How often a new checkpoint of the transparency log may be signed (when entries were added). */
   LOG_CHECKPOINT_INTERVAL_MS: intFrom(2000, 100, 60_000),
   EXPIRY_SWEEP_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
+  /** How often each instance adds the badge sightings it counted in memory to the database (docs/embed.md). */
+  BADGE_SIGHTINGS_FLUSH_MS: intFrom(10_000, 100, 600_000),
   DEFAULT_RECORD_VALIDITY_DAYS: intFrom(365, 1, 3650),
   MIN_VALIDITY_SECONDS: intFrom(60, 1, 86_400),
   STATUS_CACHE_SECONDS: intFrom(60, 0, 60),

@@ -153,5 +153,6 @@ export async function snapshot(key: string, f: Fixtures) {
     file: await get(`/api/v1/files/${f.fileId}`),
     organisation: await get("/api/v1/account/organisation-verification"),
     account: await get("/api/v1/account"),
+    badgeSightings: await get("/api/v1/badge-sightings"),
   };
 }

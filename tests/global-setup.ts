@@ -107,6 +107,7 @@ export default async function setup(project: TestProject) {
     WEBHOOK_TIMEOUT_MS: "700",
     WORKER_POLL_MS: "100",
     LOG_CHECKPOINT_INTERVAL_MS: "300",
+    BADGE_SIGHTINGS_FLUSH_MS: "300",
     // Every server that shares a database (the vitest and e2e runs of one PostgreSQL database
     // included) signs the log's checkpoints with one key: a fixed one, for tests only.
     LOG_NOTE_KEY: createHash("sha256").update("prs tests: transparency log note key").digest("base64"),

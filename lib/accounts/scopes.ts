@@ -55,6 +55,8 @@ export const OPERATION_SCOPES = {
   createApiKey: "account",
   listApiKeys: "account",
   revokeApiKey: "account",
+  // Badge sightings (issue 31)
+  listBadgeSightings: "watches",
 } as const satisfies Record<string, Scope>;
 export type KeyedOperation = keyof typeof OPERATION_SCOPES;
 

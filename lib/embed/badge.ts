@@ -129,7 +129,10 @@ function badge(id: string, outcome: CheckOutcome, v: Verdict): HTMLElement {
   if (root instanceof HTMLAnchorElement) {
     root.href = certificateLink(id, outcome);
     root.target = "_blank";
-    root.rel = "noopener noreferrer";
+    // The certificate learns which site the visitor came from (the origin only, never the page's
+    // path) and warns when that site is not one the record covers (docs/embed.md).
+    root.rel = "noopener";
+    root.referrerPolicy = "origin";
   }
   root.dataset.state = v.state;
   root.setAttribute("role", "status");

@@ -76,6 +76,7 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/health/live", "get"],
   ["/api/health/ready", "get"],
   ["/api/metrics", "get"],
+  ["/api/v1/badge-sightings", "get"],
 ];
 
 type Op = {

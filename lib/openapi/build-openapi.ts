@@ -7,6 +7,7 @@ import { lifecyclePaths } from "./operations/lifecycle";
 import { lookupPaths } from "./operations/lookup";
 import { mandateKeyPaths } from "./operations/mandate-keys";
 import { metaPaths } from "./operations/meta";
+import { sightingPaths } from "./operations/sightings";
 import { organisationVerificationPaths } from "./operations/organisation-verification";
 import { recordPaths } from "./operations/records";
 import { statusPaths } from "./operations/status";
@@ -93,7 +94,7 @@ function withScopes(paths: Paths) {
 
 export function buildOpenApi(baseUrl: string): OpenApiDocument {
   const claims = claimTypeDocs();
-  const { schemas, listParameters, eventListParameters, lookupParameters, checkParameters } = schemaComponents(claims);
+  const { schemas, listParameters, eventListParameters, lookupParameters, checkParameters, sightingListParameters } = schemaComponents(claims);
   const paths: Paths = {
     ...recordPaths(claims, listParameters),
     ...batchPaths(claims),
@@ -107,6 +108,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...accountPaths(),
     ...organisationVerificationPaths(),
     ...metaPaths(),
+    ...sightingPaths(sightingListParameters),
   };
   withAnonymousLimits(paths);
   withScopes(paths);

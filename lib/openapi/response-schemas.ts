@@ -27,6 +27,7 @@ import {
   eventDetailSchema, eventListSchema, eventSchema, webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookReplayedSchema,
   webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
+import { badgeSightingListSchema, badgeSightingSchema } from "@/lib/embed/sightings/sighting-schema";
 import { webhookPublicKeysSchema } from "@/lib/webhooks/webhook-public-keys-schema";
 import { apiKeyCreatedSchema, apiKeyListSchema, apiKeySchema } from "@/lib/accounts/api-key-schema";
 
@@ -100,4 +101,7 @@ export const RESPONSE_SCHEMAS = [
   mandateKeySchema,
   mandateKeyListSchema,
   publicMandateKeySchema,
+  // Badge sightings (issue 31)
+  badgeSightingSchema,
+  badgeSightingListSchema,
 ] as const;

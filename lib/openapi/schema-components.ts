@@ -7,6 +7,7 @@ import { principalChangeSchema } from "@/lib/agents/change-principal";
 import { evidenceRefreshSchema } from "@/lib/records/refresh-evidence";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { listEventsQuerySchema } from "@/lib/webhooks/events-api";
+import { listBadgeSightingsQuerySchema } from "@/lib/embed/sightings/list-sightings";
 import { apiKeyCreateSchema } from "@/lib/accounts/api-keys-api";
 import { webhookCreateSchema, webhookReplaySchema, webhookRotateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
@@ -74,6 +75,7 @@ export function schemaComponents(claims: ClaimTypeDocs) {
       ListEventsQuery: listEventsQuerySchema,
       LookupQuery: lookupQuerySchema,
       CheckQuery: checkQuerySchema,
+      ListBadgeSightingsQuery: listBadgeSightingsQuerySchema,
     },
   );
   const responseComponents = componentsFrom([...RESPONSE_SCHEMAS, recordIdSchema], "output");
@@ -91,6 +93,7 @@ export function schemaComponents(claims: ClaimTypeDocs) {
   const eventListParameters = parametersOf("ListEventsQuery");
   const lookupParameters = parametersOf("LookupQuery");
   const checkParameters = parametersOf("CheckQuery");
+  const sightingListParameters = parametersOf("ListBadgeSightingsQuery");
 
-  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, eventListParameters, lookupParameters, checkParameters };
+  return { schemas: mergeComponents(requestComponents, responseComponents), listParameters, eventListParameters, lookupParameters, checkParameters, sightingListParameters };
 }

@@ -19,6 +19,7 @@ import { backfillLog, claimNoteKey, integrate, LogConflict } from "@/lib/tlog/st
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
+import { flushSightings } from "@/lib/embed/sightings/flush-sightings";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };
 
@@ -73,6 +74,7 @@ export async function boot() {
   setInterval(sweep, env.EXPIRY_SWEEP_INTERVAL_MS).unref();
   void sweep();
   startCheckpointing(handle, env.LOG_CHECKPOINT_INTERVAL_MS);
+  startSightingsFlush(handle.db, env.BADGE_SIGHTINGS_FLUSH_MS);
   if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
 }
 
@@ -107,6 +109,28 @@ function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, inter
   const timer = setInterval(tick, intervalMs);
   timer.unref();
   void tick();
+}
+
+/**
+ * Badge sightings counted in memory (lib/embed/sightings) go to the database every
+ * `intervalMs`, from every instance (counts add up; each new uncovered host is reported once).
+ * What is counted when the process stops between two rounds is lost: at most one interval's.
+ */
+function startSightingsFlush(db: Awaited<ReturnType<typeof getHandle>>["db"], intervalMs: number) {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const r = await flushSightings(db);
+      if (r.reported > 0) log().info(r, "badge sightings: badges shown on hosts their records do not cover, reported to their owners");
+    } catch (e) {
+      log().error({ err: e }, "badge sightings: flush failed");
+    } finally {
+      running = false;
+    }
+  };
+  setInterval(tick, intervalMs).unref();
 }
 
 /** Expiry, stale submissions, re-checks (records, then verified organisations' LEIs) and purges (documents included): one round. */

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
 import { claimUi } from "@/components/claims";
@@ -10,6 +11,7 @@ import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
+import { foreignArrival, type ForeignArrival } from "@/lib/embed/sightings/arrived-from";
 import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
@@ -41,7 +43,8 @@ const TONE = {
 
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
-  const certificate = await getCertificate(await getDb(), id);
+  const db = await getDb();
+  const certificate = await getCertificate(db, id);
   if (!certificate) notFound();
   const { view, logEntry, replacedBy, actedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
@@ -53,11 +56,14 @@ export default async function CertificatePage({ params }: Props) {
   const tone = TONE[headline.tone];
   const statusText = STATUS_TEXT[status]!;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
+  // The page is rendered per request already (force-dynamic): reading Referer costs nothing more.
+  const arrival = await foreignArrival(db, view, (await headers()).get("referer"), new URL(base).origin);
 
   return (
     <>
       <PublicHeader />
       <main className="mx-auto max-w-3xl px-4 py-6 sm:py-10" data-status={status} data-tone={headline.tone}>
+        {arrival && <ArrivedFrom arrival={arrival} />}
         {row.environment === "sandbox" && (
           <div data-testid="sandbox-banner" className="mb-4 rounded-lg border-2 border-dashed border-violet-500 bg-violet-50 p-4 text-violet-900">
             <strong>Sandbox — not verified.</strong> This is a private test record. It proves nothing and must not be relied on.
@@ -188,5 +194,25 @@ export default async function CertificatePage({ params }: Props) {
       </main>
       <PublicFooter />
     </>
+  );
+}
+
+/**
+ * Shown first when the visitor came from a site that showed this record's badge but is not one
+ * the record is about (lib/embed/sightings/arrived-from.ts): which site, and which it covers.
+ */
+function ArrivedFrom({ arrival }: { arrival: ForeignArrival }) {
+  return (
+    <div data-testid="arrived-from" role="note" className="mb-4 rounded-lg border-2 border-amber-500 bg-amber-50 p-4 text-amber-950">
+      <p className="text-lg font-semibold [overflow-wrap:anywhere]">
+        You came here from <span data-testid="arrived-host" className="font-mono">{arrival.host}</span> — this record is not about that site.
+      </p>
+      <p className="mt-1 [overflow-wrap:anywhere]" data-testid="arrived-covers">
+        {arrival.covers.length
+          ? <>It covers only {arrival.covers.map((d, i) => <span key={d}>{i > 0 && ", "}<span className="font-mono font-semibold">{d}</span></span>)} (and {arrival.covers.length === 1 ? "its" : "their"} subdomains).</>
+          : <>It names no website at all.</>}
+        {" "}A site showing someone else&apos;s badge may be pretending to be them: do not pay or sign in there because of this record.
+      </p>
+    </div>
   );
 }

@@ -105,7 +105,9 @@ export function statusPaths(): Paths {
           "`status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of " +
           "linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is " +
           "today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; " +
-          "a malformed or repeated `at`: 422 `invalid_format`.",
+          "a malformed or repeated `at`: 422 `invalid_format`.\n\n" +
+          "A current answer requested from another site (an `Origin` header, as a browser sends with the embed badge's fetch) " +
+          "is counted as a badge sighting of that host name — nothing else of the request is kept (GET /api/v1/badge-sightings).",
         security: publicAccess,
         parameters: [recordIdParam, atParam],
         responses: {

@@ -75,6 +75,10 @@ export const methodTable = {
   lookup: "lookup",
   check: "check",
   usage: "getUsage",
+  /** Where the account's embed badges were loaded (issue 31). */
+  badgeSightings: {
+    list: "listBadgeSightings",
+  },
   /** Cached by the client: see PrsClient.jwks(). */
   jwks: "getJwks",
 } as const satisfies Record<string, OperationId | Record<string, OperationId>>;

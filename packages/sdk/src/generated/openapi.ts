@@ -138,7 +138,9 @@ export interface paths {
          * Signed status
          * @description Public, no key, free and never metered. The answer is signed (see SignedStatus for the recipe) and may be served again for at most 60 s, never after the status changed. Records not issued (pending, rejected) are 404.
          *
-         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`. Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
+         *     With `?at=<RFC 3339>`: the signed status the record had at that past instant, from its history — `status` and `status_changed_at` as they stood then (an expiry passed by then reads as expired), `verified` and the standing of linked records as of then, `at` in the signed body and `as_of` the moment of signing. The account profile is today's. Before the record was issued: 404 `record_not_found`; an instant in the future: 422 `invalid_value`; a malformed or repeated `at`: 422 `invalid_format`.
+         *
+         *     A current answer requested from another site (an `Origin` header, as a browser sends with the embed badge's fetch) is counted as a badge sighting of that host name — nothing else of the request is kept (GET /api/v1/badge-sightings). Rate limited per client address (IPv6: per /64): `RECORD_READ_RATE_LIMIT_PER_MINUTE` (1200) requests a minute, shared with the other record endpoints; the answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and past the allowance is 429 `rate_limited` with `Retry-After`.
          */
         get: operations["getRecordStatus"];
         put?: never;
@@ -911,6 +913,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/badge-sightings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the hosts your records' badges were shown on
+         * @description Every host (from the `Origin` of the badge's status request: the host name only) on which a badge of one of the key's environment's records was loaded, with how many loads reached the service and when first and last. Hosts the record does not cover come first (each was reported once as `badge.seen_elsewhere`), then newest first. Counts are added every BADGE_SIGHTINGS_FLUSH_MS (10 s by default). Pass the last id as `starting_after` while `has_more` is true; a `record_id` that is not one of the key's records is 404. Restricted keys need the `watches` scope (else 403 `insufficient_scope`).
+         */
+        get: operations["listBadgeSightings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1134,7 +1156,7 @@ export interface components {
         };
         WebhookCreate: {
             url: string;
-            events?: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed")[];
+            events?: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere")[];
             description?: string;
         };
         WebhookRotateSecret: {
@@ -1147,7 +1169,7 @@ export interface components {
         };
         ApiKeyCreate: {
             /** @description What the key may do (see each operation's scope); omitted: everything the calling key may. A key never gets a scope its maker lacks. */
-            scopes?: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[];
+            scopes?: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "watches" | "account")[];
         };
         MandateKeyCreate: {
             /** @description Your name for the key, unique within your account (case-sensitive). Your records cite it as principal_key_id. */
@@ -1964,7 +1986,7 @@ export interface components {
             /** @description The destination (https, public address). */
             url: string;
             /** @description The event types sent; all when none were chosen. */
-            events: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed")[];
+            events: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere")[];
             description: string | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
@@ -2038,7 +2060,7 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed or webhook.test. */
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere or webhook.test. */
             type: string;
             created_at: components["schemas"]["Timestamp"];
             environment: components["schemas"]["Environment"];
@@ -2059,7 +2081,7 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed or webhook.test. */
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere or webhook.test. */
             type: string;
             created_at: components["schemas"]["Timestamp"];
             environment: components["schemas"]["Environment"];
@@ -2107,7 +2129,7 @@ export interface components {
             /** @description The key's prefix and last four characters (`prs_live_…Wx3k`): all that is kept of the secret. */
             display: string;
             /** @description What the key may do; null: unrestricted. */
-            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[] | null;
+            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "watches" | "account")[] | null;
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             revoked_at: components["schemas"]["Timestamp"] | null;
@@ -2120,7 +2142,7 @@ export interface components {
             /** @description The key's prefix and last four characters (`prs_live_…Wx3k`): all that is kept of the secret. */
             display: string;
             /** @description What the key may do; null: unrestricted. */
-            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "account")[] | null;
+            scopes: ("records:read" | "records:write" | "lifecycle" | "challenges" | "webhooks" | "mandate_keys" | "watches" | "account")[] | null;
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             revoked_at: components["schemas"]["Timestamp"] | null;
@@ -2181,6 +2203,32 @@ export interface components {
             account: components["schemas"]["AccountProfile"];
             /** @description The same key as a JWK (kid = key_id), for JOSE libraries. */
             jwk: components["schemas"]["Jwk"];
+        };
+        BadgeSighting: {
+            /** @constant */
+            object: "badge_sighting";
+            /** @description `<record id>:<host>`: the list's cursor. */
+            id: string;
+            record_id: string;
+            /** @description The record's public certificate. */
+            certificate_url: string;
+            /** @description The host name of the page that loaded the badge (from the request's `Origin`; no port, path or visitor data). */
+            host: string;
+            /** @description Whether the record covers the host: it is, or is under, one of the record's websites or listing hosts or its account's proved domains (judged at each count). */
+            covered: boolean;
+            /** @description Badge loads from this host that reached the service (answers a browser or cache kept are not counted). */
+            count: number;
+            first_seen_at: components["schemas"]["Timestamp"];
+            /** @description Up to one flush interval (BADGE_SIGHTINGS_FLUSH_MS) behind. */
+            last_seen_at: components["schemas"]["Timestamp"];
+            /** @description When the owner was told (`badge.seen_elsewhere`); null for a covered host. */
+            reported_at: components["schemas"]["Timestamp"] | null;
+        };
+        BadgeSightingList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["BadgeSighting"][];
+            has_more: boolean;
         };
     };
     responses: never;
@@ -6417,6 +6465,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    listBadgeSightings: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description Cursor: the last sighting id of the previous page. */
+                starting_after?: string;
+                /** @description Only the sightings of this record (404 when it is not one of the key's). */
+                record_id?: string;
+                /** @description Only hosts the record covers (`yes`) or does not (`no`). */
+                covered?: "yes" | "no";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sightings. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadgeSightingList"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `record_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `missing_field`, `invalid_type`, `invalid_value`, `invalid_format`, `too_long`, `too_short`, `too_large`, `unknown_field`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

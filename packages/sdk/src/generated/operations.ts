@@ -51,6 +51,7 @@ export const operationTable = {
   getReadiness: {"method":"GET","path":"/api/health/ready","pathParams":[],"query":[],"body":null,"idempotent":false,"auth":null,"response":"json"},
   getMetrics: {"method":"GET","path":"/api/metrics","pathParams":[],"query":[],"body":null,"idempotent":false,"auth":"metricsToken","response":"text"},
   getLiveness: {"method":"GET","path":"/api/health/live","pathParams":[],"query":[],"body":null,"idempotent":false,"auth":null,"response":"json"},
+  listBadgeSightings: {"method":"GET","path":"/api/v1/badge-sightings","pathParams":[],"query":["limit","starting_after","record_id","covered"],"body":null,"idempotent":false,"auth":"bearerAuth","response":"json"},
 } as const;
 
 export type OperationId = keyof typeof operationTable;
