@@ -1,13 +1,13 @@
 import { api, otherMethods, PUBLIC_CORS } from "@/lib/http/handler";
 import { ApiError } from "@/lib/http/errors";
 import { getDb } from "@/lib/db/client";
-import { latestCheckpoint } from "@/lib/tlog/store";
+import { publishedCheckpoint } from "@/lib/tlog/store";
 
 export const dynamic = "force-dynamic";
 
-/** The latest checkpoint of the transparency log: a C2SP signed note (docs/verify.md). */
+/** The published checkpoint of the transparency log: a C2SP signed note, with witnesses' cosignatures when configured (docs/verify.md). */
 export const GET = api(async () => {
-  const c = await latestCheckpoint(await getDb());
+  const c = await publishedCheckpoint(await getDb());
   if (!c) throw new ApiError("not_found", "The transparency log has no checkpoint yet; try again in a few seconds.");
   return new Response(c.note, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache", ...PUBLIC_CORS } });
 });
