@@ -80,4 +80,14 @@ describe("Ed25519 cosignature/v1, computed independently", () => {
     const r = await sdk.verifyCheckpoint(note(good), { logKey: VKEY, witnesses: vkeys, quorum: 1 });
     expect(r).toMatchObject({ valid: false, code: "bad_signature" }); // the checkpoint is of another origin than example.com/foo
   });
+
+  it("the badge's policy: a status's entry is witnessed only against the checkpoint whose root it is proven against, never while pending", async () => {
+    const policy = { witnesses: await Promise.all([w1.vkey, w2.vkey].map((v) => badge.parseVkey(v, 0x04))) as badge.NoteKey[], quorum: 2 };
+    const root = BODY.split("\n")[2];
+    const both = note(good, w2.cosign(BODY, t));
+    expect(await badge.witnessed({ checkpoint: both, root_hash: root }, policy)).toBe(true);
+    expect(await badge.witnessed({ checkpoint: note(good), root_hash: root }, policy)).toBe(false);
+    expect(await badge.witnessed({ checkpoint: both, root_hash: "AAAA" + root!.slice(4) }, policy)).toBe(false);
+    expect(await badge.witnessed(null, policy)).toBe(false);
+  });
 });
