@@ -33,20 +33,26 @@ export async function witnessLatest(db: Db): Promise<Outcome[]> {
   const cosigned = new Set(have.map((h) => h.witnessName));
   return Promise.all(ws.map(async (w): Promise<Outcome> => {
     if (cosigned.has(w.name)) return { witness: w.name, result: "already" };
-    const old = states.find((s) => s.witnessName === w.name)?.size ?? 0;
+    const state = states.find((s) => s.witnessName === w.name);
     try {
-      await submit(db, w, checkpoint, old);
+      await submit(db, w, checkpoint, state?.size ?? 0);
+      if (state?.lastError) log().info({ witness: w.name, size: checkpoint.size }, `transparency log: witness ${w.name} cosigns again`);
       return { witness: w.name, result: "cosigned" };
     } catch (e) {
-      const detail = e instanceof WitnessRefusal ? e.message : `unreachable: ${(e as Error).message}`;
-      await noteWitness(db, w.name, { lastError: detail.slice(0, 1000), lastErrorAt: new Date() });
-      log().warn({ witness: w.name, size: checkpoint.size, error: detail }, `transparency log: witness ${w.name} did not cosign checkpoint ${checkpoint.size}`);
+      const detail = (e instanceof WitnessRefusal ? e.message : `unreachable: ${(e as Error).message}`).slice(0, 1000);
+      const now = new Date();
+      // Asked again every round: warn when the reason changes, and at most every 5 minutes for the same one.
+      const repeated = state?.lastError === detail && state.lastErrorAt && now.getTime() - state.lastErrorAt.getTime() < WARN_AGAIN_MS;
+      await noteWitness(db, w.name, repeated ? { lastError: detail } : { lastError: detail, lastErrorAt: now });
+      if (!repeated) log().warn({ witness: w.name, size: checkpoint.size, error: detail }, `transparency log: witness ${w.name} did not cosign checkpoint ${checkpoint.size}`);
       return { witness: w.name, result: "refused", detail };
     }
   }));
 }
 
 class WitnessRefusal extends Error {}
+
+const WARN_AGAIN_MS = 5 * 60_000;
 
 /** One add-checkpoint, and once more from the size a 409 names. */
 async function submit(db: Db, w: Witness, checkpoint: Checkpoint, old: number, retried = false): Promise<void> {
@@ -68,7 +74,8 @@ async function submit(db: Db, w: Witness, checkpoint: Checkpoint, old: number, r
     if (retried) throw new WitnessRefusal(`409 again: the witness now says ${size}`);
     return submit(db, w, checkpoint, size, true);
   }
-  if (res.status !== 200) throw new WitnessRefusal(`${res.status} from add-checkpoint (old ${old}, size ${checkpoint.size}): ${JSON.stringify(text.slice(0, 200))}`);
+  // Without the sizes: the same refusal round after round is one warning (witnessLatest).
+  if (res.status !== 200) throw new WitnessRefusal(`${res.status} from add-checkpoint: ${JSON.stringify(text.slice(0, 200))}`);
   const checked = cosignatureOf(text, noteBody(checkpoint.note), w);
   await db.transaction(async (tx) => {
     await tx.insert(logCosignatures).values({ checkpointSize: checkpoint.size, witnessName: w.name, line: checked.line, signedAt: checked.signedAt })

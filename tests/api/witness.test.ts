@@ -173,6 +173,10 @@ describe("witnessed checkpoints", () => {
     expect(logAnswer.checkpoint.split("\n")[1]).toBe(String(before));
     expect(logAnswer.pending_entries).toBe(1);
     expect(await metric("prs_tlog_witness_failing", "witness.test/w2")).toBe(1);
+    // Asked every round, but warned about once per reason (w3: the same 422 all along).
+    const warnings = fs.readFileSync(path.join(dataDir, "server.log"), "utf8").split("\n").filter((l) => l.includes("witness witness.test/w3 did not cosign"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/422 from add-checkpoint/);
 
     w[1]!.setDown(false);
     const next = await until("the checkpoint to advance", async () => {
