@@ -19,7 +19,10 @@ export type WitnessState = Record<string, { size: number; root: string; note: st
 export type TestWitness = {
   name: string; vkey: string; url: string; stateFile: string;
   state: () => WitnessState; requests: () => { status: number; body: string }[];
-  setDown: (down: boolean) => void; close: () => Promise<void>;
+  setDown: (down: boolean) => void;
+  /** Answer add-checkpoint with `fn(line)` instead of the cosignature line (a lying or broken witness); null: honest again. */
+  setTamper: (fn: ((line: string) => string) | null) => void;
+  close: () => Promise<void>;
 };
 
 const sha256 = (...parts: (Buffer | string)[]) => {
@@ -73,6 +76,7 @@ export async function startWitness(opts: { name: string; logVkeys: string[]; sta
     fs.renameSync(tmp, opts.stateFile);
   };
   let down = false;
+  let tamper: ((line: string) => string) | null = null;
   const seen: { status: number; body: string }[] = [];
 
   /** Everything from parsing to the state update is synchronous: check-and-update is atomic. */
@@ -145,7 +149,8 @@ export async function startWitness(opts: { name: string; logVkeys: string[]; sta
       if (down) answer = new Answer(503, "down for the test");
       else if (req.method === "POST" && req.url === "/add-checkpoint") {
         try {
-          answer = new Answer(200, addCheckpoint(body));
+          const line = addCheckpoint(body);
+          answer = new Answer(200, tamper ? tamper(line) : line);
         } catch (e) {
           if (!(e instanceof Answer)) throw e;
           answer = e;
@@ -163,7 +168,7 @@ export async function startWitness(opts: { name: string; logVkeys: string[]; sta
   const { port } = server.address() as AddressInfo;
   return {
     name: opts.name, vkey: key.vkey, url: `http://127.0.0.1:${port}`, stateFile: opts.stateFile,
-    state: load, requests: () => [...seen], setDown: (d) => void (down = d),
+    state: load, requests: () => [...seen], setDown: (d) => void (down = d), setTamper: (fn) => void (tamper = fn),
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -178,14 +178,30 @@ describe("witnessed checkpoints", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/422 from add-checkpoint/);
 
+    // Back, but its cosignature does not verify (one bit of the signature flipped): refused, still no quorum.
+    w[1]!.setTamper((line) => {
+      const [dash, name, b64] = line.trim().split(" ");
+      const raw = Buffer.from(b64!, "base64");
+      raw[raw.length - 1]! ^= 1;
+      return `${dash} ${name} ${raw.toString("base64")}\n`;
+    });
     w[1]!.setDown(false);
+    await until("w2 to answer 200", () => (w[1]!.requests().some((r) => r.status === 200 && r.body.startsWith(`old ${before}\n`)) ? true : undefined), 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(verifyCheckpoint((await served())!, logVkey).size).toBe(before);
+    const refusals = fs.readFileSync(path.join(dataDir, "server.log"), "utf8").split("\n").filter((l) => l.includes("witness witness.test/w2 did not cosign"));
+    expect(refusals.some((l) => l.includes("the cosignature by witness.test/w2 does not verify over the checkpoint"))).toBe(true);
+
+    // Honest again: the witness moved on (it cosigned, in its view), so the log's next request is a 409, and the retry from its size succeeds.
+    w[1]!.setTamper(null);
     const next = await until("the checkpoint to advance", async () => {
       const n = await served();
       return n && verifyCheckpoint(n, logVkey).size > before ? n : undefined;
     }, 10_000);
     expect(cosignedBy(next).sort()).toEqual(["witness.test/w1", "witness.test/w2"]);
-    // w2 was sent the consistency proof from the size it had cosigned.
+    // w2 was sent the consistency proof from the size it had cosigned; after its lie, a 409 and a retry from the size it named.
     expect(w[1]!.requests().some((r) => r.status === 200 && r.body.startsWith(`old ${before}\n`) && r.body.split("\n")[1] !== "")).toBe(true);
+    expect(w[1]!.requests().map((r) => r.status)).toContain(409);
     const st = await until("the status to carry the entry", async () => {
       const s = await (await fetch(`${server.baseUrl}/api/v1/records/${recordId}/status`)).json();
       return s.transparency_log ? s : undefined;
