@@ -250,6 +250,16 @@ describe("witnessed checkpoints", () => {
     const consistency = await cli("consistency", "--old", tmp("first.txt", first), "--new", tmp("fork.txt", `${forkBody}\n${forkLogLine}\n`), "--log-key", logVkey, ...policy());
     expect(consistency.code).toBe(1);
 
+    // The monitor: a witnessed checkpoint is taken in; one short of the quorum asked for is not saved.
+    const state = path.join(dataDir, "monitor.json");
+    const strict = await cli("monitor", "--log", server.baseUrl, "--log-key", logVkey, "--state", state, "--once", ...w.flatMap((x) => ["--witness", x.vkey]), "--quorum", "3");
+    expect(strict.code).toBe(1);
+    expect(strict.out).toMatch(/2 valid cosignatures of the 3 trusted witnesses .*fewer than the quorum of 3/);
+    expect(fs.existsSync(state)).toBe(false);
+    const monitored = await cli("monitor", "--log", server.baseUrl, "--log-key", logVkey, "--state", state, "--once", ...policy());
+    expect(monitored.out).toMatch(/checkpoint witnesses/);
+    expect(monitored.code).toBe(0);
+
     // The SDK, the same policy.
     const vkeys = w.map((x) => x.vkey);
     expect(await sdkVerifyCheckpoint(note, { logKey: logVkey, witnesses: vkeys, quorum: 2 })).toMatchObject({ valid: true, cosigned_by: ["witness.test/w1", "witness.test/w2"] });
