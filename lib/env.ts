@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { LogLevel } from "@/lib/log/json-log.mjs";
 import type { EvmNetwork } from "@/lib/proofs/wallet-address";
+import { parseCosignerVkey } from "@/lib/tlog/cosignature";
 
 /**
  * The only reader of process.env. Parsed once, lazily, so `next build` never needs
@@ -34,6 +35,25 @@ const envSchema = z.object({
   LOG_NOTE_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be base64 of 32 bytes").optional(),
   /** How often a new checkpoint of the transparency log may be signed (when entries were added). */
   LOG_CHECKPOINT_INTERVAL_MS: intFrom(2000, 100, 60_000),
+  /**
+   * Witnesses that cosign the log's checkpoints (C2SP tlog-witness): `[{name, vkey, url}]`, vkey of
+   * type 0x04 named `name`, url the submission prefix (…/add-checkpoint is posted to). Unset: none.
+   */
+  LOG_WITNESSES: jsonSetting(z.array(z.strictObject({
+    name: z.string().min(1),
+    vkey: z.string().superRefine((v, ctx) => {
+      try {
+        parseCosignerVkey(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: `${(e as Error).message}` });
+      }
+    }),
+    url: z.string().url().refine((u) => /^https?:\/\//i.test(u), "must be an http(s) URL").transform((u) => u.replace(/\/+$/, "")),
+  })).max(32), `[{"name":"witness.example/w1","vkey":"witness.example/w1+<id>+<base64 key>","url":"https://witness.example/w1"}]`).optional(),
+  /** How many of LOG_WITNESSES must cosign a checkpoint before it is published (default: all). */
+  LOG_WITNESS_QUORUM: z.coerce.number().int().min(1).optional(),
+  /** How long the log waits for one witness's answer. */
+  LOG_WITNESS_TIMEOUT_MS: intFrom(5000, 100, 60_000),
   EXPIRY_SWEEP_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
   /** How often each instance adds the badge sightings it counted in memory to the database (docs/embed.md). */
   BADGE_SIGHTINGS_FLUSH_MS: intFrom(10_000, 100, 600_000),
@@ -126,6 +146,18 @@ const envSchema = z.object({
   /** Set by Next itself: `next dev` runs "development", where the CSP allows what its overlay needs. */
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 }).superRefine((e, ctx) => {
+  const witnesses = e.LOG_WITNESSES ?? [];
+  witnesses.forEach((w, i) => {
+    const keyName = w.vkey.trim().split("+")[0];
+    if (keyName !== w.name) ctx.addIssue({ code: "custom", path: ["LOG_WITNESSES", i, "vkey"], message: `names ${JSON.stringify(keyName)}, not the witness's name ${JSON.stringify(w.name)}` });
+    if (witnesses.findIndex((o) => o.name === w.name) !== i) ctx.addIssue({ code: "custom", path: ["LOG_WITNESSES", i, "name"], message: `${JSON.stringify(w.name)} is listed twice` });
+  });
+  if (e.LOG_WITNESS_QUORUM !== undefined && e.LOG_WITNESS_QUORUM > witnesses.length) {
+    ctx.addIssue({
+      code: "custom", path: ["LOG_WITNESS_QUORUM"],
+      message: `is ${e.LOG_WITNESS_QUORUM}, but LOG_WITNESSES lists ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"}`,
+    });
+  }
   if (e.WEBHOOK_ALLOW_INSECURE === "1" && /^https:/i.test(e.PUBLIC_BASE_URL ?? "")) {
     ctx.addIssue({
       code: "custom", path: ["WEBHOOK_ALLOW_INSECURE"],

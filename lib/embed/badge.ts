@@ -1,6 +1,7 @@
 import { BADGE_CSS } from "./badge-style";
 import { STALE_AFTER_MS, shownSubject, verdictFor, type CheckOutcome, type StatusAnswer, type Tone, type Verdict } from "./verdict";
 import { checkSignedAnswer, type Jwk } from "./verify-answer";
+import { policyOf, witnessed, type WitnessPolicy } from "./witness-policy";
 
 /*
  * The embed badge (served as /embed.js, bundled by scripts/build-embed.mjs). It fills every
@@ -53,9 +54,10 @@ function isStatusAnswer(b: Record<string, unknown>): b is Record<string, unknown
     typeof b.as_of === "string" && !Number.isNaN(Date.parse(b.as_of));
 }
 
-/** Fetch and verify one record's signed status. */
-export async function checkRecord(id: string): Promise<CheckOutcome> {
+/** Fetch and verify one record's signed status; with a witness policy (witness-policy.ts), also that its log checkpoint is witnessed. */
+export async function checkRecord(id: string, policy: WitnessPolicy | "invalid" | null = null): Promise<CheckOutcome> {
   if (!RECORD_ID.test(id)) return { kind: "unverifiable", reason: "bad_id" };
+  if (policy === "invalid") return { kind: "unverifiable", reason: "bad_policy" };
   const [answer, published] = await Promise.all([getJson(`${origin}/api/v1/records/${encodeURIComponent(id)}/status`), keys()]);
   if (!answer || (answer.status !== 200 && answer.status !== 404)) return { kind: "unverifiable", reason: "network" };
   if (answer.status === 404) return { kind: "not_found" };
@@ -72,6 +74,11 @@ export async function checkRecord(id: string): Promise<CheckOutcome> {
   if (result !== "ok") return { kind: "unverifiable", reason: "signature" };
   if (body.verification_id !== id) return { kind: "unverifiable", reason: "wrong_record" };
   if (Date.now() - Date.parse(body.as_of) > STALE_AFTER_MS) return { kind: "unverifiable", reason: "stale" };
+  if (policy) {
+    const w = await witnessed(body.transparency_log, policy);
+    if (w === null) return { kind: "unverifiable", reason: "insecure_page" };
+    if (!w) return { kind: "unverifiable", reason: "not_witnessed" };
+  }
   return { kind: "answer", status: body };
 }
 
@@ -191,7 +198,7 @@ async function fill(host: Element) {
   const run = ++runs;
   Object.assign(state, { id, run });
   render(state, { kind: "checking" });
-  const outcome = await checkRecord(id);
+  const outcome = await checkRecord(id, await policyOf(host));
   if (state.run === run) render(state, outcome); // the attribute did not change meanwhile
 }
 

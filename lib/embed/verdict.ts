@@ -23,7 +23,7 @@ export type StatusAnswer = {
   covers_hosts?: unknown;
 };
 
-export type Unverifiable = "network" | "signature" | "unknown_key" | "malformed" | "wrong_record" | "stale" | "bad_id" | "insecure_page";
+export type Unverifiable = "network" | "signature" | "unknown_key" | "malformed" | "wrong_record" | "stale" | "bad_id" | "insecure_page" | "not_witnessed" | "bad_policy";
 
 export type CheckOutcome =
   | { kind: "checking" }
@@ -50,6 +50,8 @@ const UNVERIFIABLE: Record<Unverifiable, string> = {
   stale: "The status answer received is out of date.",
   bad_id: "The badge names no valid record id.",
   insecure_page: "This page is not served securely (https), so its browser cannot check the signature.",
+  not_witnessed: "The record's log entry is not (yet) cosigned by enough of the witnesses this page requires.",
+  bad_policy: "The badge's data-witness or data-witness-quorum attribute is not valid.",
 };
 
 const hostOf = (h: string) => h.toLowerCase().replace(/\.$/, "");

@@ -16,6 +16,7 @@ import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
 import { logConflict, noteLogConflict } from "@/lib/tlog/health";
 import { backfillLog, claimNoteKey, integrate, LogConflict } from "@/lib/tlog/store";
+import { witnessLatest } from "@/lib/tlog/witness";
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
@@ -84,7 +85,7 @@ const CHECKPOINT_LOCK = 727003;
 
 /**
  * The transparency log's new entries go into the tree and a checkpoint is signed every
- * `intervalMs` at most, by one instance at a time (docs/verify.md).
+ * `intervalMs` at most, by one instance at a time, then sent to the witnesses (docs/verify.md).
  */
 function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, intervalMs: number) {
   let running = false;
@@ -92,7 +93,11 @@ function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, inter
     if (running || logConflict()) return;
     running = true;
     try {
-      await handle.exclusively(CHECKPOINT_LOCK, async () => void (await integrate(handle.db)));
+      await handle.exclusively(CHECKPOINT_LOCK, async () => {
+        await integrate(handle.db);
+        // Witnesses (LOG_WITNESSES) cosign the latest checkpoint; one short of quorum is asked again next round.
+        await witnessLatest(handle.db);
+      });
     } catch (e) {
       if (e instanceof LogConflict) {
         // Loudly, and for good: no checkpoint is signed over a log that disagrees with itself.

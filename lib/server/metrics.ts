@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/http/errors";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { getDb, rowsOf } from "@/lib/db/client";
 import { logConflict } from "@/lib/tlog/health";
+import { witnessStates } from "@/lib/tlog/witness";
 
 /*
  * Prometheus metrics of this process (GET /api/metrics, behind METRICS_TOKEN): API requests
@@ -58,6 +59,20 @@ export function metrics(): Metrics {
     registers: [registry],
     collect() {
       this.set(logConflict() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "prs_tlog_witness_size", help: "Per witness of LOG_WITNESSES: the tree size it last cosigned.",
+    labelNames: ["witness"], registers: [registry],
+    async collect() {
+      for (const w of await witnessStates(await getDb()).catch(() => [])) this.set({ witness: w.name }, w.size);
+    },
+  });
+  new Gauge({
+    name: "prs_tlog_witness_failing", help: "Per witness of LOG_WITNESSES: 1 when its last add-checkpoint failed or was refused (log_witness_state.last_error).",
+    labelNames: ["witness"], registers: [registry],
+    async collect() {
+      for (const w of await witnessStates(await getDb()).catch(() => [])) this.set({ witness: w.name }, w.lastError ? 1 : 0);
     },
   });
   g.__prsMetrics = { registry, requests, latency, rechecks };

@@ -4,6 +4,7 @@ import { rowsOf, type Db, type DbOrTx } from "@/lib/db/client";
 import { canonicalJson } from "@/lib/signing/canonical";
 import { coordKey, inclusionProof, consistencyProof, leafHash, nodesCompletedBy, rootHash, type Coord, type NodeSource } from "./merkle";
 import { checkpointText, signNote } from "./note";
+import { publishedCheckpoint, type Checkpoint } from "./published";
 import { entryBundle, TILE_HEIGHT, TILE_WIDTH, type TileRef } from "./tiles";
 
 /**
@@ -99,13 +100,7 @@ export const batchedDbNodes = (db: DbOrTx): NodeSource => {
   });
 };
 
-export type Checkpoint = { size: number; rootHash: string; note: string };
-
-export async function latestCheckpoint(db: DbOrTx): Promise<Checkpoint | null> {
-  const [c] = await db.select({ size: logCheckpoints.size, rootHash: logCheckpoints.rootHash, note: logCheckpoints.note })
-    .from(logCheckpoints).orderBy(desc(logCheckpoints.size)).limit(1);
-  return c ?? null;
-}
+export { latestCheckpoint, publishedCheckpoint, type Checkpoint } from "./published";
 
 export async function checkpointOfSize(db: DbOrTx, size: number): Promise<Checkpoint | null> {
   const [c] = await db.select({ size: logCheckpoints.size, rootHash: logCheckpoints.rootHash, note: logCheckpoints.note })
@@ -245,14 +240,14 @@ export type LatestEntry = {
 
 /**
  * For the signed status and the certificate: the record's latest entry and its proof against
- * the latest checkpoint; "pending" while that entry is not covered by a checkpoint yet (for
+ * the published checkpoint (published.ts: with witnesses, the latest with a quorum of cosignatures); "pending" while that entry is not covered by a checkpoint yet (for
  * LOG_CHECKPOINT_INTERVAL_MS at most); null when the record is not in the log (sandbox).
  */
 export async function latestProvenEntry(db: DbOrTx, recordId: string): Promise<LatestEntry | "pending" | null> {
   const [last] = await db.select({ idx: logEntries.idx, leaf: logEntries.leaf }).from(logEntries)
     .where(eq(logEntries.recordId, recordId)).orderBy(desc(logEntries.idx)).limit(1);
   if (!last) return null;
-  const checkpoint = await latestCheckpoint(db);
+  const checkpoint = await publishedCheckpoint(db);
   if (!checkpoint || last.idx >= checkpoint.size) return "pending";
   return {
     index: last.idx, leaf: last.leaf, leaf_hash: leafHash(last.leaf), tree_size: checkpoint.size,
@@ -306,11 +301,11 @@ export async function entryLeaves(db: DbOrTx, first: number, count: number): Pro
 
 
 /**
- * A tile as of the latest checkpoint (C2SP tlog-tiles): full once the tree has all 256 of its
+ * A tile as of the published checkpoint (C2SP tlog-tiles): full once the tree has all 256 of its
  * hashes or entries, partial (`width`) when it has at least that many; null otherwise.
  */
 export async function readTile(db: DbOrTx, ref: TileRef): Promise<Buffer | null> {
-  const size = (await latestCheckpoint(db))?.size ?? 0;
+  const size = (await publishedCheckpoint(db))?.size ?? 0;
   const level = ref.kind === "hashes" ? ref.level * TILE_HEIGHT : 0;
   const width = ref.width ?? TILE_WIDTH;
   if (Math.floor(size / 2 ** level) - ref.index * TILE_WIDTH < width) return null;

@@ -7,6 +7,7 @@ import type { operations } from "./generated/openapi.js";
 import { operationTable, type OperationId } from "./generated/operations.js";
 import { methodEntries, methodTable } from "./methods.js";
 import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retryableStatus, type RetryPolicy } from "./retry.js";
+import type { CheckpointPolicy } from "./checkpoint.js";
 import { verifyCheck, verifyLookup, verifyStatus, type Jwks, type VerifyResult } from "./verify.js";
 
 // ---- Types derived from the generated OpenAPI types ----
@@ -276,7 +277,7 @@ export class PrsClient {
   }
 
   /** verifyStatus with this service's keys. */
-  verifyStatus(answer: unknown, options: { verificationId?: string } = {}) {
+  verifyStatus(answer: unknown, options: { verificationId?: string; log?: CheckpointPolicy } = {}) {
     return this.#withJwks((jwks) => verifyStatus(answer, jwks, options));
   }
 

@@ -11,4 +11,5 @@ export {
   verifyStatus, verifyLookup, verifyCheck, verifySignedAnswer, jwksKey, publicKeyProblem, ed25519VerifyStrict, canonicalBytes, fromBase64Url,
   type Jwk, type Jwks, type SignedStatus, type LookupAnswer, type CheckAnswer, type VerifyResult, type VerifyFailure,
 } from "./verify.js";
+export { verifyCheckpoint, openNote, parseVkey, type CheckpointPolicy, type CheckpointResult, type CheckpointFailure, type NoteKey } from "./checkpoint.js";
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type WebhookVerifyKeys, type WebhookVerifyOptions, type WebhookFailure } from "./webhooks.js";

@@ -3,6 +3,7 @@
 // published JWK Set (/.well-known/jwks.json) whose kid the answer names.
 import * as ed from "@noble/ed25519";
 import { canonicalize } from "json-canonicalize";
+import { verifyCheckpoint, type CheckpointPolicy } from "./checkpoint.js";
 import type { components } from "./generated/openapi.js";
 
 export type Jwk = components["schemas"]["Jwk"];
@@ -18,7 +19,9 @@ export type VerifyFailure =
   | "unusable_key" //           the key is not an Ed25519 signing key, or is a weak (small-order) point
   | "malformed_signature" //    not 64 bytes of base64url
   | "bad_signature" //          does not verify: the answer was changed, or signed by another key
-  | "verification_id_mismatch"; // a valid status, but about another record than the one expected
+  | "verification_id_mismatch" // a valid status, but about another record than the one expected
+  | "bad_checkpoint" //         with options.log: its transparency_log checkpoint is not signed by the log key, or its root is not the checkpoint's
+  | "not_witnessed"; //         with options.log and witnesses: the checkpoint lacks the quorum of cosignatures
 
 /** Verification outcomes are data, like the service's own: never thrown. */
 export type VerifyResult = { valid: true; key_id: string } | { valid: false; code: VerifyFailure; message: string; key_id?: string };
@@ -105,13 +108,23 @@ export async function verifySignedAnswer(answer: unknown, signatureField: string
 
 /**
  * A signed status (GET /api/v1/records/{id}/status). With `verificationId`, also that it is
- * about that record. What it says — `status`, `environment`, `as_of` — is for you to judge.
+ * about that record. With `log` (the log key, and the witnesses you trust with their quorum),
+ * also the checkpoint of its `transparency_log` (null while the latest change is pending: not
+ * checked). What it says — `status`, `environment`, `as_of` — is for you to judge.
  */
-export async function verifyStatus(answer: SignedStatus | unknown, jwks: Jwks, options: { verificationId?: string } = {}): Promise<VerifyResult> {
+export async function verifyStatus(
+  answer: SignedStatus | unknown, jwks: Jwks, options: { verificationId?: string; log?: CheckpointPolicy } = {},
+): Promise<VerifyResult> {
   const r = await verifySignedAnswer(answer, "status_signature", jwks);
   const id = (answer as { verification_id?: unknown }).verification_id;
   if (r.valid && options.verificationId !== undefined && id !== options.verificationId) {
     return fail("verification_id_mismatch", `the status is about ${String(id)}, not ${options.verificationId}`, r.key_id);
+  }
+  const tl = (answer as { transparency_log?: { checkpoint?: unknown; root_hash?: unknown } | null }).transparency_log;
+  if (r.valid && options.log && tl) {
+    const c = await verifyCheckpoint(tl.checkpoint, options.log);
+    if (!c.valid) return fail(c.code === "not_witnessed" ? "not_witnessed" : "bad_checkpoint", `transparency_log: ${c.message}`, r.key_id);
+    if (c.root_hash !== tl.root_hash) return fail("bad_checkpoint", "transparency_log: root_hash is not the checkpoint's root", r.key_id);
   }
   return r;
 }

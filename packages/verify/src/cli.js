@@ -2,6 +2,7 @@
 // service. Exit 0 verified, 1 verification failed, 2 usage or input error.
 import { parseArgs } from "node:util";
 import { answer, consistency, inclusion, record } from "./commands.js";
+import { loadWitnessPolicy } from "./inputs.js";
 import { InputError } from "./io.js";
 import { monitorOnce } from "./monitor.js";
 
@@ -9,18 +10,23 @@ export const HELP = `prs-verify — check Proof Records answers and its transpar
 
 Usage:
   prs-verify record <record.json|URL> [--jwks <file|URL>] [--payload <file>] [--offline]
-  prs-verify status <answer.json|URL> [--jwks <file|URL>] [--log-key <vkey|file|URL>] [--id PRS-…]
+  prs-verify status <answer.json|URL> [--jwks <file|URL>] [--log-key <vkey|file|URL>] [--id PRS-…] [--witness <vkey> … [--quorum N]]
   prs-verify lookup <answer.json|URL> [--jwks <file|URL>]
   prs-verify check  <answer.json|URL> [--jwks <file|URL>]
-  prs-verify inclusion --checkpoint <file|URL> --log-key <…> (--leaf <file> | --leaf-hash <hex>) --index N --proof <hex,hex…>
-  prs-verify inclusion --from <record log answer file|URL> --log-key <…>
-  prs-verify consistency --old <checkpoint file> (--new <file|URL> | --log <base URL>) --log-key <…> [--proof <hex,hex…>]
-  prs-verify monitor --log <base URL> --log-key <…> --state <file> [--once | --interval <s>] [--grace <s>] [--jwks <file|URL>]
+  prs-verify inclusion --checkpoint <file|URL> --log-key <…> (--leaf <file> | --leaf-hash <hex>) --index N --proof <hex,hex…> [--witness …]
+  prs-verify inclusion --from <record log answer file|URL> --log-key <…> [--witness <vkey> … [--quorum N]]
+  prs-verify consistency --old <checkpoint file> (--new <file|URL> | --log <base URL>) --log-key <…> [--proof <hex,hex…>] [--witness …]
+  prs-verify monitor --log <base URL> --log-key <…> --state <file> [--once | --interval <s>] [--grace <s>] [--jwks <file|URL>] [--witness …]
 
   --jwks      the service's /.well-known/jwks.json (a file or URL). For an answer given as
               a URL it defaults to that service's JWKS.
   --log-key   the log's verifier key, "<name>+<hash>+<key>", inline, in a file, or a URL
               (<base>/log/key). Pin it: it is what makes a checkpoint trustworthy.
+  --witness   a witness's verifier key (C2SP vkey of type 0x04: "<name>+<id>+<key>", inline,
+              in a file, or a URL); repeat it for each witness you trust. With it, a
+              checkpoint (status, inclusion, consistency, monitor) must carry valid
+              cosignatures of at least --quorum of them, or the check fails.
+  --quorum    how many of the --witness keys must have cosigned (default: all of them).
   --json      print one JSON object instead of text.
   --help      this text.
 
@@ -47,17 +53,19 @@ const OPTIONS = /** @type {const} */ ({
   once: { type: "boolean" },
   interval: { type: "string" },
   grace: { type: "string" },
+  witness: { type: "string", multiple: true },
+  quorum: { type: "string" },
 });
 
 /** Which options each command takes. */
 const ALLOWED = /** @type {Record<string, string[]>} */ ({
   record: ["jwks", "payload", "offline"],
-  status: ["jwks", "log-key", "id"],
+  status: ["jwks", "log-key", "id", "witness", "quorum"],
   lookup: ["jwks"],
   check: ["jwks"],
-  inclusion: ["checkpoint", "log-key", "leaf", "leaf-hash", "index", "proof", "from"],
-  consistency: ["old", "new", "log", "log-key", "proof"],
-  monitor: ["log", "log-key", "state", "once", "interval", "grace", "jwks"],
+  inclusion: ["checkpoint", "log-key", "leaf", "leaf-hash", "index", "proof", "from", "witness", "quorum"],
+  consistency: ["old", "new", "log", "log-key", "proof", "witness", "quorum"],
+  monitor: ["log", "log-key", "state", "once", "interval", "grace", "jwks", "witness", "quorum"],
 });
 
 /**
@@ -126,7 +134,10 @@ async function monitor(args, print, err) {
   };
   const grace = seconds(/** @type {string | undefined} */ (v.grace), "grace", 600);
   if (v.once && v.interval !== undefined) throw new InputError("give --once or --interval, not both");
-  const opts = { log: String(v.log), logKey: String(v["log-key"]), state: String(v.state), jwks: /** @type {string | undefined} */ (v.jwks), graceSeconds: grace };
+  const opts = {
+    log: String(v.log), logKey: String(v["log-key"]), state: String(v.state), jwks: /** @type {string | undefined} */ (v.jwks), graceSeconds: grace,
+    policy: await loadWitnessPolicy(v),
+  };
   if (v.interval === undefined) {
     const report = await monitorOnce(opts);
     print(report);

@@ -3,16 +3,16 @@
 import { canonicalize } from "json-canonicalize";
 import { bytesEqual, fromBase64, fromHex, sha256, toBase64, toHex, utf8 } from "./bytes.js";
 import { InputError, isUrl, readJson, readText } from "./io.js";
-import { loadHexList, loadJwks, loadLogKey, wholeNumber } from "./inputs.js";
+import { loadHexList, loadJwks, loadLogKey, loadWitnessPolicy, wholeNumber } from "./inputs.js";
 import { canonicalBytes, checkSignature, checkSignedAnswer } from "./jwks.js";
 import { parseLeaf } from "./leaf.js";
 import { checkCheckpoint, checkEntry } from "./log-entry.js";
 import { EMPTY_ROOT, consistencyProof, leafHash, verifyConsistency, verifyInclusion } from "./merkle.js";
-import { verifyCheckpoint } from "./note.js";
+import { verifyCheckpoint, witnessVerdict } from "./note.js";
 import { Report } from "./report.js";
 import { TileReader } from "./tiles.js";
 
-/** @typedef {{ positionals: string[], values: Record<string, string | boolean | undefined> }} Args */
+/** @typedef {{ positionals: string[], values: Record<string, string | string[] | boolean | undefined> }} Args */
 
 /** @param {Args} args @param {string} name */
 const str = (args, name) => /** @type {string | undefined} */ (args.values[name]);
@@ -142,13 +142,14 @@ export async function record(args) {
  * The transparency_log block of a signed status.
  * @param {Report} report @param {Record<string, any>} answer
  * @param {import("./note.js").NoteVerifier | null} logKey
+ * @param {import("./note.js").WitnessPolicy | null} policy
  */
-function checkStatusLog(report, answer, logKey) {
+function checkStatusLog(report, answer, logKey, policy) {
   if (!("transparency_log" in answer)) return report.note("transparency log", "the answer has no transparency_log field");
   const tl = answer.transparency_log;
   if (tl === null) return report.note("transparency log", "null: the latest change is not yet covered by a published checkpoint");
   if (!tl || typeof tl !== "object") return report.fail("transparency log", "transparency_log is neither an object nor null");
-  const cp = checkCheckpoint(report, "log checkpoint", tl.checkpoint, logKey);
+  const cp = checkCheckpoint(report, "log checkpoint", tl.checkpoint, logKey, policy);
   if (!cp) return;
   const root = typeof tl.root_hash === "string" ? fromBase64(tl.root_hash) : null;
   report.expect("log root hash", root !== null && bytesEqual(root, cp.rootHash), "root_hash is the checkpoint's root",
@@ -182,6 +183,7 @@ export async function answer(kind, args) {
   const jwks = await loadJwks(str(args, "jwks"), source, report);
   const logKeyArg = str(args, "log-key");
   const logKey = kind === "status" && logKeyArg ? await loadLogKey(logKeyArg) : null;
+  const policy = kind === "status" ? await loadWitnessPolicy(args.values) : null;
   const signatureField = kind === "status" ? "status_signature" : "signature";
   if (kind === "status") {
     report.facts = {
@@ -202,7 +204,7 @@ export async function answer(kind, args) {
   checkSignedAnswer(report, kind, a, signatureField, jwks);
   const id = str(args, "id");
   if (id !== undefined && kind === "status") report.expect("record id", a.verification_id === id, id, `the answer is about ${a.verification_id}, not ${id}`);
-  if (kind === "status") checkStatusLog(report, a, logKey);
+  if (kind === "status") checkStatusLog(report, a, logKey, policy);
   return report;
 }
 
@@ -213,11 +215,12 @@ export async function inclusion(args) {
   const report = new Report("inclusion");
   const logKeyArg = str(args, "log-key");
   const logKey = logKeyArg ? await loadLogKey(logKeyArg) : null;
+  const policy = await loadWitnessPolicy(args.values);
   const from = str(args, "from");
   if (from) {
     const a = asObject(await readJson(from, "record log answer"), "the record log answer");
     report.facts = { verification_id: a.verification_id };
-    const cp = checkCheckpoint(report, "checkpoint", a.checkpoint, logKey);
+    const cp = checkCheckpoint(report, "checkpoint", a.checkpoint, logKey, policy);
     if (!cp) return report;
     report.facts.tree_size = cp.size;
     if (!Array.isArray(a.entries)) return report.fail("entries", "the answer has no entries list"), report;
@@ -239,7 +242,7 @@ export async function inclusion(args) {
 
   const cpArg = str(args, "checkpoint");
   if (!cpArg) throw new InputError("give --checkpoint <file|URL> (or --from <record log answer>)");
-  const cp = checkCheckpoint(report, "checkpoint", await readText(cpArg, "checkpoint"), logKey);
+  const cp = checkCheckpoint(report, "checkpoint", await readText(cpArg, "checkpoint"), logKey, policy);
   if (!cp) return report;
   const index = wholeNumber(str(args, "index"), "index");
   const proofArg = str(args, "proof");
@@ -287,13 +290,23 @@ export async function consistency(args) {
   const log = str(args, "log")?.replace(/\/+$/, "");
   const newArg = str(args, "new") ?? (log ? `${log}/log/checkpoint` : undefined);
   if (!newArg) throw new InputError("give --new <checkpoint file|URL> (or --log <base URL> to read its checkpoint)");
-  const older = verifyCheckpoint(await readText(oldArg, "old checkpoint"), logKey);
-  const newer = verifyCheckpoint(await readText(newArg, "new checkpoint"), logKey);
+  const policy = await loadWitnessPolicy(args.values);
+  const olderNote = await readText(oldArg, "old checkpoint");
+  const newerNote = await readText(newArg, "new checkpoint");
+  const older = verifyCheckpoint(olderNote, logKey);
+  const newer = verifyCheckpoint(newerNote, logKey);
+  if (policy) {
+    // Both ends: a tree nobody else saw proves nothing about the history others were shown.
+    for (const [label, note] of /** @type {const} */ ([["old checkpoint witnesses", olderNote], ["new checkpoint witnesses", newerNote]])) {
+      const w = witnessVerdict(note, policy);
+      report.expect(label, w.ok, w.detail, w.detail);
+    }
+  }
   if (!older.ok) report.fail("old checkpoint signature", older.error);
   else report.pass("old checkpoint signature", `${logKey.name}, tree size ${older.checkpoint.size}`);
   if (!newer.ok) report.fail("new checkpoint signature", newer.error);
   else report.pass("new checkpoint signature", `${logKey.name}, tree size ${newer.checkpoint.size}`);
-  if (!older.ok || !newer.ok) return report;
+  if (!older.ok || !newer.ok || !report.ok) return report;
   const a = older.checkpoint;
   const b = newer.checkpoint;
   report.facts = { old_size: a.size, new_size: b.size };

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { fromHex } from "./bytes.js";
 import { InputError, inlineOrSource, isUrl, readJson, readText } from "./io.js";
-import { parseVerifierKey } from "./note.js";
+import { parseCosignerKey, parseVerifierKey } from "./note.js";
 
 /**
  * The service's base URL from a URL of one of its API answers.
@@ -71,4 +71,35 @@ export async function loadHexList(arg, what) {
 export function wholeNumber(arg, name) {
   if (arg === undefined || !/^(0|[1-9][0-9]*)$/.test(arg) || !Number.isSafeInteger(Number(arg))) throw new InputError(`--${name} must be a whole number`);
   return Number(arg);
+}
+
+/**
+ * The witness policy of --witness <vkey> (repeatable; inline, a file or a URL) and --quorum N
+ * (default: all of them); null when no --witness is given.
+ * @param {Record<string, unknown>} values
+ * @returns {Promise<import("./note.js").WitnessPolicy | null>}
+ */
+export async function loadWitnessPolicy(values) {
+  const given = /** @type {string[] | undefined} */ (values.witness) ?? [];
+  const quorumArg = /** @type {string | undefined} */ (values.quorum);
+  if (given.length === 0) {
+    if (quorumArg !== undefined) throw new InputError("--quorum needs the witnesses it counts: give --witness <vkey> for each");
+    return null;
+  }
+  /** @type {import("./note.js").Cosigner[]} */
+  const witnesses = [];
+  for (const arg of given) {
+    const text = await inlineOrSource(arg, "witness key", (s) => /^[^+\s]+\+[0-9a-f]{8}\+\S+$/.test(s));
+    let w;
+    try {
+      w = parseCosignerKey(text.split("\n")[0] ?? "");
+    } catch (e) {
+      throw new InputError(`witness key ${JSON.stringify(arg.slice(0, 80))} refused: ${/** @type {Error} */ (e).message}`);
+    }
+    if (witnesses.some((x) => x.name === w.name)) throw new InputError(`--witness ${w.name} is given twice`);
+    witnesses.push(w);
+  }
+  const quorum = quorumArg === undefined ? witnesses.length : wholeNumber(quorumArg, "quorum");
+  if (quorum < 1 || quorum > witnesses.length) throw new InputError(`--quorum must be between 1 and the ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"} given`);
+  return { witnesses, quorum };
 }

@@ -4,17 +4,24 @@
 import { fromHex, toHex, utf8 } from "./bytes.js";
 import { parseLeaf } from "./leaf.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
-import { readCheckpointUnverified, verifyCheckpoint } from "./note.js";
+import { readCheckpointUnverified, verifyCheckpoint, witnessVerdict } from "./note.js";
 
 /**
  * Verifies a checkpoint note with the log key when there is one; otherwise reads it and
  * says its signature went unchecked. Returns the checkpoint or null when unusable.
  * @param {import("./report.js").Report} report @param {string} label @param {unknown} note
  * @param {import("./note.js").NoteVerifier | null} logKey
+ * @param {import("./note.js").WitnessPolicy | null} [policy] --witness/--quorum: a checkpoint
+ *   without the quorum of cosignatures fails (and is not used further)
  * @returns {import("./note.js").Checkpoint | null}
  */
-export function checkCheckpoint(report, label, note, logKey) {
+export function checkCheckpoint(report, label, note, logKey, policy = null) {
   if (typeof note !== "string") return report.fail(label, "no checkpoint (a signed note as text)"), null;
+  if (policy) {
+    const w = witnessVerdict(note, policy);
+    report.expect(`${label} witnesses`, w.ok, w.detail, w.detail);
+    if (!w.ok) return null;
+  }
   if (logKey) {
     const v = verifyCheckpoint(note, logKey);
     if (!v.ok) return report.fail(`${label} signature`, v.error), null;

@@ -8,7 +8,7 @@ import { loadLogKey } from "./inputs.js";
 import { checkSignedAnswer } from "./jwks.js";
 import { FINAL, parseLeaf } from "./leaf.js";
 import { CompactRange, leafHash } from "./merkle.js";
-import { verifyCheckpoint } from "./note.js";
+import { verifyCheckpoint, witnessVerdict } from "./note.js";
 import { Report } from "./report.js";
 import { TILE_WIDTH, TileReader } from "./tiles.js";
 
@@ -72,7 +72,8 @@ async function pool(items, limit, fn) {
 
 /**
  * One pass of the monitor.
- * @param {{ log: string, logKey: string, state: string, jwks?: string, graceSeconds: number, now?: () => number }} opts
+ * @param {{ log: string, logKey: string, state: string, jwks?: string, graceSeconds: number, now?: () => number,
+ *   policy?: import("./note.js").WitnessPolicy | null }} opts
  */
 export async function monitorOnce(opts) {
   const report = new Report("monitor");
@@ -87,6 +88,12 @@ export async function monitorOnce(opts) {
   if (!v.ok) return report.fail("checkpoint signature", v.error), report;
   const cp = v.checkpoint;
   report.pass("checkpoint signature", `${key.name}, tree size ${cp.size}`);
+  if (opts.policy) {
+    // An unwitnessed checkpoint is not taken into the saved state.
+    const w = witnessVerdict(note, opts.policy);
+    report.expect("checkpoint witnesses", w.ok, w.detail, w.detail);
+    if (!w.ok) return report;
+  }
   const from = saved?.size ?? 0;
   report.facts = { log, tree_size: cp.size, previous_size: saved ? from : null };
   if (cp.size < from) return report.fail("consistency", `the log shrank from ${from} to ${cp.size} entries`), report;

@@ -1,6 +1,6 @@
 // C2SP signed-note and tlog-checkpoint, Ed25519 keys only (signature type 0x01).
 // https://c2sp.org/signed-note  https://c2sp.org/tlog-checkpoint
-import { concat, fromBase64, sha256, toBase64, toHex, utf8 } from "./bytes.js";
+import { bytesEqual, concat, fromBase64, sha256, toBase64, toHex, utf8 } from "./bytes.js";
 import { publicKeyOf, publicKeyProblem, sign, verifyStrict } from "./ed25519.js";
 
 const ED25519 = 0x01;
@@ -147,3 +147,94 @@ export function readCheckpointUnverified(note) {
   if (split < 0) throw new Error("the note has no blank line before its signatures");
   return parseCheckpointText(note.slice(0, split + 1));
 }
+
+// ---------------------------------------------------------------- witnesses
+// C2SP tlog-cosignature (Ed25519, cosignature/v1) and a witness policy: the checkpoint must
+// carry valid cosignatures of at least `quorum` of the trusted witnesses.
+
+const COSIGNATURE_V1 = 0x04;
+
+/**
+ * @typedef {{ name: string, keyId: Uint8Array, publicKey: Uint8Array }} Cosigner
+ * @typedef {{ witnesses: Cosigner[], quorum: number }} WitnessPolicy
+ */
+
+/**
+ * First 4 bytes of SHA-256(name ‖ "\n" ‖ 0x04 ‖ public key).
+ * @param {string} name @param {Uint8Array} publicKey
+ */
+export const cosignerKeyId = (name, publicKey) => sha256(concat(utf8.encode(name), Uint8Array.of(0x0a, COSIGNATURE_V1), publicKey)).slice(0, 4);
+
+/**
+ * Parses a witness's vkey `<name>+<8 hex key ID>+<base64(0x04 ‖ Ed25519 public key)>`.
+ * Throws an Error saying what is wrong.
+ * @param {string} vkey @returns {Cosigner}
+ */
+export function parseCosignerKey(vkey) {
+  const m = /^([^+]*)\+([^+]*)\+(.*)$/s.exec(vkey.trim());
+  if (!m) throw new Error("a witness key is <name>+<key ID>+<key>: three parts joined by '+'");
+  const [, name = "", idHex = "", keyB64 = ""] = m;
+  if (!validName(name)) throw new Error(`the key name ${JSON.stringify(name)} is empty or has spaces or control characters`);
+  if (!/^[0-9a-f]{8}$/.test(idHex)) throw new Error(`the key ID ${JSON.stringify(idHex)} is not 8 lower-case hex digits`);
+  const key = fromBase64(keyB64);
+  if (!key) throw new Error("the key is not standard base64");
+  if (key.length !== 33 || key[0] !== COSIGNATURE_V1) throw new Error(`the key is not an Ed25519 cosignature key (0x04 and 32 bytes; got ${key.length} bytes, type ${key[0]})`);
+  const publicKey = key.slice(1);
+  const problem = publicKeyProblem(publicKey);
+  if (problem) throw new Error(`the public key: ${problem}`);
+  const keyId = cosignerKeyId(name, publicKey);
+  if (toHex(keyId) !== idHex) throw new Error(`the key ID ${idHex} does not match the key (it is ${toHex(keyId)})`);
+  return { name, keyId, publicKey };
+}
+
+/**
+ * The message a witness signs: "cosignature/v1\ntime <t>\n" and the checkpoint's text.
+ * @param {string} text @param {bigint} time
+ */
+export const cosignedMessage = (text, time) => utf8.encode(`cosignature/v1\ntime ${time}\n${text}`);
+
+/**
+ * Which trusted witnesses validly cosigned the note. Lines of unknown keys are ignored and
+ * never counted; several lines of one witness count once; a line of a trusted witness that
+ * does not verify makes the note fail (signed-note: such a note is malformed).
+ * @param {string} note @param {WitnessPolicy} policy
+ * @returns {{ ok: true, cosigned: string[] } | { ok: false, error: string }}
+ */
+export function checkWitnesses(note, policy) {
+  const split = typeof note === "string" ? note.lastIndexOf("\n\n") : -1;
+  if (split < 0) return { ok: false, error: "the note has no blank line before its signatures" };
+  const text = note.slice(0, split + 1);
+  const cosigned = new Set();
+  for (const line of note.slice(split + 2).replace(/\n$/, "").split("\n")) {
+    if (!line.startsWith(DASH)) return { ok: false, error: `a signature line does not start with "— ": ${JSON.stringify(line.slice(0, 40))}` };
+    const [name = "", b64 = ""] = line.slice(DASH.length).split(" ");
+    const raw = fromBase64(b64);
+    if (!raw || raw.length < 4) continue;
+    const w = policy.witnesses.find((x) => x.name === name && bytesEqual(x.keyId, raw.slice(0, 4)));
+    if (!w) continue;
+    if (raw.length !== 76) return { ok: false, error: `the cosignature by ${name} is ${raw.length - 4} bytes, not a timestamp and an Ed25519 signature (72)` };
+    const time = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+    if (time === 0n || time >= 2n ** 63n) return { ok: false, error: `the cosignature by ${name} has timestamp ${time}` };
+    if (!verifyStrict(raw.slice(12), cosignedMessage(text, time), w.publicKey)) {
+      return { ok: false, error: `the cosignature by ${name}+${toHex(w.keyId)} does not verify over the checkpoint` };
+    }
+    cosigned.add(name);
+  }
+  return { ok: true, cosigned: [...cosigned] };
+}
+
+/**
+ * The policy's verdict on a checkpoint note, with a sentence either way.
+ * @param {string} note @param {WitnessPolicy} policy
+ * @returns {{ ok: boolean, detail: string }}
+ */
+export function witnessVerdict(note, policy) {
+  const r = checkWitnesses(note, policy);
+  if (!r.ok) return { ok: false, detail: r.error };
+  const n = r.cosigned.length;
+  const of = `${n} valid cosignature${n === 1 ? "" : "s"} of the ${policy.witnesses.length} trusted witness${policy.witnesses.length === 1 ? "" : "es"}`;
+  return n >= policy.quorum
+    ? { ok: true, detail: `${of} (${r.cosigned.join(", ")}); quorum ${policy.quorum}` }
+    : { ok: false, detail: `${of}${n > 0 ? ` (${r.cosigned.join(", ")})` : ""}, fewer than the quorum of ${policy.quorum}: the checkpoint is not witnessed` };
+}
+

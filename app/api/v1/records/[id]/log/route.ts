@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http/errors";
 import { publicApi } from "@/lib/http/with-api-key";
 import { getPublicRecord, publicRecordNotFound } from "@/lib/records/get-record";
 import { historyQueryFrom } from "@/lib/records/history-page";
-import { latestCheckpoint, recordEntries } from "@/lib/tlog/store";
+import { publishedCheckpoint, recordEntries } from "@/lib/tlog/store";
 
 /**
  * Public: an issued record's transparency-log entries, each with its inclusion proof against
@@ -17,7 +17,7 @@ export const GET = publicApi(async (ctx) => {
   const page = historyQueryFrom(new URL(ctx.req.url).searchParams);
   const record = await getPublicRecord(ctx.db, id);
   if (!record) throw publicRecordNotFound(id);
-  const checkpoint = await latestCheckpoint(ctx.db);
+  const checkpoint = await publishedCheckpoint(ctx.db);
   if (!checkpoint) throw new ApiError("not_found", "The transparency log has no checkpoint yet; try again in a few seconds.");
   const { proven, pending, olderBefore } = await recordEntries(ctx.db, record.id, checkpoint, page);
   return json({
