@@ -55,6 +55,10 @@ export const OPERATION_SCOPES = {
   createApiKey: "account",
   listApiKeys: "account",
   revokeApiKey: "account",
+  // Impersonation watches (issue 31)
+  createWatch: "watches",
+  listWatches: "watches",
+  deleteWatch: "watches",
 } as const satisfies Record<string, Scope>;
 export type KeyedOperation = keyof typeof OPERATION_SCOPES;
 
