@@ -9,10 +9,10 @@ import { serializeRecord } from "@/lib/records/serialize-record";
 import { recordUrls } from "@/lib/records/urls";
 import { fireWatches, type Found } from "./match-watches";
 import { sendWatchMails, type WatchMail } from "./send-watch-mail";
-import { WATCH_KINDS, watchValue, type WatchKind } from "./watch-value";
+import { WATCH_KINDS, WATCH_LIMIT, watchValue, type WatchKind } from "./watch-value";
 
-/** At most this many watches per account (defaults included): 422 watch_limit_reached beyond. */
-export const WATCH_LIMIT = 200;
+export { WATCH_LIMIT };
+
 /** Each watch in a list carries its newest matches, at most this many. */
 export const RECENT_MATCHES = 10;
 /** A new watch fires for at most this many existing records (the newest). */

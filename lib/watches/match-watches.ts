@@ -3,6 +3,7 @@ import { events, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
 import { buildEvent } from "@/lib/outbox/write-event";
+import { addDefaultDomainWatches } from "./default-watches";
 import { recordWatchValues, type WatchedValue } from "./record-watch-values";
 import type { WatchMail } from "./send-watch-mail";
 import type { WatchKind } from "./watch-value";
@@ -23,10 +24,12 @@ type WatchHit = { id: string; account_id: string; kind: WatchKind; value: string
  * one indexed query for all of them (watches by (kind, match_key) and (kind, skeleton)), then
  * one watch_matches row per (watch, record) — written once, so a record fires a watch once
  * whatever happens to it later — and one `watch.matched` event to the watcher's account per
- * new row. The watcher's own records never fire its watches. Returns the mails to send once
+ * new row. The watcher's own records never fire its watches. A domain a verified organisation
+ * proves by one of these records becomes one of its default watches (default-watches.ts). Returns the mails to send once
  * the transaction has committed (sendWatchMails).
  */
 export async function matchWatches(tx: DbOrTx, issued: readonly IssuedRecord[], at = new Date()): Promise<WatchMail[]> {
+  await addDefaultDomainWatches(tx, issued, at); // a verified organisation's newly proved domain is watched from now on
   const live = issued.filter((r) => r.row.environment === "live" && r.row.visibility === "public" && r.row.status === "active");
   const perRecord = live.map((r) => ({ r, values: recordWatchValues(r.row, r.values) })).filter((x) => x.values.length);
   if (perRecord.length === 0) return [];

@@ -23,6 +23,8 @@ import { normalizeDomain } from "@/lib/proofs/domain-name";
  */
 export const WATCH_KINDS = ["name", "domain", "iban", "wallet", "lei"] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
+/** At most this many watches per account (defaults included): 422 watch_limit_reached beyond. */
+export const WATCH_LIMIT = 200;
 export type WatchValue = { matchKey: string; skeleton: string | null };
 
 export function skeletonOf(text: string): string {
