@@ -7,7 +7,7 @@ import { admin, call, issue, newAccount } from "../helpers";
  * that takes a key names one scope; a key without it is refused with 403 insufficient_scope
  * naming that scope, and a key with only that scope is not.
  */
-const ALL = ["records:read", "records:write", "lifecycle", "challenges", "webhooks", "mandate_keys", "account"];
+const ALL = ["records:read", "records:write", "lifecycle", "challenges", "webhooks", "mandate_keys", "watches", "account"];
 
 /** Scopes that do not grant `scope` (records:write grants records:read too). */
 const allBut = (scope: string) => ALL.filter((s) => s !== scope && !(scope === "records:read" && s === "records:write"));
