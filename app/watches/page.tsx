@@ -4,7 +4,9 @@ import { ConfirmActionForm } from "@/components/confirm-action";
 import { Breakable, DataTable, PortalHeader, PortalMain } from "@/components/portal";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { domainToUnicode } from "node:url";
 import { formatUtc } from "@/lib/format/dates";
+import { domainDisplayText } from "@/lib/format/domain-display";
 import { listWatches, WATCH_LIMIT } from "@/lib/watches/manage-watches";
 import { SignOutButton } from "../developers/forms";
 import { deleteWatchAction } from "./actions";
@@ -14,6 +16,10 @@ export const metadata: Metadata = { title: "Impersonation watch", robots: { inde
 export const dynamic = "force-dynamic";
 
 const KIND_LABEL: Record<string, string> = { name: "Name", domain: "Domain", iban: "IBAN", wallet: "Wallet", lei: "LEI" };
+
+/** A domain as the display rules show it (a look-alike with its A-label beside it); other values as they are. */
+const shown = (kind: string, value: string) =>
+  kind === "domain" && !value.includes("/") ? domainDisplayText(domainToUnicode(value) || value) : value;
 
 export default async function WatchesPage() {
   const account = await requireAccount("/watches");
@@ -75,8 +81,8 @@ export default async function WatchesPage() {
                 {matches.map((m) => (
                   <tr key={`${m.watch.id}-${m.verification_id}`} className="border-b border-slate-100 align-top" data-testid="match-row">
                     <td className="py-2" data-label="When">{formatUtc(m.matched_at)}</td>
-                    <td data-label="Watched">{KIND_LABEL[m.watch.kind]} <Breakable text={m.watch.value} /></td>
-                    <td data-label="On the record"><Breakable text={m.matched_value} /></td>
+                    <td data-label="Watched">{KIND_LABEL[m.watch.kind]} <Breakable text={m.watch.match_key} /></td>
+                    <td data-label="On the record" data-testid="matched-value"><Breakable text={shown(m.watch.kind, m.matched_value)} /></td>
                     <td data-label="How">{m.how === "exact" ? "the same value" : <strong className="text-amber-800">a look-alike</strong>}</td>
                     <td data-label="Certificate"><Link className="underline" href={`/r/${m.verification_id}`}>{m.verification_id}</Link></td>
                   </tr>
