@@ -5,12 +5,8 @@ import type { RecordBundle } from "./insert-record-bundle";
 
 /**
  * The impersonation watches new records fire (lib/watches), in the transaction that writes
- * them: their public answer is read back from their `record.issued` event only when a watch
- * fires, so a batch that fires none parses nothing.
+ * them; a batch whose records carry nothing watched costs one indexed query.
  */
 export function watchMatchesOf(tx: DbOrTx, bundles: readonly RecordBundle[]): Promise<WatchMail[]> {
-  return matchWatches(tx, bundles.map((b) => ({
-    row: b.row, values: b.values,
-    record: () => (JSON.parse(b.event.payload) as { data: { record: Record<string, unknown> } }).data.record,
-  })), bundles[0]?.row.createdAt ?? new Date());
+  return matchWatches(tx, bundles.map((b) => ({ row: b.row, values: b.values })), bundles[0]?.row.createdAt ?? new Date());
 }

@@ -52,7 +52,7 @@ export async function issuePending(
   await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await tx.insert(events).values(entryEvent(issued, at, body));
-  o.watchMails?.push(...(await matchWatches(tx, [{ row: issued, values: entry.values, record: () => body as Record<string, unknown> }], at)));
+  o.watchMails?.push(...(await matchWatches(tx, [{ row: issued, values: entry.values }], at)));
   await notifyStatusChanged(tx, [row.id, ...movedByNewRecords([{ row: issued }])]);
   return body;
 }

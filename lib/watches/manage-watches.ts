@@ -4,8 +4,6 @@ import { accounts, records, recordValues, watches, watchMatches } from "@/drizzl
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { newWatchId, WATCH_ID_RE } from "@/lib/ids";
-import { loadPublicViews } from "@/lib/records/public-view";
-import { serializeRecord } from "@/lib/records/serialize-record";
 import { recordUrls } from "@/lib/records/urls";
 import { fireWatches, type Found } from "./match-watches";
 import { sendWatchMails, type WatchMail } from "./send-watch-mail";
@@ -98,10 +96,9 @@ async function fireForExisting(tx: DbOrTx, w: Row): Promise<WatchMail[]> {
     .limit(EXISTING_MAX);
   if (hits.length === 0) return [];
   const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, w.accountId));
-  const views = await loadPublicViews(tx, hits.map((h) => h.row));
-  const found: Found[] = hits.map((h, i) => ({
+  const found: Found[] = hits.map((h) => ({
     watch: { id: w.id, account_id: w.accountId, kind: w.kind, value: w.value, email: owner!.email },
-    r: { row: h.row, record: () => serializeRecord(views[i]!) as Record<string, unknown> },
+    r: { row: h.row },
     how: "exact",
     v: { value: h.value, field: h.field },
   }));

@@ -2,19 +2,17 @@ import { sql } from "drizzle-orm";
 import { events, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
+import { loadPublicViews } from "@/lib/records/public-view";
+import type { RecordRow } from "@/lib/records/serialize-record";
+import { statusFields } from "@/lib/records/signed-status";
 import { buildEvent } from "@/lib/outbox/write-event";
 import { addDefaultDomainWatches } from "./default-watches";
 import { recordWatchValues, type WatchedValue } from "./record-watch-values";
 import type { WatchMail } from "./send-watch-mail";
 import type { WatchKind } from "./watch-value";
 
-/** A record just made live (issued, from a batch, or approved): its row, its lookup values and its public answer. */
-export type IssuedRecord = {
-  row: { id: string; accountId: string; environment: string; visibility: string; status: string; claimType: string; subject: string; evidencePublic: Record<string, unknown> | null };
-  values: readonly RecordValueRow[];
-  /** The public record answer (serializeRecord), read only when a watch fires. */
-  record: () => Record<string, unknown>;
-};
+/** A record just made live (issued, from a batch, or approved): its row and its lookup values. */
+export type IssuedRecord = { row: RecordRow; values: readonly RecordValueRow[] };
 
 type WatchHit = { id: string; account_id: string; kind: WatchKind; value: string; match_key: string; skeleton: string | null; email: string };
 
@@ -63,18 +61,25 @@ export async function matchWatches(tx: DbOrTx, issued: readonly IssuedRecord[], 
   return fireWatches(tx, found, at);
 }
 
-export type Found = { watch: Pick<WatchHit, "id" | "account_id" | "kind" | "value" | "email">; r: Pick<IssuedRecord, "row" | "record">; how: "exact" | "confusable"; v: Pick<WatchedValue, "value" | "field"> };
+export type Found = { watch: Pick<WatchHit, "id" | "account_id" | "kind" | "value" | "email">; r: { row: RecordRow }; how: "exact" | "confusable"; v: Pick<WatchedValue, "value" | "field"> };
 
-/** Write each (watch, record) match once (watch_matches) and, for each new one, its `watch.matched` event; the mails for the new ones. */
+/**
+ * Write each (watch, record) match once (watch_matches) and, for each new one, its `watch.matched`
+ * event carrying the record's public answer — what its signed status says (statusFields), never
+ * the owner's view (which names private linked records); the mails for the new ones.
+ */
 export async function fireWatches(tx: DbOrTx, found: readonly Found[], at: Date): Promise<WatchMail[]> {
   if (found.length === 0) return [];
+  const distinct = [...new Map(found.map((f) => [f.r.row.id, f.r.row])).values()];
+  const views = await loadPublicViews(tx, distinct, at.getTime());
+  const publicAnswer = new Map(distinct.map((row, i) => [row.id, statusFields(views[i]!) as Record<string, unknown>]));
   const rows = found.map((f) => {
     const event = buildEvent({
       accountId: f.watch.account_id, environment: "live", type: "watch.matched", at,
       data: {
         watch: { id: f.watch.id, kind: f.watch.kind, value: f.watch.value },
         match: { how: f.how, value: f.v.value, field: f.v.field },
-        record: f.r.record(),
+        record: publicAnswer.get(f.r.row.id),
       },
     });
     return { f, event };

@@ -155,6 +155,10 @@ describe("an imposter's records fire the owner's watches once, with the record",
       },
     });
     expect(evt.body.data.match.value).not.toBe(realDomain);
+    // The record as the public sees it (its signed status's fields), not the owner's view.
+    expect(evt.body.data.record).toMatchObject({ certificate_url: expect.stringContaining(`/r/${fakeDomainId}`), covers_hosts: expect.any(Array) });
+    expect(evt.body.data.record).not.toHaveProperty("links");
+    expect(evt.body.data.record).not.toHaveProperty("lifecycle");
     // The mail, with the certificate link.
     const mail = await waitFor(() => mailTo(inject("mailDir"), owner.email, /Subject: Impersonation watch/), 15_000);
     expect(mail).toContain(`/r/${fakeDomainId}`);
