@@ -90,7 +90,7 @@ export default async function WatchesPage() {
               </DataTable>
             )}
           <p className="mt-3 text-xs text-slate-500">
-            Not you? Open the certificate and report the record. Confusable names and domains are caught for records issued
+            {matches.length > 0 && "Not you? Open the certificate and report the record. "}Confusable names and domains are caught for records issued
             after the watch was added; exact IBANs, wallets and domains also among records already issued.
           </p>
         </section>
