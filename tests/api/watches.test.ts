@@ -232,6 +232,45 @@ describe("an imposter's records fire the owner's watches once, with the record",
   });
 });
 
+describe("names and LEIs, through a batch", () => {
+  it("a batch's company records fire name (exact and a look-alike) and LEI watches, once each; the batch's other rows fire nothing", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const legalName = `Batchwatch ${tag} Holdings Ltd`;
+    const lookAlikeName = legalName.replace("a", "\u0430"); // Cyrillic а
+    const lei = randomLei();
+    const lei2 = randomLei();
+    const { recordsFile } = inject("leiRegister");
+    setLeiRecord(recordsFile, lei, { legalName, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+    setLeiRecord(recordsFile, lei2, { legalName: lookAlikeName, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+    const owner = await newLiveAccount();
+    const ep = rx.endpoint(`batch-${tag}`);
+    const hook = await call("POST", "/api/v1/webhooks", { key: owner.liveKey, body: { url: ep.url, events: ["watch.matched"] } });
+    ep.setSecret(hook.body.secret);
+    const nameWatch = (await createWatch(owner.liveKey, "name", legalName.toUpperCase())).body.id;
+    const leiWatch = (await createWatch(owner.liveKey, "lei", lei)).body.id;
+
+    const imposter = await newLiveAccount();
+    const company = (subject: string, l: string) => ({ subject, claim_type: "company_identity", claim: `${subject} holds LEI ${l}.`, visibility: "public", evidence: { lei: l } });
+    const batch = await call("POST", "/api/v1/records/batch", {
+      key: imposter.liveKey,
+      body: { records: [company(legalName, lei), company(lookAlikeName, lei2), { subject: "Unrelated Ltd", claim_type: "company_status", claim: "Unrelated Ltd is active.", visibility: "public" }] },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.totals.issued, batch.text).toBe(3);
+    const [exactId, lookAlikeId, otherId] = batch.body.results.map((r: { verification_id: string }) => r.verification_id);
+    const events = () => ep.processed().filter((e) => e.type === "watch.matched");
+    await waitFor(() => events().length >= 3, 15_000);
+    await sleep(1000);
+    const got = events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`).sort();
+    expect(got).toEqual([
+      `${leiWatch} ${exactId} exact evidence.lei`,
+      `${nameWatch} ${exactId} exact subject`,
+      `${nameWatch} ${lookAlikeId} confusable subject`,
+    ].sort());
+    expect(got.join()).not.toContain(otherId);
+  });
+});
+
 describe("default watches of a verified organisation", () => {
   it("its legal name, LEI and proved domains are watched (origin default); a domain proved later too; the owner can delete them", async () => {
     const tag = randomUUID().slice(0, 6);
