@@ -268,6 +268,12 @@ describe("names and LEIs, through a batch", () => {
       `${nameWatch} ${lookAlikeId} confusable subject`,
     ].sort());
     expect(got.join()).not.toContain(otherId);
+    // A private record carrying the same name and LEI never fires.
+    const hidden = await call("POST", "/api/v1/records", { key: imposter.liveKey, body: { ...company(legalName, lei), visibility: "private" } });
+    expect(hidden.status, hidden.text).toBe(201);
+    await sleep(1500);
+    expect(events().map((e) => e.body.data.record.verification_id)).not.toContain(hidden.body.verification_id);
+    expect(events()).toHaveLength(3);
   });
 });
 
