@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, records, recordValues, watches, watchMatches } from "@/drizzle/schema";
 import type { Db, DbOrTx } from "@/lib/db/client";
@@ -108,12 +108,18 @@ async function fireForExisting(tx: DbOrTx, w: Row): Promise<WatchMail[]> {
 async function recentMatches(db: DbOrTx, ids: string[]): Promise<Map<string, MatchRow[]>> {
   const out = new Map<string, MatchRow[]>();
   if (ids.length === 0) return out;
-  const rows = await db.select().from(watchMatches).where(inArray(watchMatches.watchId, ids)).orderBy(desc(watchMatches.createdAt));
-  for (const m of rows) {
-    const list = out.get(m.watchId) ?? [];
-    if (list.length < RECENT_MATCHES) list.push(m);
-    out.set(m.watchId, list);
-  }
+  // The newest RECENT_MATCHES of each watch, however many it has (a window over the watch's matches).
+  const ranked = db
+    .select({
+      watchId: watchMatches.watchId, recordId: watchMatches.recordId, how: watchMatches.how, matchedValue: watchMatches.matchedValue,
+      eventId: watchMatches.eventId, createdAt: watchMatches.createdAt,
+      n: sql<number>`row_number() over (partition by ${watchMatches.watchId} order by ${watchMatches.createdAt} desc, ${watchMatches.recordId})`.as("n"),
+    })
+    .from(watchMatches)
+    .where(inArray(watchMatches.watchId, ids))
+    .as("ranked");
+  const rows = await db.select().from(ranked).where(lte(ranked.n, RECENT_MATCHES)).orderBy(desc(ranked.createdAt), asc(ranked.recordId));
+  for (const { n: _n, ...m } of rows) out.set(m.watchId, [...(out.get(m.watchId) ?? []), m]);
   return out;
 }
 
