@@ -19,6 +19,7 @@ export function PortalHeader({ right, role }: { right?: React.ReactNode; role?: 
           {right && <Link href="/records" className="underline">Records</Link>}
           {right && <Link href="/proofs" className="underline">Proofs</Link>}
           {right && <Link href="/organisation" className="underline">Organisation</Link>}
+          {right && <Link href="/watches" className="underline">Watches</Link>}
           {(role === "reviewer" || role === "admin") && <Link href="/review" className="underline">Review</Link>}
           {role === "admin" && <Link href="/admin" className="underline">Admin</Link>}
           {right}

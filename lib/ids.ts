@@ -36,6 +36,8 @@ export const newDeliveryId = () => `whd_${crockford(20).toLowerCase()}`;
 export const newAttemptId = () => `wha_${crockford(20).toLowerCase()}`;
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 export const WEBHOOK_ID_RE = /^wh_[0-9a-hjkmnp-tv-z]{20}$/;
+export const newWatchId = () => `wat_${crockford(20).toLowerCase()}`;
+export const WATCH_ID_RE = /^wat_[0-9a-hjkmnp-tv-z]{20}$/;
 /** Challenge ids as lib/challenges makes them (prefix + 20 letters and digits). */
 export const DOMAIN_CHALLENGE_ID_RE = /^dch_[A-Za-z0-9]{20}$/;
 export const WALLET_CHALLENGE_ID_RE = /^wch_[A-Za-z0-9]{20}$/;

@@ -58,14 +58,14 @@ export async function documentedOperations(): Promise<Operation[]> {
 }
 
 /** A resource of the owner for each kind of path parameter, by the collection it names. */
-export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string; eventId: string; apiKeyId: string };
+export type Fixtures = { recordId: string; webhookId: string; mandateKeyId: string; fileId: string; eventId: string; apiKeyId: string; watchId: string };
 
 /** The owner's resource each `{param}` of a path stands for (a status list: /status-lists/revocation/0). */
 export function pathParams(template: string, f: Fixtures): { name: string; value: string }[] {
   return [...template.matchAll(/\/([a-z-]+)\/\{(\w+)\}(?:\/\{(\w+)\})?/g)].flatMap(([, collection, name, second]) => {
     const id = ({
       records: f.recordId, webhooks: f.webhookId, "mandate-keys": f.mandateKeyId, keys: f.mandateKeyId, files: f.fileId, events: f.eventId,
-      "api-keys": f.apiKeyId,
+      "api-keys": f.apiKeyId, watches: f.watchId,
       "status-lists": "revocation",
     } as Record<string, string>)[collection!];
     if (!id) throw new Error(`no fixture for {${name}} in ${template}; add one for '${collection}' (tests/api-operations.ts)`);
@@ -102,6 +102,7 @@ const BODIES: Record<string, () => Record<string, unknown>> = {
   refreshRecordEvidence: () => ({ evidence: { challenge_id: "wch_Xw2pL8d0Qn5rTs1yGv3k", signature: "0x00" } }),
   // Multipart in real use (tests/api/files.test.ts); a key is refused before the body is read.
   uploadFile: () => ({}),
+  createWatch: () => ({ kind: "domain", value: `battery-${randomUUID().slice(0, 8)}.com` }),
   applyForOrganisationVerification: () => ({ applicant: { name: "Battery Person", role: "Director", email: "battery@example.com" }, documents: [] }),
 };
 
@@ -129,9 +130,11 @@ export async function accountWithResources() {
   const spare = await call("POST", "/api/v1/api-keys", { key: a.sandboxKey, body: { scopes: ["account"] } });
   expect(spare.status, spare.text).toBe(201);
   expect(events.body.data, events.text).toHaveLength(1);
+  const watch = await call("POST", "/api/v1/watches", { key: a.sandboxKey, body: { kind: "name", value: `Battery Owner ${randomUUID().slice(0, 8)}` } });
+  expect(watch.status, watch.text).toBe(201);
   const fixtures: Fixtures = {
     recordId: rec.verification_id, webhookId: hook.body.id, mandateKeyId: mk.body.key_id, fileId: file.body.id, eventId: events.body.data[0].id,
-    apiKeyId: spare.body.id,
+    apiKeyId: spare.body.id, watchId: watch.body.id,
   };
   return { ...a, fixtures };
 }
@@ -154,5 +157,6 @@ export async function snapshot(key: string, f: Fixtures) {
     organisation: await get("/api/v1/account/organisation-verification"),
     account: await get("/api/v1/account"),
     badgeSightings: await get("/api/v1/badge-sightings"),
+    watches: await get("/api/v1/watches"),
   };
 }

@@ -57,6 +57,10 @@ export const OPERATION_SCOPES = {
   revokeApiKey: "account",
   // Badge sightings (issue 31)
   listBadgeSightings: "watches",
+  // Impersonation watches (issue 31)
+  createWatch: "watches",
+  listWatches: "watches",
+  deleteWatch: "watches",
 } as const satisfies Record<string, Scope>;
 export type KeyedOperation = keyof typeof OPERATION_SCOPES;
 

@@ -111,6 +111,11 @@ export const companyIdentity: ClaimModule = {
     ],
   },
   view: {
+    /** The entity's legal name (the subject) and its LEI. */
+    namedValues: (subject, evidence) => [
+      { kind: "name", value: subject, field: "subject" },
+      ...(leiOf(evidence) ? [{ kind: "lei" as const, value: leiOf(evidence), field: "evidence.lei" }] : []),
+    ],
     /** The register says the LEI is issued and the entity active, under the subject's legal name. */
     facts: () => [
       { fact: "lei_active", by: "source", source: LEI_REGISTER },

@@ -157,6 +157,8 @@ export type PublicFieldsInput = {
  * lookup names as `matched_field`.
  */
 export type RecordValue = { kind: LookupKind; value: string; field: string };
+/** A name or LEI an issued record speaks for (an entity's legal name, a listing's operator): what impersonation watches compare with (lib/watches). */
+export type NamedValue = { kind: "name" | "lei"; value: string; field: string };
 
 /** What `view.viewExtras` loads for one record: data for `view.publicFields`, and what a cached view of it depends on. */
 export type ViewExtras = { data: unknown; dependsOn: readonly string[] };
@@ -329,6 +331,13 @@ export type ClaimView = {
    * not one of its kind is left out. Absent: no lookup finds the type's records.
    */
   lookupValues?(subject: string, evidence: Record<string, unknown>): readonly RecordValue[];
+  /**
+   * The names and LEIs a record of this type speaks for, from its subject and public evidence
+   * (e.g. a company's legal name and LEI, a listing's operator): what impersonation watches of
+   * kind `name` and `lei` compare with (lib/watches/record-watch-values.ts). Its domains, IBANs
+   * and wallets come from `lookupValues`. Absent: none.
+   */
+  namedValues?(subject: string, evidence: Record<string, unknown>): readonly NamedValue[];
   /**
    * The facts an issued record of this type at a checked level stands for, from its subject
    * and public evidence (lib/trust/checks.ts). Absent: one generic `claim` fact.

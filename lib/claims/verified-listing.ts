@@ -268,6 +268,9 @@ export const verifiedListing: ClaimModule = {
   view: {
     /** One fact per part: each resting on the record (or the organisation verification) that checked it. */
     facts: (_subject, evidence) => listingFacts(evidence),
+    /** The operator the listing names. */
+    namedValues: (_subject, evidence) =>
+      typeof evidence.operator === "string" ? [{ kind: "name", value: evidence.operator, field: "evidence.operator" }] : [],
     /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
     lookupValues: (_subject, evidence) => {
       const e = listingEvidence.safeParse(stripComputed(evidence)).data;

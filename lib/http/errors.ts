@@ -108,6 +108,10 @@ const CODES = {
   environment_mismatch: [422, "invalid_request_error"],
   live_exchange_verification_disabled: [422, "invalid_request_error"],
   batch_too_large: [422, "invalid_request_error"],
+  // Impersonation watches (lib/watches)
+  watch_not_found: [404, "not_found"],
+  watch_limit_reached: [422, "invalid_request_error"],
+  invalid_name: [422, "invalid_request_error"],
   invalid_batch: [422, "invalid_request_error"],
   rate_limited: [429, "rate_limit_error"],
   internal_error: [500, "api_error"],

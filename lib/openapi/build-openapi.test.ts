@@ -77,6 +77,10 @@ const ROUTES: [path: string, method: "get" | "post" | "patch" | "delete"][] = [
   ["/api/health/ready", "get"],
   ["/api/metrics", "get"],
   ["/api/v1/badge-sightings", "get"],
+  // Impersonation watches (issue 31)
+  ["/api/v1/watches", "post"],
+  ["/api/v1/watches", "get"],
+  ["/api/v1/watches/{id}", "delete"],
 ];
 
 type Op = {

@@ -12,6 +12,7 @@ import { organisationVerificationPaths } from "./operations/organisation-verific
 import { recordPaths } from "./operations/records";
 import { statusPaths } from "./operations/status";
 import { webhookPaths } from "./operations/webhooks";
+import { watchPaths } from "./operations/watches";
 import { OPERATION_SCOPES, type Scope } from "@/lib/accounts/scopes";
 import { reusableComponents } from "./reusable-components";
 import { schemaComponents } from "./schema-components";
@@ -107,6 +108,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
     ...challengePaths(),
     ...accountPaths(),
     ...organisationVerificationPaths(),
+    ...watchPaths(),
     ...metaPaths(),
     ...sightingPaths(sightingListParameters),
   };
@@ -132,6 +134,7 @@ export function buildOpenApi(baseUrl: string): OpenApiDocument {
       { name: "Mandates", description: "Principals' Ed25519 public keys for signing agent mandates; read back publicly, with their owner named, at /keys/{account_id}/{key_id}." },
       { name: "Public", description: "Keyless, CORS-enabled endpoints anyone can call." },
       { name: "Account", description: "The account behind the API key." },
+      { name: "Watches", description: "Impersonation watches: be told when another account's record carries your name, domain, IBAN, wallet or LEI, or a look-alike (API key)." },
       { name: "Meta", description: "Service description and health." },
     ],
     paths,

@@ -7,6 +7,7 @@ import { organisationVerificationSchema, organisationVerificationStateSchema, re
 import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
 import { errorCodeSchema, errorSchema, fieldErrorSchema } from "@/lib/http/error-schema";
 import { environmentSchema, evidenceLevelSchema, recordStatusSchema, timestampSchema } from "@/lib/http/response-primitives";
+import { watchDeletedSchema, watchListSchema, watchMatchSchema, watchSchema } from "@/lib/watches/watch-schema";
 import { mandateKeyListSchema, mandateKeySchema, publicMandateKeySchema } from "@/lib/mandates/mandate-key-schema";
 import { batchRowResultSchema, batchSchema } from "@/lib/records/batch-schema";
 import {
@@ -104,4 +105,9 @@ export const RESPONSE_SCHEMAS = [
   // Badge sightings (issue 31)
   badgeSightingSchema,
   badgeSightingListSchema,
+  // Impersonation watches (issue 31)
+  watchMatchSchema,
+  watchSchema,
+  watchListSchema,
+  watchDeletedSchema,
 ] as const;

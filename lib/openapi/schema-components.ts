@@ -12,6 +12,7 @@ import { apiKeyCreateSchema } from "@/lib/accounts/api-keys-api";
 import { webhookCreateSchema, webhookReplaySchema, webhookRotateSchema } from "@/lib/webhooks/manage-webhooks";
 import { lookupQuerySchema } from "@/lib/lookup/lookup-query";
 import { checkQuerySchema } from "@/lib/check/answer-check";
+import { watchCreateSchema } from "@/lib/watches/manage-watches";
 import type { ClaimTypeDocs } from "./claim-type-docs";
 import { RESPONSE_SCHEMAS } from "./response-schemas";
 import { schemaRef, type JsonSchema } from "./shared";
@@ -68,7 +69,7 @@ function mergeComponents(...sets: Record<string, JsonSchema>[]): Record<string, 
  */
 export function schemaComponents(claims: ClaimTypeDocs) {
   const requestComponents = componentsFrom(
-    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, webhookRotateSchema, webhookReplaySchema, apiKeyCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest],
+    [recordCreateSchema, batchCreateSchema, lifecycleSchema, recordIdSchema, domainChallengeRequest, walletChallengeRequest, ...claims.evidenceSchemas, webhookCreateSchema, webhookRotateSchema, webhookReplaySchema, apiKeyCreateSchema, mandateKeyCreateSchema, accountUpdateSchema, principalChangeSchema, evidenceRefreshSchema, organisationVerificationRequest, watchCreateSchema],
     "input",
     {
       ListRecordsQuery: listRecordsQuerySchema,

@@ -7,6 +7,7 @@ import type { DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { invalidateStatus } from "@/lib/records/status-cache";
+import { addDefaultWatches } from "@/lib/watches/default-watches";
 
 /** What makes an account a verified organisation (a reviewer's approval, or staff through the operator CLI). */
 export type VerifiedOrganisation = {
@@ -49,6 +50,7 @@ export async function setVerifiedOrganisation(tx: Tx, o: VerifiedOrganisation) {
   };
   await tx.insert(organisations).values({ accountId: o.accountId, ...row }).onConflictDoUpdate({ target: organisations.accountId, set: row });
   await tx.update(accounts).set({ name: o.legalName }).where(eq(accounts.id, o.accountId));
+  await addDefaultWatches(tx, o.accountId, { legalName: o.legalName, lei: o.lei, domains: o.domains }, o.at);
   await notifyStatusChanged(tx, [accountDependency(o.accountId)]);
 }
 

@@ -17,6 +17,8 @@ import { notifyStatusChanged } from "./notify-status";
 import { invalidateStatus } from "./status-cache";
 import { recordUrls } from "./urls";
 import { validateBatchInput } from "./validate-batch";
+import { watchMatchesOf } from "./watch-entry";
+import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
 
 /** Claim checks that ask an outside source (DNS, RPC) run this many at a time. */
 const CHECK_CONCURRENCY = 8;
@@ -66,6 +68,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
   });
 
   let moved: string[] = [];
+  let mails: WatchMail[] = [];
   const bodyJson = await db.transaction(async (tx) => {
     const writing: Ready[] = [];
     for (const r of ready) {
@@ -79,6 +82,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
     await insertRecordBundles(tx, writing); // all rows in one statement
     moved = movedByNewRecords(writing);
     if (moved.length) await notifyStatusChanged(tx, moved);
+    mails = await watchMatchesOf(tx, writing);
     for (const r of writing) {
       results[r.index] = {
         index: r.index,
@@ -93,6 +97,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
     return json;
   });
   if (moved.length) invalidateStatus(moved);
+  await sendWatchMails(mails);
   return bodyJson;
 }
 

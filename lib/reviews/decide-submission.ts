@@ -19,6 +19,7 @@ import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record"
 import { invalidateStatus } from "@/lib/records/status-cache";
 import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./checklists";
 import { issuePending } from "./issue-pending";
+import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
 
 export type Reviewer = { id: string; role: Role };
 
@@ -80,6 +81,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     throw new ApiError("missing_field", "A rejection needs a reason; the customer sees it.", "reason");
   }
   const approval = input.decision === "approve" ? await prepareApproval(db, recordId, input.without_snapshot) : undefined;
+  const watchMails: WatchMail[] = [];
   const record = await db.transaction(async (tx) => {
     const row = await lockPending(tx, recordId);
     if (row.accountId === reviewer.id) {
@@ -111,6 +113,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     const body = input.decision === "approve"
       ? await issuePending(tx, row, {
         at, by, reason: approval?.note ?? "Confirmed by a reviewer.", evidenceLevel: REVIEWED_LEVEL, ...(approval && { publicEvidence: approval.evidence }),
+        watchMails,
       })
       : await reject(tx, row, { at, by, reason: input.reason! });
     // The documents the submission came with are kept 90 days from the decision, then deleted.
@@ -123,6 +126,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     return body;
   });
   invalidateStatus(recordId);
+  await sendWatchMails(watchMails);
   return record;
 }
 
@@ -204,6 +208,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
   }
   const now = new Date();
   const found = await mod.checking.recheck(first.evidencePublic, now, { subject: first.subject, accountId: first.accountId }, db);
+  const watchMails: WatchMail[] = [];
   const result = await db.transaction(async (tx): Promise<RerunResult> => {
     const row = await lockPending(tx, recordId);
     const by = `system:rerun:${reviewer.id}`;
@@ -214,7 +219,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
       }
       const record = await issuePending(tx, row, {
         at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",
-        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence,
+        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence, watchMails,
       });
       await audit(tx, row.id, reviewer.id, "rerun_issued", null, now);
       return { outcome: "issued", record };
@@ -234,6 +239,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     return { outcome: found.kind === "unreachable" ? "unreachable" : "failed", reason };
   });
   if (result.outcome !== "unreachable" && result.outcome !== "failed") invalidateStatus(recordId);
+  await sendWatchMails(watchMails);
   return result;
 }
 

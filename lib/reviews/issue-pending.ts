@@ -12,6 +12,8 @@ import type { EvidenceLevel } from "@/lib/records/schemas";
 import { loadPublicView } from "@/lib/records/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { signIssue } from "@/lib/records/signed-payload";
+import { matchWatches } from "@/lib/watches/match-watches";
+import type { WatchMail } from "@/lib/watches/send-watch-mail";
 
 /**
  * The end of a pending submission's wait: sign it and make it active at `evidenceLevel`, with
@@ -22,7 +24,11 @@ import { signIssue } from "@/lib/records/signed-payload";
 export async function issuePending(
   tx: Tx,
   row: RecordRow,
-  o: { at: Date; by: string; reason: string; evidenceLevel: EvidenceLevel; publicEvidence?: Record<string, unknown> },
+  o: {
+    at: Date; by: string; reason: string; evidenceLevel: EvidenceLevel; publicEvidence?: Record<string, unknown>;
+    /** Where the mails of the impersonation watches it fires are put, for the caller to send once committed (sendWatchMails). */
+    watchMails?: WatchMail[];
+  },
 ) {
   const at = o.at;
   const expiresAt = validityEnd(row, at);
@@ -41,10 +47,12 @@ export async function issuePending(
     .where(and(eq(records.id, row.id), eq(records.status, "pending_review")))
     .returning();
   if (!issued) throw new Error(`issuePending: ${row.id} is no longer pending (caller must hold the row lock)`);
-  await writeEntry(tx, recordEntry(issued, { at, by: o.by, reason: o.reason })); // values from the evidence it is issued with
+  const entry = recordEntry(issued, { at, by: o.by, reason: o.reason }); // values from the evidence it is issued with
+  await writeEntry(tx, entry);
   await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await tx.insert(events).values(entryEvent(issued, at, body));
+  o.watchMails?.push(...(await matchWatches(tx, [{ row: issued, values: entry.values }], at)));
   await notifyStatusChanged(tx, [row.id, ...movedByNewRecords([{ row: issued }])]);
   return body;
 }

@@ -60,8 +60,10 @@ describe("authentication battery over every keyed operation of the OpenAPI docum
       for (const [who, key] of [["another account", stranger.sandboxKey], ["the other environment", owner.liveKey]] as const) {
         if (p === op.template && op.method !== "GET") continue; // a create acts on the caller's own account
         // The account itself is one across environments: the owner's live key reads its own account, its documents and
-        // its organisation verification (documents and the organisation belong to the account, not to an environment).
-        const accountWide = op.template === "/api/v1/account" || op.template.startsWith("/api/v1/files") || op.template === "/api/v1/account/organisation-verification";
+        // its organisation verification (documents and the organisation belong to the account, not to an environment), and
+        // its impersonation watches (they watch live records for the account, whichever key manages them).
+        const accountWide = op.template === "/api/v1/account" || op.template.startsWith("/api/v1/files") || op.template === "/api/v1/account/organisation-verification"
+          || op.template.startsWith("/api/v1/watches");
         if (accountWide && who === "the other environment") continue;
         const r = await call(op.method, p, { key, body: bodyFor(op) });
         const label = `${op.method} ${p} by ${who}: ${r.text.slice(0, 300)}`;

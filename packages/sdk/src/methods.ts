@@ -38,6 +38,11 @@ export const methodTable = {
     list: "listEvents",
     get: "getEvent",
   },
+  watches: {
+    create: "createWatch",
+    list: "listWatches",
+    delete: "deleteWatch",
+  },
   mandateKeys: {
     create: "createMandateKey",
     list: "listMandateKeys",

@@ -793,6 +793,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's watches with their recent matches
+         * @description Newest first, each with its 10 newest matches (the records, how they matched, their certificates). Restricted keys need the `watches` scope (else 403 `insufficient_scope`).
+         */
+        get: operations["listWatches"];
+        put?: never;
+        /**
+         * Watch a name, domain, IBAN, wallet or LEI
+         * @description When a live public record of another account carries the value — or, for names and domains, a confusable of it (the same Unicode TR39 skeleton, e.g. a Cyrillic `а` for a Latin `a`) — the account gets one `watch.matched` event (webhooks of its live environment) and an email, once per record. The value is normalised per kind (`match_key`): domain → registrable domain; IBAN and wallet as the lookup writes them; LEI checked (ISO 17442); name NFKC, case-folded, spaces collapsed. A new exact IBAN, wallet or domain watch fires at once for live public records that already carry it; confusables, names and LEIs only for records issued afterwards. The same value again answers 200 with the watch the account has. At most 200 watches per account (422 `watch_limit_reached`). Watches belong to the account: a sandbox or a live key manages the same ones. Restricted keys need the `watches` scope (else 403 `insufficient_scope`).
+         */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/watches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a watch
+         * @description The watch and its matches are deleted; default watches too. Another account's id is 404. Restricted keys need the `watches` scope (else 403 `insufficient_scope`).
+         */
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1207,6 +1251,15 @@ export interface components {
             };
             /** @description Ids of files this account uploaded (POST /api/v1/files): a registry extract, a letter of authority, an identity document naming the applicant as able to act for the entity. */
             documents: string[];
+        };
+        WatchCreate: {
+            /**
+             * @description What is watched: a name, a domain, an IBAN, a wallet address or an LEI.
+             * @enum {string}
+             */
+            kind: "name" | "domain" | "iban" | "wallet" | "lei";
+            /** @description The value; normalised per kind (the answer's `match_key`). */
+            value: string;
         };
         /**
          * Format: date-time
@@ -1893,7 +1946,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "api_key_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "api_key_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "watch_not_found" | "watch_limit_reached" | "invalid_name" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -2229,6 +2282,56 @@ export interface components {
             object: "list";
             data: components["schemas"]["BadgeSighting"][];
             has_more: boolean;
+        };
+        WatchMatch: {
+            /** @description The record of another account that carries the value. */
+            verification_id: string;
+            /**
+             * @description `exact`: the same value in normal form; `confusable`: the same TR39 skeleton (names and domains).
+             * @enum {string}
+             */
+            how: "exact" | "confusable";
+            /** @description The value as the record carries it. */
+            matched_value: string;
+            /** @description The `watch.matched` event that announced it. */
+            event_id: string | null;
+            /** @description The record's certificate. */
+            certificate_url: string;
+            matched_at: components["schemas"]["Timestamp"];
+        };
+        Watch: {
+            /** @constant */
+            object: "watch";
+            id: string;
+            /** @enum {string} */
+            kind: "name" | "domain" | "iban" | "wallet" | "lei";
+            /** @description The value as it was given. */
+            value: string;
+            /** @description The value in the normal form it is compared in (domain: the registrable domain, IDN as punycode; name: NFKC, case-folded, spaces collapsed). */
+            match_key: string;
+            /**
+             * @description `default`: added when the account became a verified organisation (legal name, LEI, proved domains).
+             * @enum {string}
+             */
+            origin: "user" | "default";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Its newest matches (at most 10), newest first. */
+            recent_matches: components["schemas"]["WatchMatch"][];
+        };
+        WatchList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Watch"][];
+            has_more: boolean;
+            /** @description The most watches an account may have. */
+            limit: number;
+        };
+        WatchDeleted: {
+            /** @constant */
+            object: "watch";
+            id: string;
+            /** @constant */
+            deleted: true;
         };
     };
     responses: never;
@@ -6191,6 +6294,258 @@ export interface operations {
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's watches. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchList"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchCreate"];
+            };
+        };
+        responses: {
+            /** @description The account already watches this value: that watch. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            /** @description The new watch (with any matches it found at once). */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            /** @description Bad request. error.code: `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. error.code: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (send Content-Type: application/json). error.code: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input; `param` names the field. error.code: `invalid_type`, `nesting_too_deep`, `invalid_value`, `unknown_field`, `missing_field`, `invalid_format`, `too_long`, `too_short`, `too_large`, `invalid_name`, `invalid_domain`, `invalid_iban`, `invalid_address`, `invalid_lei`, `watch_limit_reached`. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; it is logged and its details are never echoed. error.code: `internal_error`. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchDeleted"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. error.code: `missing_api_key`, `invalid_api_key`, `api_key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. error.code: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. error.code: `watch_not_found`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path answers other methods than the documented ones with 405 and an `Allow` header. error.code: `method_not_allowed`. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {

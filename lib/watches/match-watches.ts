@@ -1,0 +1,98 @@
+import { sql } from "drizzle-orm";
+import { events, watchMatches } from "@/drizzle/schema";
+import { rowsOf, type DbOrTx } from "@/lib/db/client";
+import type { RecordValueRow } from "@/lib/lookup/record-values";
+import { loadPublicViews } from "@/lib/records/public-view";
+import type { RecordRow } from "@/lib/records/serialize-record";
+import { statusFields } from "@/lib/records/signed-status";
+import { buildEvent } from "@/lib/outbox/write-event";
+import { addDefaultDomainWatches } from "./default-watches";
+import { recordWatchValues, type WatchedValue } from "./record-watch-values";
+import type { WatchMail } from "./send-watch-mail";
+import type { WatchKind } from "./watch-value";
+
+/** A record just made live (issued, from a batch, or approved): its row and its lookup values. */
+export type IssuedRecord = { row: RecordRow; values: readonly RecordValueRow[] };
+
+type WatchHit = { id: string; account_id: string; kind: WatchKind; value: string; match_key: string; skeleton: string | null; email: string };
+
+/**
+ * Fire the watches of other accounts that the records carry (lib/watches, docs/api.md
+ * "Impersonation watches"), in the caller's transaction: for live public active records only,
+ * one indexed query for all of them (watches by (kind, match_key) and (kind, skeleton)), then
+ * one watch_matches row per (watch, record) — written once, so a record fires a watch once
+ * whatever happens to it later — and one `watch.matched` event to the watcher's account per
+ * new row. The watcher's own records never fire its watches. A domain a verified organisation
+ * proves by one of these records becomes one of its default watches (default-watches.ts). Returns the mails to send once
+ * the transaction has committed (sendWatchMails).
+ */
+export async function matchWatches(tx: DbOrTx, issued: readonly IssuedRecord[], at = new Date()): Promise<WatchMail[]> {
+  await addDefaultDomainWatches(tx, issued, at); // a verified organisation's newly proved domain is watched from now on
+  const live = issued.filter((r) => r.row.environment === "live" && r.row.visibility === "public" && r.row.status === "active");
+  const perRecord = live.map((r) => ({ r, values: recordWatchValues(r.row, r.values) })).filter((x) => x.values.length);
+  if (perRecord.length === 0) return [];
+  const exact = new Set<string>();
+  const similar = new Set<string>();
+  for (const { values } of perRecord) {
+    for (const v of values) {
+      exact.add(JSON.stringify([v.kind, v.key]));
+      if (v.skeleton) similar.add(JSON.stringify([v.kind, v.skeleton]));
+    }
+  }
+  const pairs = (s: Set<string>) => JSON.stringify([...s].map((j) => JSON.parse(j) as [string, string]).map(([k, v]) => ({ k, v })));
+  const hits = rowsOf<WatchHit>(await tx.execute(sql`
+    select w.id, w.account_id, w.kind, w.value, w.match_key, w.skeleton, a.email
+    from watches w join accounts a on a.id = w.account_id
+    where (w.kind, w.match_key) in (select p.k, p.v from jsonb_to_recordset(${pairs(exact)}::jsonb) as p(k text, v text))
+       ${similar.size ? sql`or (w.kind, w.skeleton) in (select p.k, p.v from jsonb_to_recordset(${pairs(similar)}::jsonb) as p(k text, v text))` : sql``}`));
+  if (hits.length === 0) return [];
+
+  const found: Found[] = [];
+  for (const { r, values } of perRecord) {
+    for (const w of hits) {
+      if (w.account_id === r.row.accountId) continue; // an account's own records never fire its watches
+      const same = values.find((v) => v.kind === w.kind && v.key === w.match_key);
+      const like = same ? undefined : values.find((v) => v.kind === w.kind && v.skeleton !== null && v.skeleton === w.skeleton);
+      if (same ?? like) found.push({ watch: w, r, how: same ? "exact" : "confusable", v: (same ?? like)! });
+    }
+  }
+  if (found.length === 0) return [];
+
+  return fireWatches(tx, found, at);
+}
+
+export type Found = { watch: Pick<WatchHit, "id" | "account_id" | "kind" | "value" | "email">; r: { row: RecordRow }; how: "exact" | "confusable"; v: Pick<WatchedValue, "value" | "field"> };
+
+/**
+ * Write each (watch, record) match once (watch_matches) and, for each new one, its `watch.matched`
+ * event carrying the record's public answer — what its signed status says (statusFields), never
+ * the owner's view (which names private linked records); the mails for the new ones.
+ */
+export async function fireWatches(tx: DbOrTx, found: readonly Found[], at: Date): Promise<WatchMail[]> {
+  if (found.length === 0) return [];
+  const distinct = [...new Map(found.map((f) => [f.r.row.id, f.r.row])).values()];
+  const views = await loadPublicViews(tx, distinct, at.getTime());
+  const publicAnswer = new Map(distinct.map((row, i) => [row.id, statusFields(views[i]!) as Record<string, unknown>]));
+  const rows = found.map((f) => {
+    const event = buildEvent({
+      accountId: f.watch.account_id, environment: "live", type: "watch.matched", at,
+      data: {
+        watch: { id: f.watch.id, kind: f.watch.kind, value: f.watch.value },
+        match: { how: f.how, value: f.v.value, field: f.v.field },
+        record: publicAnswer.get(f.r.row.id),
+      },
+    });
+    return { f, event };
+  });
+  const written = await tx
+    .insert(watchMatches)
+    .values(rows.map(({ f, event }) => ({ watchId: f.watch.id, recordId: f.r.row.id, how: f.how, matchedValue: f.v.value, eventId: event.id, createdAt: at })))
+    .onConflictDoNothing()
+    .returning({ eventId: watchMatches.eventId });
+  const fresh = new Set(written.map((w) => w.eventId));
+  const firing = rows.filter(({ event }) => fresh.has(event.id));
+  if (firing.length) await tx.insert(events).values(firing.map(({ event }) => event));
+  return firing.map(({ f }) => ({
+    to: f.watch.email, watch: { kind: f.watch.kind, value: f.watch.value }, how: f.how, value: f.v.value, recordId: f.r.row.id,
+  }));
+}
