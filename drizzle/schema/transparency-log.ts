@@ -13,6 +13,12 @@ export const logHead = pgTable("log_head", {
   integrated: bigint("integrated", { mode: "number" }).notNull(),
   /** The verifier key (C2SP vkey) checkpoints are signed with; every instance must hold its key. */
   noteVkey: text("note_vkey"),
+  /**
+   * With witnesses (LOG_WITNESSES): the size of the newest checkpoint a quorum of them cosigned,
+   * the one every public answer hands out (lib/tlog/published.ts). Moved on by the integrator
+   * after each round of the witness client; null until a checkpoint reaches quorum.
+   */
+  publishedSize: bigint("published_size", { mode: "number" }),
 });
 
 /** One leaf per issuance, status change and signing-key publication: RFC 8785 JSON text. */

@@ -5,7 +5,7 @@ import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
 import { checkCosignatureLine, noteBody } from "./cosignature";
 import { consistencyProof } from "./merkle";
-import { latestCheckpoint, witnesses, type Checkpoint, type Witness } from "./published";
+import { latestCheckpoint, refreshPublished, witnesses, type Checkpoint, type Witness } from "./published";
 import { dbNodes } from "./store";
 
 /**
@@ -31,7 +31,7 @@ export async function witnessLatest(db: Db): Promise<Outcome[]> {
     db.select({ witnessName: logCosignatures.witnessName }).from(logCosignatures).where(eq(logCosignatures.checkpointSize, checkpoint.size)),
   ]);
   const cosigned = new Set(have.map((h) => h.witnessName));
-  return Promise.all(ws.map(async (w): Promise<Outcome> => {
+  const outcomes = await Promise.all(ws.map(async (w): Promise<Outcome> => {
     if (cosigned.has(w.name)) return { witness: w.name, result: "already" };
     const state = states.find((s) => s.witnessName === w.name);
     try {
@@ -48,6 +48,9 @@ export async function witnessLatest(db: Db): Promise<Outcome[]> {
       return { witness: w.name, result: "refused", detail };
     }
   }));
+  // After every answer is stored (their transactions ran side by side, none saw all of them).
+  await refreshPublished(db);
+  return outcomes;
 }
 
 class WitnessRefusal extends Error {}

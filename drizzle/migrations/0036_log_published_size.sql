@@ -1,0 +1,1 @@
+ALTER TABLE "log_head" ADD COLUMN "published_size" bigint;
