@@ -8,6 +8,7 @@ import { dataLayerTest } from "./setup";
 const { db, sandboxCustomer, liveCustomer, create } = await dataLayerTest({ ownDatabase: "sightings" });
 const { addSightings } = await import("@/lib/embed/sightings/flush-sightings");
 const { noteBadgeRequest, takeSightings, MAX_PENDING } = await import("@/lib/embed/sightings/sighting-counter");
+const { HOSTS_PER_RECORD, REPORTS_PER_DAY } = await import("@/lib/embed/sightings/flush-sightings");
 
 async function record() {
   const { auth } = await sandboxCustomer({ tag: "sight" });
@@ -51,6 +52,27 @@ describe("badge sightings flush", () => {
     expect(await addSightings(db, hosts(1, 6), new Date(at(2).getTime() + 86_400_000 + 1000))).toEqual({ written: 1, reported: 1, mailed: 1 });
     const evs = await db.select().from(events).where(and(eq(events.recordId, id), eq(events.type, "badge.seen_elsewhere")));
     expect(evs).toHaveLength(7);
+  });
+
+  it("a flood of made-up hosts for one record: at most HOSTS_PER_RECORD stored and REPORTS_PER_DAY reported a day; known hosts still counted", async () => {
+    const id = await record();
+    const hosts = (n: number, from: number, s = 0) => Array.from({ length: n }, (_, i) => ({ recordId: id, host: `f${from + i}.flood.example`, count: 1, firstSeen: at(s), lastSeen: at(s) }));
+    const first = await addSightings(db, hosts(HOSTS_PER_RECORD - 10, 0), at(1));
+    expect(first.written).toBe(HOSTS_PER_RECORD - 10);
+    expect(first.reported).toBe(REPORTS_PER_DAY);
+    const second = await addSightings(db, [...hosts(30, HOSTS_PER_RECORD - 10, 2), ...hosts(1, 0, 2)], at(3)); // 10 fit, 20 do not; f0 is known
+    expect(second.written).toBe(11);
+    expect(second.reported).toBe(0); // the day's reports are used up
+    const rows = await db.select().from(badgeSightings).where(eq(badgeSightings.recordId, id));
+    expect(rows).toHaveLength(HOSTS_PER_RECORD);
+    expect(rows.find((r) => r.host === "f0.flood.example")?.count).toBe(2);
+    expect(rows.filter((r) => r.reportedAt !== null)).toHaveLength(REPORTS_PER_DAY);
+    const evs = await db.select().from(events).where(and(eq(events.recordId, id), eq(events.type, "badge.seen_elsewhere")));
+    expect(evs).toHaveLength(REPORTS_PER_DAY);
+    // A day later, a host seen again that was never reported is reported then.
+    const unreported = rows.find((r) => r.reportedAt === null)!;
+    const later = await addSightings(db, [{ recordId: id, host: unreported.host, count: 1, firstSeen: at(0), lastSeen: at(0) }], new Date(at(1).getTime() + 86_400_000 + 1000));
+    expect(later).toMatchObject({ written: 1, reported: 1 });
   });
 
   it("a sighting of an id that is no record is dropped without failing the round", async () => {

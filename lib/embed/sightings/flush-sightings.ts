@@ -14,6 +14,13 @@ import { restoreSightings, takeSightings, type Pending } from "./sighting-counte
 const BATCH = 500;
 /** New uncovered hosts per record mailed to its owner in 24 hours, at most. */
 const MAILS_PER_DAY = 3;
+/**
+ * New uncovered hosts per record reported (`badge.seen_elsewhere`) in 24 hours, at most; one
+ * beyond stays unreported (reported_at null) and is reported when it is seen again later.
+ */
+export const REPORTS_PER_DAY = 50;
+/** Hosts kept per record, at most: a host beyond is not stored (its loads are not counted). */
+export const HOSTS_PER_RECORD = 1000;
 const DAY_MS = 86_400_000;
 
 type Reported = { email: string; recordId: string; environment: "live" | "sandbox"; host: string; covers: string[] };
@@ -84,6 +91,23 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
       // One order on every instance: two flushes of the same pairs lock their rows in the same order (no deadlock).
       .sort((a, b) => (a.recordId === b.recordId ? (a.host < b.host ? -1 : 1) : a.recordId < b.recordId ? -1 : 1));
     if (values.length === 0) return { written: 0, events: 0, reported: [] };
+    // `Origin` is a header any script can make up: a record keeps at most HOSTS_PER_RECORD hosts,
+    // so a flood of invented hosts cannot grow the table without bound.
+    const stored = await tx.select({ recordId: badgeSightings.recordId, host: badgeSightings.host }).from(badgeSightings)
+      .where(and(inArray(badgeSightings.recordId, [...covers.keys()]), inArray(badgeSightings.host, [...new Set(values.map((v) => v.host))])));
+    const known = new Set(stored.map((r) => `${r.recordId} ${r.host}`));
+    const room = new Map<string, number>();
+    for (const r of await tx.select({ recordId: badgeSightings.recordId, n: sql<number>`count(*)::int` }).from(badgeSightings)
+      .where(inArray(badgeSightings.recordId, [...covers.keys()])).groupBy(badgeSightings.recordId)) room.set(r.recordId, HOSTS_PER_RECORD - Number(r.n));
+    const kept = values.filter((v) => {
+      if (known.has(`${v.recordId} ${v.host}`)) return true;
+      const left = room.get(v.recordId) ?? HOSTS_PER_RECORD;
+      room.set(v.recordId, left - 1);
+      return left > 0;
+    });
+    if (kept.length < values.length) log().warn({ dropped: values.length - kept.length }, "badge sightings: records at their host limit; new hosts not stored");
+    values.splice(0, values.length, ...kept);
+    if (values.length === 0) return { written: 0, events: 0, reported: [] };
     await tx.insert(badgeSightings).values(values).onConflictDoUpdate({
       target: [badgeSightings.recordId, badgeSightings.host],
       set: {
@@ -96,6 +120,9 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
     const reported: Reported[] = [];
     let events = 0;
     for (const v of values.filter((x) => x.covered === "no")) {
+      const [recent] = await tx.select({ n: sql<number>`count(*)::int` }).from(badgeSightings)
+        .where(and(eq(badgeSightings.recordId, v.recordId), gt(badgeSightings.reportedAt, new Date(now.getTime() - DAY_MS))));
+      if ((recent?.n ?? 0) >= REPORTS_PER_DAY) continue; // reported when seen again, once the day's reports allow
       const [taken] = await tx.update(badgeSightings).set({ reportedAt: now })
         .where(and(eq(badgeSightings.recordId, v.recordId), eq(badgeSightings.host, v.host), eq(badgeSightings.covered, "no"), isNull(badgeSightings.reportedAt)))
         .returning({ firstSeenAt: badgeSightings.firstSeenAt });
@@ -108,9 +135,7 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
       });
       // Mail at most MAILS_PER_DAY new hosts per record a day: `Origin` is only a header, and a script
       // sending made-up ones must not flood the owner's inbox (the events and the list still have them all).
-      const [recent] = await tx.select({ n: sql<number>`count(*)::int` }).from(badgeSightings)
-        .where(and(eq(badgeSightings.recordId, v.recordId), gt(badgeSightings.reportedAt, new Date(now.getTime() - DAY_MS))));
-      if ((recent?.n ?? 0) > MAILS_PER_DAY) continue;
+      if ((recent?.n ?? 0) >= MAILS_PER_DAY) continue; // counted before this one was reported
       const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, view.row.accountId));
       if (owner) reported.push({ email: owner.email, recordId: v.recordId, environment: view.row.environment, host: v.host, covers: covers.get(v.recordId)! });
     }
