@@ -304,6 +304,10 @@ export const agentAuthorization: ClaimModule = {
     return { kind: "issue", evidenceLevel: level, publicEvidence, expiresAt: f.valid_until ? new Date(f.valid_until) : undefined };
   },
   view: {
+    /** The principal the agent says it acts for: an agent claiming a watched company's name fires its name watch. */
+    namedValues: (_subject, evidence) => (typeof evidence.principal === "string" && evidence.principal.trim()
+      ? [{ kind: "name", value: evidence.principal, field: "evidence.principal" }]
+      : []),
     /** A signed mandate: the principal's signature, verified with its mandate key. An unsigned one is the account's statement. */
     facts: (_subject, evidence) => (typeof evidence.mandate_signature === "string"
       ? [{ fact: "mandate_signature", by: "signature", source: `mandate key ${str(evidence.principal_key_id) ?? ""}`.trim() }]

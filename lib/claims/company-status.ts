@@ -39,4 +39,8 @@ export const companyStatus: ClaimModule = {
   checking: {
     offline: true,
   },
+  view: {
+    /** The company the statement is about: impersonation watches on that name compare with it. */
+    namedValues: (subject) => [{ kind: "name", value: subject, field: "subject" }],
+  },
 };

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { events, watchMatches } from "@/drizzle/schema";
+import { inArray, sql } from "drizzle-orm";
+import { accounts, events, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
 import { loadPublicViews } from "@/lib/records/public-view";
@@ -29,7 +29,10 @@ type WatchHit = { id: string; account_id: string; kind: WatchKind; value: string
 export async function matchWatches(tx: DbOrTx, issued: readonly IssuedRecord[], at = new Date()): Promise<WatchMail[]> {
   await addDefaultDomainWatches(tx, issued, at); // a verified organisation's newly proved domain is watched from now on
   const live = issued.filter((r) => r.row.environment === "live" && r.row.visibility === "public" && r.row.status === "active");
-  const perRecord = live.map((r) => ({ r, values: recordWatchValues(r.row, r.values) })).filter((x) => x.values.length);
+  if (live.length === 0) return [];
+  const names = new Map((await tx.select({ id: accounts.id, name: accounts.name }).from(accounts)
+    .where(inArray(accounts.id, [...new Set(live.map((r) => r.row.accountId))]))).map((a) => [a.id, a.name]));
+  const perRecord = live.map((r) => ({ r, values: recordWatchValues(r.row, r.values, names.get(r.row.accountId) ?? null) })).filter((x) => x.values.length);
   if (perRecord.length === 0) return [];
   const exact = new Set<string>();
   const similar = new Set<string>();

@@ -11,9 +11,9 @@ type Source = { claimType: string; subject: string; evidencePublic: Record<strin
  * The values of an issued record that watches compare with, all from its claim type's
  * definition (nothing here branches on a type): its lookup values (`view.lookupValues`, already
  * normalised in `values`: IBANs, wallets, and the registrable domain of each website and listing
- * link) and its names and LEIs (`view.namedValues`).
+ * link) and its names and LEIs (`view.namedValues`); and the name of the account that issued it.
  */
-export function recordWatchValues(row: Source, values: readonly RecordValueRow[]): WatchedValue[] {
+export function recordWatchValues(row: Source, values: readonly RecordValueRow[], accountName: string | null = null): WatchedValue[] {
   const out = new Map<string, WatchedValue>();
   const add = (v: WatchedValue) => out.has(`${v.kind} ${v.key}`) || out.set(`${v.kind} ${v.key}`, v);
   for (const v of values) {
@@ -23,7 +23,12 @@ export function recordWatchValues(row: Source, values: readonly RecordValueRow[]
       if (d) add({ kind: "domain", key: d, skeleton: domainKeySkeleton(d), value: v.value, field: v.field });
     }
   }
-  const named = claimModuleFor(row.claimType).view?.namedValues?.(row.subject, row.evidencePublic ?? {}) ?? [];
+  const named = [
+    ...(claimModuleFor(row.claimType).view?.namedValues?.(row.subject, row.evidencePublic ?? {}) ?? []),
+    // Whoever the record says is speaking: an account that calls itself by a watched name (the
+    // certificate's "an account calling itself …") is the commonest copy of all.
+    ...(accountName?.trim() ? [{ kind: "name" as const, value: accountName, field: "account.name" }] : []),
+  ];
   for (const n of named) {
     if (n.kind === "name") {
       const key = nameKey(n.value);

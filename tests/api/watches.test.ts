@@ -277,6 +277,42 @@ describe("names and LEIs, through a batch", () => {
   });
 });
 
+describe("who the record says is speaking", () => {
+  it("an account calling itself by a look-alike of a watched name, and an agent naming the watched company as its principal, fire the name watch", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const name = `Speakwatch ${tag} Trading Ltd`;
+    const owner = await newLiveAccount();
+    const ep = rx.endpoint(`speaker-${tag}`);
+    const hook = await call("POST", "/api/v1/webhooks", { key: owner.liveKey, body: { url: ep.url, events: ["watch.matched"] } });
+    ep.setSecret(hook.body.secret);
+    const watch = (await createWatch(owner.liveKey, "name", name)).body.id;
+
+    const imposter = await newLiveAccount();
+    const renamed = await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name: name.replace("a", "\u0430") } }); // Cyrillic а
+    expect(renamed.status, renamed.text).toBe(200);
+    const statement = await call("POST", "/api/v1/records", {
+      key: imposter.liveKey, body: { subject: "Some Other Ltd", claim_type: "company_status", claim: "Some Other Ltd is active.", visibility: "public" },
+    });
+    expect(statement.status, statement.text).toBe(201);
+    const agent = await call("POST", "/api/v1/records", {
+      key: (await newLiveAccount()).liveKey,
+      body: {
+        subject: `agent-${tag}`, claim_type: "agent_authorization", claim: `agent-${tag} may pay approved invoices.`, visibility: "public",
+        principal: name, agent_id: `agent-${tag}`, act: "pay_invoices", scope: { asset: "USDC", max_amount: "250.00", network: "base" },
+        session_id: "sess-1", valid_until: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    });
+    expect(agent.status, agent.text).toBe(201);
+    const events = () => ep.processed().filter((e) => e.type === "watch.matched");
+    await waitFor(() => events().length >= 2, 15_000);
+    await sleep(1000);
+    expect(events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`).sort()).toEqual([
+      `${watch} ${statement.body.verification_id} confusable account.name`,
+      `${watch} ${agent.body.verification_id} exact evidence.principal`,
+    ].sort());
+  });
+});
+
 describe("default watches of a verified organisation", () => {
   it("its legal name, LEI and proved domains are watched (origin default); a domain proved later too; the owner can delete them", async () => {
     const tag = randomUUID().slice(0, 6);
