@@ -163,11 +163,17 @@ export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
   if (org) {
     throw new ApiError("name_locked", `This account is the verified organisation ${org.legalName}; its name is its legal name and changes only with a new organisation verification.`, "name");
   }
-  await db.transaction(async (tx) => {
+  // Loaded when used: lib/watches reads public views, which read this module's profiles.
+  const { matchAccountName } = await import("@/lib/watches/match-watches");
+  const { sendWatchMails } = await import("@/lib/watches/send-watch-mail");
+  const mails = await db.transaction(async (tx) => {
     await tx.update(accounts).set({ name: input.name }).where(eq(accounts.id, auth.accountId));
     await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);
+    // The account's live records now speak under this name: another account's watch on it fires.
+    return matchAccountName(tx, auth.accountId, input.name);
   });
   announceAccountChange(); // cached API-key contexts carry the old name
   invalidateStatus(accountDependency(auth.accountId));
+  await sendWatchMails(mails);
   return getAccount(db, { ...auth, accountName: input.name });
 }

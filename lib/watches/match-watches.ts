@@ -1,5 +1,5 @@
-import { inArray, sql } from "drizzle-orm";
-import { accounts, events, watchMatches } from "@/drizzle/schema";
+import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { accounts, events, records, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
 import { loadPublicViews } from "@/lib/records/public-view";
@@ -9,7 +9,7 @@ import { buildEvent } from "@/lib/outbox/write-event";
 import { addDefaultDomainWatches } from "./default-watches";
 import { recordWatchValues, type WatchedValue } from "./record-watch-values";
 import type { WatchMail } from "./send-watch-mail";
-import type { WatchKind } from "./watch-value";
+import { nameKey, skeletonOf, type WatchKind } from "./watch-value";
 
 /** A record just made live (issued, from a batch, or approved): its row and its lookup values. */
 export type IssuedRecord = { row: RecordRow; values: readonly RecordValueRow[] };
@@ -98,4 +98,31 @@ export async function fireWatches(tx: DbOrTx, found: readonly Found[], at: Date)
   return firing.map(({ f }) => ({
     to: f.watch.email, watch: { kind: f.watch.kind, value: f.watch.value }, how: f.how, value: f.v.value, recordId: f.r.row.id,
   }));
+}
+
+/**
+ * An account took a new name (PATCH /api/v1/account, the portal): every live public record it
+ * has now reads "an account calling itself <name>". When that name, or a look-alike, is one
+ * another account watches, the watch fires with the account's newest live public active
+ * record (once per watch and record, as always); records it issues later are compared as
+ * they are issued. Nothing happens for an account with no such record. In the caller's
+ * transaction; returns the mails to send after it commits.
+ */
+export async function matchAccountName(tx: DbOrTx, accountId: string, name: string | null, at = new Date()): Promise<WatchMail[]> {
+  const key = name ? nameKey(name) : "";
+  if (!key) return [];
+  const skeleton = skeletonOf(key);
+  const hits = rowsOf<WatchHit>(await tx.execute(sql`
+    select w.id, w.account_id, w.kind, w.value, w.match_key, w.skeleton, a.email
+    from watches w join accounts a on a.id = w.account_id
+    where w.kind = 'name' and w.account_id <> ${accountId} and (w.match_key = ${key} or w.skeleton = ${skeleton})`));
+  if (hits.length === 0) return [];
+  const [row] = await tx.select().from(records)
+    .where(and(eq(records.accountId, accountId), eq(records.environment, "live"), eq(records.visibility, "public"), eq(records.status, "active"),
+      or(isNull(records.expiresAt), gt(records.expiresAt, at))))
+    .orderBy(desc(records.createdAt)).limit(1);
+  if (!row) return [];
+  return fireWatches(tx, hits.map((w) => ({
+    watch: w, r: { row }, how: w.match_key === key ? "exact" as const : "confusable" as const, v: { value: name!, field: "account.name" },
+  })), at);
 }

@@ -313,6 +313,39 @@ describe("who the record says is speaking", () => {
   });
 });
 
+describe("an account renamed to a watched name", () => {
+  it("fires the watch with its newest live public record, once; an account with no such record fires nothing", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const name = `Renamewatch ${tag} Ltd`;
+    const owner = await newLiveAccount();
+    const ep = rx.endpoint(`rename-${tag}`);
+    const hook = await call("POST", "/api/v1/webhooks", { key: owner.liveKey, body: { url: ep.url, events: ["watch.matched"] } });
+    ep.setSecret(hook.body.secret);
+    const watch = (await createWatch(owner.liveKey, "name", name)).body.id;
+
+    const empty = await newLiveAccount(); // no live public record: renaming fires nothing
+    expect((await call("PATCH", "/api/v1/account", { key: empty.liveKey, body: { name } })).status).toBe(200);
+    const imposter = await newLiveAccount();
+    const issue = (subject: string) => call("POST", "/api/v1/records", {
+      key: imposter.liveKey, body: { subject, claim_type: "company_status", claim: `${subject} is active.`, visibility: "public" },
+    });
+    expect((await issue("First Innocuous Ltd")).status).toBe(201);
+    const newest = await issue("Second Innocuous Ltd");
+    expect(newest.status, newest.text).toBe(201);
+    await sleep(500);
+    expect(ep.processed().filter((e) => e.type === "watch.matched")).toHaveLength(0); // nothing watched yet
+    const renamed = await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name: name.toUpperCase() } });
+    expect(renamed.status, renamed.text).toBe(200);
+    const events = () => ep.processed().filter((e) => e.type === "watch.matched");
+    await waitFor(() => events().length >= 1, 15_000);
+    // The same name again changes nothing: that record already fired this watch.
+    expect((await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name } })).status).toBe(200);
+    await sleep(1500);
+    expect(events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`))
+      .toEqual([`${watch} ${newest.body.verification_id} exact account.name`]);
+  });
+});
+
 describe("default watches of a verified organisation", () => {
   it("its legal name, LEI and proved domains are watched (origin default); a domain proved later too; the owner can delete them", async () => {
     const tag = randomUUID().slice(0, 6);
