@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { getCachedProfile, invalidateStatus, putCachedProfile } from "@/lib/records/status-cache";
+import { getCachedProfile, invalidateStatus, putCachedProfile, statusEpoch } from "@/lib/records/status-cache";
 import { getEnv } from "@/lib/env";
 import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
@@ -119,10 +119,15 @@ export async function getAccountProfiles(db: DbOrTx, accountIds: readonly string
     else missing.push(id);
   }
   if (missing.length === 0) return out;
+  // A change committed while this read was under way (a verification, a rename) drops the
+  // cache when it is announced; what this read found may predate it, so it is kept only if no
+  // invalidation came in between.
+  const epoch = statusEpoch();
   const loaded = await loadAccountProfiles(db, missing);
+  const keep = statusEpoch() === epoch;
   for (const id of missing) {
     const profile = loaded.get(id) ?? NO_PROFILE;
-    putCachedProfile(id, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
+    if (keep) putCachedProfile(id, profile, getEnv().STATUS_CACHE_SECONDS * 1000);
     out.set(id, copyProfile(profile));
   }
   return out;
