@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { adminViaServer } from "./admin-client";
 import { dnsQueryCount, setDnsEntry, type DnsEntry } from "./dns-server";
+import type { Behaviour, Receiver } from "./webhook-receiver";
 
 export const baseUrl = () => inject("baseUrl");
 
@@ -104,4 +105,18 @@ export async function withShortExpiry<T extends Res>(send: (expiresAt: string) =
     const refusedForTime = res.status === 422 && JSON.stringify(res.body?.error ?? {}).includes("expires_at");
     if (!refusedForTime || budget >= 8 * ms) return { res, expiresAt };
   }
+}
+
+let registeredHooks = 0;
+
+/**
+ * A new endpoint of the loopback receiver `rx`, registered as a webhook of the account `key`
+ * belongs to (POST /api/v1/webhooks with `body` added), its secret set from the answer.
+ */
+export async function registerHook(rx: Receiver, key: string, behaviour: Behaviour = {}, body: Record<string, unknown> = {}) {
+  const ep = rx.endpoint(`registered-${registeredHooks++}`, behaviour);
+  const r = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, ...body } });
+  if (r.status !== 201) throw new Error(`registering a webhook answered ${r.status}: ${r.text}`);
+  ep.setSecret(r.body.secret);
+  return { ep, hook: r.body };
 }

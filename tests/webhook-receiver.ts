@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { call } from "./helpers";
 
 /**
  * One verified arrival. `duplicate`: an earlier arrival had the same `webhook-id` (the
@@ -12,7 +11,7 @@ import { call } from "./helpers";
 export type Received = {
   id: string; type: string; body: any; raw: string; at: number; headers: http.IncomingHttpHeaders; duplicate: boolean; acked: boolean;
 };
-type Behaviour = {
+export type Behaviour = {
   failTimes?: number; status?: number; hang?: boolean; redirectTo?: string;
   /** Verify and record the delivery, then keep the request open without answering; `onHold` runs at once. */
   hold?: boolean; onHold?: (r: Received) => void;
@@ -74,7 +73,6 @@ export async function startReceiver() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let registered = 0;
   const receiver = {
     base,
     /** A new endpoint path; set its secret once the webhook is registered. */
@@ -99,21 +97,12 @@ export async function startReceiver() {
         closedAt: () => ep.closedAt,
       };
     },
-    /**
-     * A new endpoint registered as a webhook of the account `key` belongs to (POST
-     * /api/v1/webhooks with `body` added), its secret set from the answer: `{ep, hook}`.
-     */
-    async register(key: string, behaviour: Behaviour = {}, body: Record<string, unknown> = {}) {
-      const ep = receiver.endpoint(`registered-${registered++}`, behaviour);
-      const r = await call("POST", "/api/v1/webhooks", { key, body: { url: ep.url, ...body } });
-      if (r.status !== 201) throw new Error(`registering a webhook answered ${r.status}: ${r.text}`);
-      ep.setSecret(r.body.secret);
-      return { ep, hook: r.body };
-    },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
   return receiver;
 }
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 8000, stepMs = 50): Promise<T> {
   const end = Date.now() + timeoutMs;

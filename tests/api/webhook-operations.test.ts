@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, issue, newAccount, newLiveAccount, sleep, until } from "../helpers";
+import { call, issue, newAccount, newLiveAccount, sleep, until, registerHook } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 /**
@@ -16,7 +16,7 @@ afterAll(async () => {
   await rx.close();
 });
 
-const hookFor: typeof rx.register = (...args) => rx.register(...args);
+const hookFor = (key: string, behaviour = {}, body: Record<string, unknown> = {}) => registerHook(rx, key, behaviour, body);
 
 const eventsOf = async (key: string, query = "") => {
   const r = await call("GET", `/api/v1/events${query}`, { key });

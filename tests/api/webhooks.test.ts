@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { call, issue, newAccount, newLiveAccount, sleep } from "../helpers";
+import { call, issue, newAccount, newLiveAccount, sleep, registerHook } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 let rx: Awaited<ReturnType<typeof startReceiver>>;
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 let n = 0;
-const hookFor: typeof rx.register = (...args) => rx.register(...args);
+const hookFor = (key: string, behaviour = {}, body: Record<string, unknown> = {}) => registerHook(rx, key, behaviour, body);
 const deliveries = async (key: string, id: string) => (await call("GET", `/api/v1/webhooks/${id}/deliveries`, { key })).body.data;
 
 describe("webhook registration", () => {
