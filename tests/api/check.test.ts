@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { admin, call, newAccount, newLiveAccount, setDns } from "../helpers";
-import { randomLei } from "../lei-register";
+import { randomLei, setLeiRecord } from "../lei-register";
 import { verifyWithJwks } from "../signatures";
 
 /**
@@ -85,6 +85,9 @@ describe("the public check", () => {
     const tag = randomUUID().slice(0, 6);
     const name = `Harbourview ${tag} Holidays Limited`;
     const lei = randomLei();
+    // In the register, as a verified organisation's LEI is: the sweep re-checks it every
+    // RECHECK_INTERVAL_MS (1.5 s here), and an LEI the register does not know lapses it.
+    setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName: name, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
     const op = await verifiedOperator(name, lei);
     const d = await provedDomain(op.liveKey);
     const typo = await check({ operator: `Harbourveiw ${tag} Holidays Limited`, website: d.domain });

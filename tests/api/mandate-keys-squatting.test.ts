@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { admin, baseUrl, call, newAccount } from "../helpers";
-import { randomLei } from "../lei-register";
+import { randomLei, setLeiRecord } from "../lei-register";
 
 /**
  * Issue 29: mandate key ids are unique per account, not first-come across the service. An
@@ -42,6 +42,8 @@ describe("mandate key ids per account: squatting a key id", () => {
     const victim = await newAccount("mk-victim");
     const legalName = `Victim ${randomUUID().slice(0, 6)} Trading Ltd`;
     const lei = randomLei();
+    // In the register stand-in: the sweep re-checks a verified organisation's LEI every 1.5 s here, and an unknown one lapses.
+    setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
     await admin("organisation", "verify", "--account", victim.accountId, "--legal-name", legalName, "--lei", lei);
     const keyId = `treasury-${randomUUID().slice(0, 8)}`;
     const vk = keyPair();
