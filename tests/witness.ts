@@ -59,6 +59,12 @@ export function cosign(name: string, key: ReturnType<typeof cosignerKey>, body: 
   return `\u2014 ${name} ${Buffer.concat([key.id, ts, sig]).toString("base64")}\n`;
 }
 
+/** A witness made in a test: its name, vkey (type 0x04) and a function giving its cosignature line (no newline) over a checkpoint body. */
+export function testCosigner(name: string) {
+  const key = cosignerKey(name);
+  return { name, vkey: key.vkey, cosign: (body: string, time: number) => cosign(name, key, body, time).slice(0, -1) };
+}
+
 class Answer extends Error {
   constructor(readonly status: number, readonly body: string, readonly type = "text/plain; charset=utf-8") {
     super(body);

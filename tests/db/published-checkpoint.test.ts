@@ -1,21 +1,16 @@
-import { createHash, generateKeyPairSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { logCheckpoints, logCosignatures, logHead } from "@/drizzle/schema";
+import { cosignerKey } from "../witness";
 import { dataLayerTest } from "./setup";
 
 /**
  * Which checkpoint the log publishes with witnesses configured (lib/tlog/published.ts): the
  * newest a quorum cosigned, kept in log_head.published_size by the integrator's refresh, so a
  * public read does not look through the checkpoints a quorum has not (yet) cosigned. Rows are
- * written straight into the tables; the witnesses' keys are made here with node:crypto.
+ * written straight into the tables.
  */
-function witnessKey(name: string) {
-  const { publicKey } = generateKeyPairSync("ed25519");
-  const raw = Buffer.from(publicKey.export({ format: "jwk" }).x!, "base64url");
-  const id = createHash("sha256").update(`${name}\n`).update(Buffer.from([4])).update(raw).digest().subarray(0, 4);
-  return { name, vkey: `${name}+${id.toString("hex")}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}`, url: "http://127.0.0.1:9/unused" };
-}
+const witnessKey = (name: string) => ({ name, vkey: cosignerKey(name).vkey, url: "http://127.0.0.1:9/unused" });
 const ws = ["w1.example/w", "w2.example/w", "w3.example/w"].map(witnessKey);
 
 const { db } = await dataLayerTest({

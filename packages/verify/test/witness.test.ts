@@ -1,5 +1,5 @@
-import { createHash, generateKeyPairSync, sign as nodeSign } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { testCosigner } from "../../../tests/witness";
 import { openNote, parseCosignerKey, parseVerifierKey, witnessVerdict } from "../src/note.js";
 
 /*
@@ -19,28 +19,15 @@ describe("signed-note.md's example", () => {
   });
 });
 
-/** @param {string} name */
-function witness(name: string) {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pub = Buffer.from(publicKey.export({ format: "jwk" }).x!, "base64url");
-  const id = createHash("sha256").update(`${name}\n`).update(Buffer.from([0x04])).update(pub).digest().subarray(0, 4);
-  const vkey = `${name}+${id.toString("hex")}+${Buffer.concat([Buffer.from([0x04]), pub]).toString("base64")}`;
-  const cosign = (body: string, t: number) => {
-    const ts = Buffer.alloc(8);
-    ts.writeBigUInt64BE(BigInt(t));
-    return `\u2014 ${name} ${Buffer.concat([id, ts, nodeSign(null, Buffer.from(`cosignature/v1\ntime ${t}\n${body}`), privateKey)]).toString("base64")}`;
-  };
-  return { vkey, cosign };
-}
 
 const BODY = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n";
 const LOG_LINE = "\u2014 example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=";
 const note = (...lines: string[]) => `${BODY}\n${[LOG_LINE, ...lines].join("\n")}\n`;
 
 describe("witness policy (Ed25519 cosignature/v1)", () => {
-  const w1 = witness("witness.example.com/w1");
-  const w2 = witness("witness.example.com/w2");
-  const stranger = witness("witness.example.com/w3");
+  const w1 = testCosigner("witness.example.com/w1");
+  const w2 = testCosigner("witness.example.com/w2");
+  const stranger = testCosigner("witness.example.com/w3");
   const t = 1679315147;
   const policy = { witnesses: [parseCosignerKey(w1.vkey), parseCosignerKey(w2.vkey)], quorum: 2 };
 

@@ -1,5 +1,5 @@
-import { createHash, generateKeyPairSync, sign as nodeSign } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { testCosigner } from "../../witness";
 import * as sdk from "../../../packages/sdk/src/checkpoint";
 import * as badge from "../../../lib/embed/witness-policy";
 import { checkCosignatureLine, parseCosignerVkey } from "../../../lib/tlog/cosignature";
@@ -34,29 +34,15 @@ describe("signed-note.md's example", () => {
   });
 });
 
-/** A witness made here: Ed25519 key, its vkey (type 0x04), and a cosignature line per tlog-cosignature. */
-function witness(name: string) {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pub = Buffer.from(publicKey.export({ format: "jwk" }).x!, "base64url");
-  const id = createHash("sha256").update(`${name}\n`).update(Buffer.from([0x04])).update(pub).digest().subarray(0, 4);
-  const vkey = `${name}+${id.toString("hex")}+${Buffer.concat([Buffer.from([0x04]), pub]).toString("base64")}`;
-  const cosign = (body: string, t: number) => {
-    const ts = Buffer.alloc(8);
-    ts.writeBigUInt64BE(BigInt(t));
-    const sig = nodeSign(null, Buffer.from(`cosignature/v1\ntime ${t}\n${body}`), privateKey);
-    return `\u2014 ${name} ${Buffer.concat([id, ts, sig]).toString("base64")}`;
-  };
-  return { name, vkey, cosign };
-}
 
 // The checkpoint of tlog-cosignature.md's example, with the log's line from that example.
 const BODY = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n";
 const LOG_LINE = "\u2014 example.com/behind-the-sofa Az3grlgtzPICa5OS8npVmf1Myq/5IZniMp+ZJurmRDeOoRDe4URYN7u5/Zhcyv2q1gGzGku9nTo+zyWE+xeMcTOAYQ8=";
 
 describe("Ed25519 cosignature/v1, computed independently", () => {
-  const w1 = witness("witness.example.com/w1");
-  const w2 = witness("witness.example.com/w2");
-  const stranger = witness("witness.example.com/w3");
+  const w1 = testCosigner("witness.example.com/w1");
+  const w2 = testCosigner("witness.example.com/w2");
+  const stranger = testCosigner("witness.example.com/w3");
   const t = 1679315147;
   const good = w1.cosign(BODY, t);
   const forged = w1.cosign(BODY.replace("20852163", "20852164"), t); // w1's signature, over another tree
