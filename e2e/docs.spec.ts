@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { admin, baseURL, collectBrowserErrors, issue } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, issue, screenshotsWanted } from "./helpers";
 
 /**
  * The public face (issue 12, items 4 and 5): the home page for each kind of visitor with
@@ -13,6 +13,7 @@ test.use({ baseURL });
 const shots = path.join(import.meta.dirname, "screenshots");
 /** Full-page screenshots at desktop and phone width (the viewport is put back after). */
 async function shotBoth(page: Page, name: string) {
+  if (!screenshotsWanted) return; // SCREENSHOTS=1 takes them (e2e/helpers.ts)
   const size = page.viewportSize();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });

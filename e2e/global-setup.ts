@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { preparePgliteTemplate } from "../tests/db-template";
 import { startDnsServer } from "../tests/dns-server";
 import { startLeiRegister } from "../tests/lei-register";
 import { startServerOnFreePort } from "../tests/server";
@@ -17,6 +18,7 @@ import { startExchange, writeExchange } from "../tests/exchange";
  * PRS_E2E_* variables (Playwright workers inherit this process's env).
  */
 export default async function globalSetup() {
+  if (!process.env.DATABASE_URL) await preparePgliteTemplate(); // the server's database is a copy of it (tests/db-template.ts)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-e2e-"));
   const mailDir = path.join(dataDir, "smtp-inbox");
   const dnsZoneFile = path.join(dataDir, "dns-zone.json");

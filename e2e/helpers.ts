@@ -40,15 +40,25 @@ export const ownClientAddress = async ({}, use: (h: Record<string, string>) => P
 export const newClientContext = (browser: Browser): Promise<BrowserContext> =>
   browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": freshClientAddress() } });
 
-const shots = path.join(import.meta.dirname, "screenshots");
-fs.mkdirSync(shots, { recursive: true });
-export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+/**
+ * Screenshots are for people looking at pages (`SCREENSHOTS=1 npm test`, then open
+ * e2e/screenshots/), not for the suite: no assertion reads them, and each full-page one costs
+ * a layout and an encode. Without SCREENSHOTS=1 `shot` and `shotBoth` take none; every
+ * assertion around them runs either way.
+ */
+export const screenshotsWanted = process.env.SCREENSHOTS === "1";
+export const shotsDir = path.join(import.meta.dirname, "screenshots");
+if (screenshotsWanted) fs.mkdirSync(shotsDir, { recursive: true });
+export const shot = async (page: Page, name: string) => {
+  if (screenshotsWanted) await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+};
 
 /**
  * The page at 1280 px (`<name>.png`) and at a phone's 390 px (`<name>-390.png`), full
  * length; the viewport is put back afterwards.
  */
 export async function shotBoth(page: Page, name: string) {
+  if (!screenshotsWanted) return;
   const before = page.viewportSize() ?? { width: 1280, height: 720 };
   await page.setViewportSize({ width: 1280, height: before.height });
   await shot(page, name);

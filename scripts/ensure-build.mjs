@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { checkNode } from "./check-node.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const INPUTS = ["app", "components", "lib", "drizzle", "public", "instrumentation.ts", "proxy.ts", "next.config.ts",
@@ -24,6 +25,7 @@ export function sourceHash() {
 }
 
 export function ensureBuild() {
+  checkNode();
   // The embed badge's bundle (build/embed/embed.js) is served by the app, not part of Next's
   // build: it is rebuilt every time (≈ 0.1 s), so it always matches the sources.
   const embed = spawnSync(process.execPath, [path.join(root, "scripts", "build-embed.mjs")], { cwd: root, stdio: "inherit" });

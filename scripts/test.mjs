@@ -32,14 +32,22 @@ function ensureChromium() {
   }
 }
 
-ensureBuild();
+const database = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite";
+/** Run one stage and say how long it took (the wall time CI prints per stage). */
+function stage(name, fn) {
+  const started = Date.now();
+  const status = fn();
+  console.log(`[prs] stage ${name} (${database}): ${((Date.now() - started) / 1000).toFixed(0)} s${status ? `, exit ${status}` : ""}`);
+  return status;
+}
+
+stage("build", () => (ensureBuild(), 0));
 const args = process.argv.slice(2);
 console.log(`[prs] tests on ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite"}`);
-const unit = spawnSync(bin("vitest"), ["run", ...args], { cwd: root, stdio: "inherit", env });
-if (unit.status !== 0) process.exit(unit.status ?? 1);
+const unit = stage("vitest", () => spawnSync(bin("vitest"), ["run", ...args], { cwd: root, stdio: "inherit", env }).status ?? 1);
+if (unit !== 0) process.exit(unit);
 if (args.length > 0 || process.env.PRS_SKIP_E2E === "1") process.exit(0);
 
 ensureChromium();
 console.log("[prs] end-to-end tests (Playwright, Debian Chromium)");
-const e2e = spawnSync(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], { cwd: root, stdio: "inherit", env });
-process.exit(e2e.status ?? 1);
+process.exit(stage("e2e", () => spawnSync(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], { cwd: root, stdio: "inherit", env }).status ?? 1));

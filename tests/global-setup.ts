@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startHardhatNode, type HardhatNode } from "./chain/hardhat-node";
+import { preparePgliteTemplate, preparePgTemplate } from "./db-template";
 import { startDnsServer } from "./dns-server";
 import { startExchange, writeExchange } from "./exchange";
 import { assertNoSecretsKept } from "./secret-scan";
@@ -37,6 +38,9 @@ declare module "vitest" {
 export { freePort };
 
 export default async function setup(project: TestProject) {
+  // Fresh databases in this run are copies of a migrated template (tests/db-template.ts).
+  const pgTemplate = process.env.DATABASE_URL ? await preparePgTemplate(process.env.DATABASE_URL) : undefined;
+  if (!pgTemplate) await preparePgliteTemplate();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-test-"));
   const dnsZoneFile = path.join(dataDir, "dns-zone.json");
   const mailDir = path.join(dataDir, "smtp-inbox");
@@ -151,6 +155,7 @@ export default async function setup(project: TestProject) {
     await smtp.close();
     await lei.close();
     await closeDeadRpc();
+    await pgTemplate?.drop();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

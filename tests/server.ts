@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { seedPglite } from "./db-template";
 import { spawnGroup } from "./process-group";
 
 /**
@@ -64,6 +65,7 @@ const running = new Set<StartedServer>();
  */
 export async function startServer(env: Record<string, string>, logFile: string): Promise<StartedServer> {
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
+  if (!env.DATABASE_URL && env.DATA_DIR) seedPglite(env.DATA_DIR);
   const from = logSize(logFile);
   const own = () => logSince(logFile, from);
   const { proc, stop, kill9 } = spawnGroup(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", env.PORT!, "-H", "127.0.0.1"], {

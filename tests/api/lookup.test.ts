@@ -6,6 +6,7 @@ import postgres from "postgres";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { admin, baseUrl, call, newAccount, newLiveAccount, setDns, until, untilPast, withShortExpiry, type Res } from "../helpers";
+import { createDatabase } from "../db-template";
 import { startServerOnFreePort, stopStartedServers, type StartedServer } from "../server";
 import { verifyWithJwks } from "../signatures";
 
@@ -290,9 +291,7 @@ describe.skipIf(!process.env.DATABASE_URL)("lookup: the limit holds across two s
   });
 
   it("30 requests a minute from one address in all, whichever instance answers", async () => {
-    const sql = sqlAdmin();
-    await sql.unsafe(`create database ${dbName}`);
-    await sql.end();
+    await createDatabase(adminUrl, dbName);
     const databaseUrl = adminUrl.replace(/\/[^/?]+(\?|$)/, `/${dbName}$1`);
     const start = (): Promise<StartedServer> => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prs-lookup-"));

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase } from "../db-template";
 import { freePort, startServer, stopStartedServers, type StartedServer } from "../server";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
@@ -23,9 +24,7 @@ beforeAll(async () => {
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
     dbName = `prs_restart_${Date.now()}`;
-    const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`create database ${dbName}`);
-    await sql.end();
+    await createDatabase(adminUrl, dbName);
   }
 });
 

@@ -6,6 +6,7 @@ import { afterAll } from "vitest";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { ClaimModule, ClaimRequestSpec } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
+import { seedPglite } from "../db-template";
 import { useOwnDatabase } from "../own-database";
 
 /** PostgreSQL (DATABASE_URL) rather than PGlite, whose one connection runs concurrent work one statement or transaction at a time. */
@@ -59,6 +60,7 @@ export async function dataLayerTest(opts: DataLayerOptions = {}) {
     else process.env[name] = value;
   }
   const own = opts.ownDatabase ? await useOwnDatabase(opts.ownDatabase) : undefined;
+  if (!process.env.DATABASE_URL) seedPglite(dir);
   const client = await import("@/lib/db/client");
   const db = await client.getDb();
   afterAll(async () => {
