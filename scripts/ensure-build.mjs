@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { checkNode } from "./check-node.mjs";
 
@@ -24,6 +25,59 @@ export function sourceHash() {
   return h.digest("hex");
 }
 
+/**
+ * Finished builds are kept under their sources' hash (PRS_BUILD_CACHE, default
+ * ~/.cache/proof-records/next-builds; "off" keeps none), so a fresh clone of sources already
+ * built on this machine — CI's clean clone of a tree a session tested — copies the build
+ * instead of making it again. The copy leaves out Next's own compiler cache; the checkout's
+ * path, which Next writes into required-server-files, is put right. The newest three are kept.
+ */
+const cacheRoot = () => {
+  const dir = process.env.PRS_BUILD_CACHE ?? path.join(os.homedir(), ".cache", "proof-records", "next-builds");
+  return dir === "off" ? null : dir;
+};
+const KEEP_BUILDS = 3;
+const FROM_ROOT = "prs-build-root";
+
+function restoreBuild(hash) {
+  const dir = cacheRoot();
+  const cached = dir && path.join(dir, hash);
+  if (!cached || !fs.existsSync(path.join(cached, "BUILD_ID"))) return false;
+  const next = path.join(root, ".next");
+  fs.rmSync(next, { recursive: true, force: true });
+  fs.cpSync(cached, next, { recursive: true, verbatimSymlinks: true });
+  const builtAt = fs.readFileSync(path.join(next, FROM_ROOT), "utf8");
+  if (builtAt !== root) {
+    for (const f of ["required-server-files.json", "required-server-files.js"]) {
+      const p = path.join(next, f);
+      if (fs.existsSync(p)) fs.writeFileSync(p, fs.readFileSync(p, "utf8").replaceAll(builtAt, root));
+    }
+  }
+  fs.writeFileSync(path.join(next, FROM_ROOT), root);
+  console.log(`[prs] build ${hash.slice(0, 12)} copied from ${cached} (same sources already built on this machine)`);
+  return true;
+}
+
+function keepBuild(hash) {
+  const dir = cacheRoot();
+  if (!dir) return;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const part = path.join(dir, `${hash}.part-${process.pid}`);
+    fs.cpSync(path.join(root, ".next"), part, {
+      recursive: true, verbatimSymlinks: true,
+      filter: (src) => !src.startsWith(path.join(root, ".next", "cache")) && !/\/trace(-build)?$/.test(src),
+    });
+    fs.rmSync(path.join(dir, hash), { recursive: true, force: true });
+    fs.renameSync(part, path.join(dir, hash));
+    const builds = fs.readdirSync(dir).filter((d) => !d.includes(".part-"))
+      .map((d) => ({ d, t: fs.statSync(path.join(dir, d)).mtimeMs })).sort((a, b) => b.t - a.t);
+    for (const { d } of builds.slice(KEEP_BUILDS)) fs.rmSync(path.join(dir, d), { recursive: true, force: true });
+  } catch (e) {
+    console.warn(`[prs] could not keep the build in ${dir}: ${e.message}`);
+  }
+}
+
 export function ensureBuild() {
   checkNode();
   // The embed badge's bundle (build/embed/embed.js) is served by the app, not part of Next's
@@ -33,12 +87,15 @@ export function ensureBuild() {
   const stamp = path.join(root, ".next", "prs-build-hash");
   const hash = sourceHash();
   if (fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash) return;
+  if (restoreBuild(hash)) return;
   console.log("[prs] building the app (sources changed or no build yet) ...");
   const r = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
     cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
   fs.writeFileSync(stamp, hash);
+  fs.writeFileSync(path.join(root, ".next", FROM_ROOT), root);
+  keepBuild(hash);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureBuild();

@@ -56,6 +56,15 @@ const root = path.resolve(import.meta.dirname, "..");
 /** Servers this process started that are still running (see stopStartedServers). */
 const running = new Set<StartedServer>();
 
+export type StartOptions = {
+  /**
+   * On the embedded database, whether the data folder starts as a copy of the migrated template
+   * (tests/db-template.ts; the default) or empty, so the server migrates it from nothing as on a
+   * fresh machine's `npm start`.
+   */
+  template?: boolean;
+};
+
 /**
  * Start the built app (`scripts/serve.mjs`, what `npm start` runs) in its own process group
  * on `env.PORT`, logging to `logFile`, and wait for readiness. It is stopped (or killed) as
@@ -63,9 +72,9 @@ const running = new Set<StartedServer>();
  * listens on that port (not merely that something answers there: another run's server
  * might) and /api/health answers; a port already in use is PortTaken.
  */
-export async function startServer(env: Record<string, string>, logFile: string): Promise<StartedServer> {
+export async function startServer(env: Record<string, string>, logFile: string, opts: StartOptions = {}): Promise<StartedServer> {
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  if (!env.DATABASE_URL && env.DATA_DIR) seedPglite(env.DATA_DIR);
+  if (!env.DATABASE_URL && env.DATA_DIR && opts.template !== false) seedPglite(env.DATA_DIR);
   const from = logSize(logFile);
   const own = () => logSince(logFile, from);
   const { proc, stop, kill9 } = spawnGroup(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", env.PORT!, "-H", "127.0.0.1"], {
@@ -102,8 +111,8 @@ export async function startServer(env: Record<string, string>, logFile: string):
 }
 
 /** `startServer` on a free port: `envFor(port)` is the environment for it (PORT, PUBLIC_BASE_URL, …). */
-export const startServerOnFreePort = (envFor: (port: number) => Record<string, string>, logFile: string) =>
-  onFreePort((port) => startServer(envFor(port), logFile));
+export const startServerOnFreePort = (envFor: (port: number) => Record<string, string>, logFile: string, opts: StartOptions = {}) =>
+  onFreePort((port) => startServer(envFor(port), logFile, opts));
 
 /** Stop every server this process started and has not stopped: for afterAll, so a failed test leaves none behind. */
 export async function stopStartedServers(): Promise<void> {

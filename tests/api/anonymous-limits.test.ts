@@ -28,7 +28,11 @@ beforeAll(async () => {
     DIRECTORY_RATE_LIMIT_PER_MINUTE: String(LIMITS.directory),
     LOG_RATE_LIMIT_PER_MINUTE: String(LIMITS.log),
     PUBLIC_RATE_LIMIT_PER_MINUTE: String(LIMITS.public),
-  }), path.join(dir, "server.log"));
+  }), path.join(dir, "server.log"), {
+    // On the embedded database this server's folder starts empty: it migrates it from nothing,
+    // as `npm start` does on a fresh machine (every other test server starts from the template).
+    template: false,
+  });
 }, 90_000);
 
 afterAll(async () => {
