@@ -3,7 +3,7 @@ import { createLocalJWKSet } from "jose";
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, companyStatus, newAccount, newLiveAccount, until } from "../helpers";
 import { withServerDb } from "../server-db";
-import { leafHashOf, parseBundle, rootOf, tileIndex, verifyCheckpoint, verifyInclusion } from "../tlog-check";
+import { leafHashOf, parseBundle, rootOf, tileIndexPath, tilesOf, TILE_WIDTH, verifyCheckpoint, verifyInclusion } from "../tlog-check";
 
 /**
  * The transparency log over HTTP (issue 19, CONTRACT "Transparency log"), checked with
@@ -97,19 +97,23 @@ describe("transparency log", () => {
     const cpText = await text("/log/checkpoint");
     expect(cpText.type).toMatch(/^text\/plain/);
 
+    // The spec's own example of an index, and the edges of its three-digit groups.
+    expect([0, 7, 999, 1000, 1234067].map(tileIndexPath)).toEqual(["000", "007", "999", "x001/000", "x001/x234/067"]);
+
     // All entries, from full and partial entry bundles; their hashes must equal the level-0 tiles.
     const leaves: string[] = [];
     const hashes: Buffer[] = [];
-    for (let n = 0; n * 256 < later.size; n++) {
-      const w = Math.min(256, later.size - n * 256);
-      const suffix = w === 256 ? "" : `.p/${w}`;
-      const bundle = await bytes(`/log/tile/entries/${tileIndex(n)}${suffix}`);
-      expect(bundle.status).toBe(200);
+    const bundles = tilesOf(later.size, "entries");
+    const level0 = tilesOf(later.size, 0);
+    expect(bundles.map((t) => t.width)).toEqual(level0.map((t) => t.width));
+    for (const [i, t] of bundles.entries()) {
+      const bundle = await bytes(`/log/${t.path}`);
+      expect(bundle.status, t.path).toBe(200);
       leaves.push(...parseBundle(bundle.body));
-      const tile = await bytes(`/log/tile/0/${tileIndex(n)}${suffix}`);
-      expect(tile.status).toBe(200);
-      expect(tile.body.length).toBe(32 * w);
-      for (let i = 0; i < w; i++) hashes.push(tile.body.subarray(32 * i, 32 * i + 32));
+      const tile = await bytes(`/log/${level0[i]!.path}`);
+      expect(tile.status, level0[i]!.path).toBe(200);
+      expect(tile.body.length).toBe(32 * t.width);
+      for (let j = 0; j < t.width; j++) hashes.push(tile.body.subarray(32 * j, 32 * j + 32));
     }
     expect(leaves).toHaveLength(later.size);
     expect(leaves.map((l) => leafHashOf(l).toString("hex"))).toEqual(hashes.map((x) => x.toString("hex")));
@@ -117,10 +121,22 @@ describe("transparency log", () => {
     // Consistency: the first checkpoint's tree is a prefix of the later one.
     expect(rootOf(hashes.slice(0, first.size)).equals(first.root)).toBe(true);
     for (const l of leaves) expect(() => JSON.parse(l)).not.toThrow();
+    // Level 1 holds the roots of each 256 leaves: each hash its subtree's root, as the spec places it.
+    const level1 = tilesOf(later.size, 1);
+    for (const t of level1) {
+      const tile = await bytes(`/log/${t.path}`);
+      expect(tile.status, t.path).toBe(200);
+      for (let j = 0; j < t.width; j++) {
+        const first256 = (t.n * TILE_WIDTH + j) * TILE_WIDTH;
+        expect(tile.body.subarray(32 * j, 32 * j + 32).equals(rootOf(hashes.slice(first256, first256 + TILE_WIDTH))), `${t.path} hash ${j}`).toBe(true);
+      }
+    }
+    // A tree of fewer than 256 leaves has no level-1 hash yet: not even a partial tile of one.
+    if (level1.length === 0) expect((await bytes("/log/tile/1/000.p/1")).status).toBe(404);
 
     // Beyond the checkpoint, and malformed paths: 404, never 500.
-    const beyond = Math.floor(later.size / 256) + 1;
-    for (const p of [`/log/tile/entries/${tileIndex(beyond)}`, `/log/tile/0/${tileIndex(0)}.p/${Math.min(255, later.size + 1)}`, "/log/tile/0/abc",
+    const beyond = Math.floor(later.size / TILE_WIDTH) + 1;
+    for (const p of [`/log/tile/entries/${tileIndexPath(beyond)}`, `/log/tile/0/${tileIndexPath(0)}.p/${Math.min(255, later.size + 1)}`, "/log/tile/0/abc",
       "/log/tile/0/x001", "/log/tile/9/000", "/log/tile/entries/000.p/0", "/log/tile/entries/000.p/256", "/log/tile/0", "/log/tile/-1/000", "/log/tile/0/1/000"]) {
       const r = await text(p);
       expect(r.status, p).toBe(404);
