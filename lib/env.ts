@@ -105,6 +105,12 @@ const envSchema = z.object({
    * link-local, private or unique-local ones). Refused with an https PUBLIC_BASE_URL.
    */
   WEBHOOK_ALLOW_INSECURE: z.enum(["0", "1"]).default("0"),
+  /**
+   * Resolvers for webhook destinations (at registration and at connect time), comma-separated
+   * host[:port], asked for A and AAAA only; unset = the system's (getaddrinfo: /etc/hosts, then
+   * its DNS). Tests point it at their loopback DNS server to play a rebinding name.
+   */
+  WEBHOOK_DNS_SERVERS: z.string().optional(),
   /** Delays after the first try, comma-separated milliseconds (CONTRACT: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
   WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/).default("5000,300000,1800000,7200000,18000000,36000000,36000000"),
   WEBHOOK_DISABLE_AFTER: intFrom(15, 1, 1000),

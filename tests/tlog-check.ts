@@ -96,11 +96,42 @@ export function parseBundle(b: Buffer): string[] {
   return out;
 }
 
-export const tileIndex = (n: number) => {
-  const groups: string[] = [];
-  do {
-    groups.unshift(String(n % 1000).padStart(3, "0"));
-    n = Math.floor(n / 1000);
-  } while (n > 0);
-  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join("/");
-};
+/*
+ * Tile coordinates and paths, written from the C2SP tlog-tiles spec (https://c2sp.org/tlog-tiles)
+ * rather than from the service's code:
+ *
+ * - tiles have height 8: a tile holds up to 256 hashes; a level-L tile holds hashes of tree
+ *   level 8·L, and tile N of a level holds that level's hashes N·256 … N·256+255;
+ * - in a tree of `size` leaves, tree level h has floor(size / 2^h) complete nodes, so level L
+ *   has floor(size / 256^L) hashes: full tiles of 256, and, when the count is no multiple of
+ *   256, a last partial tile of the rest, addressed with the `.p/<W>` suffix (1 ≤ W < 256);
+ * - the entry bundle N holds entries N·256 … (the level-0 leaves), with the same widths;
+ * - N is written as zero-padded three-digit path elements, all but the last prefixed with
+ *   `x` (the spec's example: 1234067 → x001/x234/067).
+ */
+export const TILE_WIDTH = 256;
+
+/** The spec's index encoding, by chopping N's zero-padded decimal digits into threes. */
+export function tileIndexPath(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a tile index: ${n}`);
+  const digits = String(n);
+  const padded = digits.padStart(Math.ceil(digits.length / 3) * 3, "0");
+  const elements = padded.match(/[0-9]{3}/g)!;
+  return elements.map((e, i) => (i + 1 < elements.length ? `x${e}` : e)).join("/");
+}
+
+export type TileCoord = { n: number; width: number; path: string };
+
+/**
+ * Every tile of `level` (a number, or "entries" for the entry bundles) a tree of `size`
+ * leaves has, left to right, each with its width and its path under `/log/`.
+ */
+export function tilesOf(size: number, level: number | "entries"): TileCoord[] {
+  const hashes = level === "entries" ? size : Math.floor(size / TILE_WIDTH ** level);
+  const out: TileCoord[] = [];
+  for (let first = 0, n = 0; first < hashes; first += TILE_WIDTH, n++) {
+    const width = Math.min(TILE_WIDTH, hashes - first);
+    out.push({ n, width, path: `tile/${level}/${tileIndexPath(n)}${width === TILE_WIDTH ? "" : `.p/${width}`}` });
+  }
+  return out;
+}

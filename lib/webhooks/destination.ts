@@ -46,6 +46,25 @@ export function isAllowedDestination(ip: string): boolean {
 const bad = (message: string): FieldError => ({ code: "invalid_webhook_url", param: "url", message });
 
 /**
+ * Every address `hostname` resolves to: through the system's resolver (getaddrinfo), or, with
+ * WEBHOOK_DNS_SERVERS, through those servers (A and AAAA; a name with neither fails as not found).
+ */
+async function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  const env = getEnv();
+  if (!env.WEBHOOK_DNS_SERVERS) return dns.lookup(hostname, { all: true, verbatim: true });
+  const resolver = new dns.Resolver({ timeout: env.DNS_TIMEOUT_MS, tries: 2 });
+  resolver.setServers(env.WEBHOOK_DNS_SERVERS.split(",").map((s) => s.trim()).filter(Boolean));
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  const list = [
+    ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (list.length > 0) return list;
+  const failed = [v4, v6].find((r): r is PromiseRejectedResult => r.status === "rejected");
+  throw failed?.reason ?? Object.assign(new Error(`${hostname} has no address`), { code: dns.NOTFOUND });
+}
+
+/**
  * Registration-time check of a destination: scheme, shape, and where its name resolves now.
  * Errors never say what the name resolved to: that would let a caller read internal DNS.
  */
@@ -62,7 +81,7 @@ export async function checkWebhookUrl(raw: string): Promise<{ url: string } | { 
   const host = u.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
-    addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = net.isIP(host) ? [host] : (await resolveAll(host)).map((a) => a.address);
   } catch {
     return { error: bad(`The host ${host} does not resolve.`) };
   }
@@ -81,7 +100,7 @@ export function guardedLookup(
   options: { all?: boolean },
   cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
 ) {
-  dns.lookup(hostname, { all: true, verbatim: true }).then(
+  resolveAll(hostname).then(
     (list) => {
       if (!list.every((a) => isAllowedDestination(a.address))) {
         const e = new Error(`refused: ${hostname} does not resolve to public addresses only`) as NodeJS.ErrnoException;

@@ -127,12 +127,28 @@ describe("the public check", () => {
     const op = await operatorNamed(name);
     const priv = await provedDomain(op.liveKey, "private");
     const revoked = await provedDomain(op.liveKey);
-    await call("POST", `/api/v1/records/${revoked.id}/lifecycle`, { key: op.liveKey, body: { operation: "revoke", reason: "Sold." } });
+    // The positive control: the same operator's live, public, active record is found — for this
+    // self-named account that is unverified_operator, naming it and the record (never not_on_record).
+    const shown = await provedDomain(op.liveKey);
+    const control = await check({ operator: name, website: shown.domain });
+    expect(control.parts.website).toMatchObject({ verdict: "unverified_operator", on_record_for: name, name_verified: false, verification_id: shown.id });
+    // The record about to be revoked is found the same way while it stands …
+    expect((await check({ operator: name, website: revoked.domain })).parts.website).toMatchObject({ verdict: "unverified_operator", verification_id: revoked.id });
+    const rev = await call("POST", `/api/v1/records/${revoked.id}/lifecycle`, { key: op.liveKey, body: { operation: "revoke", reason: "Sold." } });
+    expect(rev.status, rev.text).toBe(200);
     const sandbox = await newAccount("check");
     const sbx = await provedDomain(sandbox.sandboxKey);
+    // … and not once revoked; nor is a private record, nor a sandbox one.
     for (const domain of [priv.domain, revoked.domain, sbx.domain]) {
       expect((await check({ operator: name, website: domain })).parts.website.verdict, domain).toBe("not_on_record");
     }
+    // A verified organisation's live, public, active record is a match; its sandbox twin is not on record.
+    const orgName = `Counted ${randomUUID().slice(0, 6)} Ltd`;
+    const org = await verifiedOperator(orgName);
+    const live = await provedDomain(org.liveKey);
+    expect((await check({ operator: orgName, website: live.domain })).parts.website).toMatchObject({ verdict: "match", on_record_for: orgName, verification_id: live.id });
+    const twin = await provedDomain(org.sandboxKey);
+    expect((await check({ operator: orgName, website: twin.domain })).parts.website).toMatchObject({ verdict: "not_on_record", verification_id: null });
   });
 
   it("refuses a question it cannot answer", async () => {

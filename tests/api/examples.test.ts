@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chainClients } from "../chain/contracts";
 import { writeExchange } from "../exchange";
 import { LEI } from "../lei-register";
-import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, setDns, type Res } from "../helpers";
+import { admin, baseUrl, call, companyStatus, issue, newAccount, newLiveAccount, setDns, until, untilPast, type Res } from "../helpers";
+import { canonicalSha256, verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
 import { usageMonth } from "../usage-month";
 
@@ -43,6 +44,9 @@ type Recorded = {
   request: { method: string; path: string; headers: Record<string, string>; body?: unknown };
   response: { status: number; headers: Record<string, string>; body: unknown; omitted_keys?: string[] };
 };
+
+/** How many signatures each example's answer carried that this file verified (expectSignaturesVerify). */
+const signaturesVerified = new Map<string, number>();
 
 /** Every API key handed out in this file, so a recorded example can be checked for leaks. */
 const secrets = new Set<string>();
@@ -98,6 +102,7 @@ async function exchange<T = any>(
     const v = res.headers.get(h);
     if (v !== null) shownResponseHeaders[h] = v;
   }
+  if (res.status < 300) signaturesVerified.set(name, await expectSignaturesVerify(res.body, name));
   const omitted = opts.omitKeys?.(res.body);
   record(name, {
     request: { method, path: p, headers: shownRequestHeaders, ...(opts.body !== undefined && { body: opts.body }) },
@@ -109,6 +114,53 @@ async function exchange<T = any>(
     },
   });
   return res;
+}
+
+/**
+ * Every signed thing an example shows, verified here with independent code only (jose reads the
+ * published JWKS, canonicalize encodes RFC 8785, WebCrypto verifies Ed25519: tests/signatures.ts),
+ * never by the service's own `valid`: a record's `integrity.signature` over its signed payload
+ * (read from its signature URL, hashed to `payload_sha256`); a signature answer's `signature`
+ * over its `signed_payload`; a signed status (`status_signature`) and a signed answer
+ * (`signature` with `signing_key_id` and `as_of`: lookup, check) over the rest of the object.
+ * Returns how many it verified.
+ */
+async function expectSignaturesVerify(body: unknown, where: string): Promise<number> {
+  let n = 0;
+  const visit = async (v: unknown): Promise<void> => {
+    if (Array.isArray(v)) {
+      for (const x of v) await visit(x);
+      return;
+    }
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, any>;
+    if (typeof o.status_signature === "string") {
+      const { status_signature, ...rest } = o;
+      expect(await verifyWithJwks(rest, status_signature, rest.signing_key_id), `${where}: status_signature`).toBe(true);
+      n++;
+    } else if (o.signed_payload && typeof o.signature === "string") {
+      expect(canonicalSha256(o.signed_payload), `${where}: payload_sha256`).toBe(o.payload_sha256);
+      expect(await verifyWithJwks(o.signed_payload, o.signature, o.signing_key_id), `${where}: signature over signed_payload`).toBe(true);
+      n++;
+      return;
+    } else if (typeof o.signature === "string" && typeof o.signing_key_id === "string" && typeof o.as_of === "string") {
+      const { signature, ...rest } = o;
+      expect(await verifyWithJwks(rest, signature, rest.signing_key_id), `${where}: answer signature`).toBe(true);
+      n++;
+    }
+    if (typeof o.integrity?.signature === "string" && typeof o.verification_id === "string") {
+      const signed = (await call("GET", `/api/v1/records/${o.verification_id}/signature`)).body.signed_payload;
+      expect(signed?.id, `${where}: the signed payload of ${o.verification_id}`).toBe(o.verification_id);
+      expect(canonicalSha256(signed), `${where}: ${o.verification_id} payload_sha256`).toBe(o.integrity.payload_sha256);
+      expect(await verifyWithJwks(signed, o.integrity.signature, o.integrity.signing_key_id), `${where}: ${o.verification_id} integrity.signature`).toBe(true);
+      // What the record shows is what was signed.
+      expect(signed, `${where}: ${o.verification_id} shows what was signed`).toMatchObject({ subject: o.subject, claim_type: o.claim_type, claim: o.claim, environment: o.environment });
+      n++;
+    }
+    for (const x of Object.values(o)) await visit(x);
+  };
+  await visit(body);
+  return n;
 }
 
 /** Independent check of a status answer: jose reads the JWKS, canonicalize encodes, WebCrypto verifies. */
@@ -328,6 +380,10 @@ describe("documented examples (docs/api.md)", () => {
       checks: [{ fact: "statement", by: "account", at: created.lifecycle.issued_at }], issuer: baseUrl(),
     });
     expect(createHash("sha256").update(canonicalize(r.body.signed_payload)!).digest("hex")).toBe(created.integrity.payload_sha256);
+    // Not the service's `valid`: the record's signature checked here against the published key, and it binds the payload.
+    expect(r.body.signature).toBe(created.integrity.signature);
+    expect(await verifyWithJwks(r.body.signed_payload, created.integrity.signature, created.integrity.signing_key_id)).toBe(true);
+    expect(await verifyWithJwks({ ...r.body.signed_payload, subject: "Someone Else Ltd" }, created.integrity.signature, created.integrity.signing_key_id)).toBe(false);
   });
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -564,6 +620,8 @@ describe("documented examples: domain and wallet proofs (docs/api.md)", () => {
     // The evidence is signed, and the challenge is used up.
     const sig = await call("GET", `/api/v1/records/${r.body.verification_id}/signature`);
     expect(sig.body).toMatchObject({ valid: true, signed_payload: { claim_type: "domain_ownership", evidence: r.body.evidence } });
+    expect(await verifyWithJwks(sig.body.signed_payload, r.body.integrity.signature, r.body.integrity.signing_key_id)).toBe(true);
+    expect(canonicalSha256(sig.body.signed_payload)).toBe(r.body.integrity.payload_sha256);
     const again = await call("POST", "/api/v1/records", { key, body });
     expect(again.body.error).toMatchObject({ code: "challenge_used", param: "evidence.challenge_id" });
   });
@@ -790,12 +848,20 @@ describe("documented examples: webhooks (docs/api.md)", () => {
     // Both signatures: v1 (verified above) and v1a by the published key the header names (as the docs show).
     expect(deliveryHeaders["webhook-signature"]).toMatch(/^v1,\S+ v1a,\S+$/);
     expect(deliveryHeaders["webhook-key-id"]).toBe(rec.integrity.signing_key_id);
+    // v1a checked here with the published key alone (Standard Webhooks content: id.timestamp.body, as received).
+    const v1a = /(?:^| )v1a,(\S+)/.exec(deliveryHeaders["webhook-signature"]!)![1]!;
+    const content = (raw: string) => new TextEncoder().encode(`${deliveryHeaders["webhook-id"]}.${deliveryHeaders["webhook-timestamp"]}.${raw}`);
+    const hookKey = (await createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body)({ alg: "EdDSA", kid: deliveryHeaders["webhook-key-id"] })) as CryptoKey;
+    expect(await crypto.subtle.verify("Ed25519", hookKey, Buffer.from(v1a, "base64"), content(got.raw))).toBe(true);
+    expect(await crypto.subtle.verify("Ed25519", hookKey, Buffer.from(v1a, "base64"), content(got.raw.replace(rec.verification_id, "PRS-00000000000000000000")))).toBe(false);
+    // The record the delivery carries is signed too.
+    expect(await expectSignaturesVerify(got.body.data.record, "webhook_delivery")).toBe(1);
     record("webhook_delivery", shown({
       request: { method: "POST", path: SHOWN_URL, headers: deliveryHeaders, body: got.body },
       response: { status: 204, headers: {}, body: "" },
     }));
 
-    const deliveries = await pollFor(async () => {
+    const deliveries = await until("the delivery recorded as succeeded", async () => {
       const r = await call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { key });
       return r.body.data[0]?.status === "succeeded" ? r : undefined;
     });
@@ -830,16 +896,6 @@ describe("documented examples: webhooks (docs/api.md)", () => {
     }));
   }
 });
-
-async function pollFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 // ---- POST /api/v1/records/batch ---------------------------------------------------------------
 
@@ -1072,7 +1128,8 @@ describe("documented examples: company identity and EVM transactions (docs/api.m
     const hash = await chain.walletClient.sendTransaction({ to, value: 250_000_000_000_000_000n });
     await chain.publicClient.waitForTransactionReceipt({ hash });
     await chain.publicClient.request({ method: "hardhat_mine" as never, params: ["0x1"] as never });
-    await new Promise((r) => setTimeout(r, second * 1000 + 100 - Date.now())); // recorded after its block, as in life
+    // time under test: the payment is recorded after its block's timestamp (`second`), as in life — the agent's status is read as of that instant.
+    await untilPast(new Date(second * 1000).toISOString(), 100);
     const r = await exchange("create_record_agent_payment", "POST", "/api/v1/records", {
       key, body: {
         subject: "Invoice 2026-114", claim_type: "evm_transaction", claim: "invoice-agent-7 paid invoice 2026-114 for Acme Trading Ltd.",
@@ -1151,5 +1208,17 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
   it("error_invalid_iban: an IBAN with wrong check digits → 422, not a lookup of something else", async () => {
     const r = await exchange("error_invalid_iban", "GET", "/api/v1/lookup?q=GB82WEST12345698765431");
     expectError(r, 422, "invalid_request_error", "invalid_iban", "q");
+  });
+});
+
+describe("documented examples: every signed thing shown was verified independently", () => {
+  it("each example showing a record, a signed status or a signed answer had its Ed25519 signature checked against the JWKS", () => {
+    const signed = [
+      "create_record", "create_record_replay", "create_record_live", "get_record", "get_status", "get_signature", "get_status_at",
+      "lifecycle_suspend", "lifecycle_reinstate", "lifecycle_supersede", "create_record_domain_ownership", "create_record_wallet_evm",
+      "create_record_wallet_bitcoin", "create_record_wallet_bitcoin_legacy", "create_record_wallet_solana", "create_record_exchange_trade_test",
+      "create_record_agent", "company_identity_create", "evm_transaction_create", "create_record_agent_payment", "lookup_verified", "lookup_no_match",
+    ];
+    for (const name of signed) expect(signaturesVerified.get(name), name).toBeGreaterThanOrEqual(1);
   });
 });

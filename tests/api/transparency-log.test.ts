@@ -3,7 +3,7 @@ import { createLocalJWKSet } from "jose";
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, companyStatus, newAccount, newLiveAccount, until } from "../helpers";
 import { withServerDb } from "../server-db";
-import { leafHashOf, parseBundle, rootOf, tileIndex, verifyCheckpoint, verifyInclusion } from "../tlog-check";
+import { leafHashOf, parseBundle, rootOf, tileIndexPath, tilesOf, TILE_WIDTH, verifyCheckpoint, verifyInclusion, type Checkpoint } from "../tlog-check";
 
 /**
  * The transparency log over HTTP (issue 19, CONTRACT "Transparency log"), checked with
@@ -36,6 +36,57 @@ async function provenStatus(id: string, wantStatus: string) {
   const key = (await jwks({ alg: "EdDSA", kid: status.signing_key_id })) as CryptoKey;
   expect(await crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature, "base64url"), new TextEncoder().encode(canonicalize(signed)!))).toBe(true);
   return status;
+}
+
+/** A record's signed status, its signature checked with jose against the published JWKS. */
+async function signedStatus(id: string) {
+  const status = (await call("GET", `/api/v1/records/${id}/status`)).body;
+  const { status_signature, ...signed } = status;
+  const jwks = createLocalJWKSet((await call("GET", "/.well-known/jwks.json")).body);
+  const key = (await jwks({ alg: "EdDSA", kid: status.signing_key_id })) as CryptoKey;
+  expect(await crypto.subtle.verify("Ed25519", key, Buffer.from(status_signature, "base64url"), new TextEncoder().encode(canonicalize(signed)!))).toBe(true);
+  return status;
+}
+
+type Entry = { verification_id: string | null; event: string; status: string; at: string };
+
+/**
+ * The whole log as a monitor sees it, checked with this file's own code: the checkpoint's
+ * signature against the pinned key, every entry from the entry bundles (paths from the
+ * C2SP spec, tests/tlog-check.ts), and the Merkle root of those entries equal to the
+ * checkpoint's — so these are the entries the signed checkpoint commits to.
+ */
+async function independentLog(key: string): Promise<{ cp: Checkpoint; entries: Entry[] }> {
+  const cp = verifyCheckpoint((await text("/log/checkpoint")).body, key);
+  const leaves: string[] = [];
+  for (const t of tilesOf(cp.size, "entries")) {
+    const bundle = await bytes(`/log/${t.path}`);
+    expect(bundle.status, t.path).toBe(200);
+    leaves.push(...parseBundle(bundle.body));
+  }
+  expect(leaves).toHaveLength(cp.size);
+  expect(rootOf(leaves.map((l) => leafHashOf(l))).equals(cp.root), "the entries rebuild the checkpoint's root").toBe(true);
+  return { cp, entries: leaves.map((l) => JSON.parse(l) as Entry) };
+}
+
+const FINAL = new Set(["revoked", "expired", "superseded"]);
+
+/**
+ * Does a signed status contradict the record's logged history (docs/verify.md, "Running a
+ * monitor")? A final logged status can never be followed by another; an answer whose change
+ * is no newer than the latest logged entry must say what that entry says. Null when it agrees
+ * (or shows a newer change the log has not caught up with yet).
+ */
+function contradiction(entries: readonly Entry[], status: { verification_id: string; status: string; status_changed_at: string }): string | null {
+  const mine = entries.filter((e) => e.verification_id === status.verification_id);
+  const last = mine.at(-1);
+  if (!last) return `${status.verification_id} is not in the log`;
+  if (last.status === status.status) return null;
+  if (FINAL.has(last.status)) return `${status.verification_id} is logged as ${last.status} (a final status) but answered ${status.status}`;
+  if (Date.parse(status.status_changed_at) <= Date.parse(last.at)) {
+    return `${status.verification_id} is logged as ${last.status} at ${last.at} but answered ${status.status} since ${status.status_changed_at}`;
+  }
+  return null;
 }
 
 describe("transparency log", () => {
@@ -97,19 +148,23 @@ describe("transparency log", () => {
     const cpText = await text("/log/checkpoint");
     expect(cpText.type).toMatch(/^text\/plain/);
 
+    // The spec's own example of an index, and the edges of its three-digit groups.
+    expect([0, 7, 999, 1000, 1234067].map(tileIndexPath)).toEqual(["000", "007", "999", "x001/000", "x001/x234/067"]);
+
     // All entries, from full and partial entry bundles; their hashes must equal the level-0 tiles.
     const leaves: string[] = [];
     const hashes: Buffer[] = [];
-    for (let n = 0; n * 256 < later.size; n++) {
-      const w = Math.min(256, later.size - n * 256);
-      const suffix = w === 256 ? "" : `.p/${w}`;
-      const bundle = await bytes(`/log/tile/entries/${tileIndex(n)}${suffix}`);
-      expect(bundle.status).toBe(200);
+    const bundles = tilesOf(later.size, "entries");
+    const level0 = tilesOf(later.size, 0);
+    expect(bundles.map((t) => t.width)).toEqual(level0.map((t) => t.width));
+    for (const [i, t] of bundles.entries()) {
+      const bundle = await bytes(`/log/${t.path}`);
+      expect(bundle.status, t.path).toBe(200);
       leaves.push(...parseBundle(bundle.body));
-      const tile = await bytes(`/log/tile/0/${tileIndex(n)}${suffix}`);
-      expect(tile.status).toBe(200);
-      expect(tile.body.length).toBe(32 * w);
-      for (let i = 0; i < w; i++) hashes.push(tile.body.subarray(32 * i, 32 * i + 32));
+      const tile = await bytes(`/log/${level0[i]!.path}`);
+      expect(tile.status, level0[i]!.path).toBe(200);
+      expect(tile.body.length).toBe(32 * t.width);
+      for (let j = 0; j < t.width; j++) hashes.push(tile.body.subarray(32 * j, 32 * j + 32));
     }
     expect(leaves).toHaveLength(later.size);
     expect(leaves.map((l) => leafHashOf(l).toString("hex"))).toEqual(hashes.map((x) => x.toString("hex")));
@@ -117,10 +172,22 @@ describe("transparency log", () => {
     // Consistency: the first checkpoint's tree is a prefix of the later one.
     expect(rootOf(hashes.slice(0, first.size)).equals(first.root)).toBe(true);
     for (const l of leaves) expect(() => JSON.parse(l)).not.toThrow();
+    // Level 1 holds the roots of each 256 leaves: each hash its subtree's root, as the spec places it.
+    const level1 = tilesOf(later.size, 1);
+    for (const t of level1) {
+      const tile = await bytes(`/log/${t.path}`);
+      expect(tile.status, t.path).toBe(200);
+      for (let j = 0; j < t.width; j++) {
+        const first256 = (t.n * TILE_WIDTH + j) * TILE_WIDTH;
+        expect(tile.body.subarray(32 * j, 32 * j + 32).equals(rootOf(hashes.slice(first256, first256 + TILE_WIDTH))), `${t.path} hash ${j}`).toBe(true);
+      }
+    }
+    // A tree of fewer than 256 leaves has no level-1 hash yet: not even a partial tile of one.
+    if (level1.length === 0) expect((await bytes("/log/tile/1/000.p/1")).status).toBe(404);
 
     // Beyond the checkpoint, and malformed paths: 404, never 500.
-    const beyond = Math.floor(later.size / 256) + 1;
-    for (const p of [`/log/tile/entries/${tileIndex(beyond)}`, `/log/tile/0/${tileIndex(0)}.p/${Math.min(255, later.size + 1)}`, "/log/tile/0/abc",
+    const beyond = Math.floor(later.size / TILE_WIDTH) + 1;
+    for (const p of [`/log/tile/entries/${tileIndexPath(beyond)}`, `/log/tile/0/${tileIndexPath(0)}.p/${Math.min(255, later.size + 1)}`, "/log/tile/0/abc",
       "/log/tile/0/x001", "/log/tile/9/000", "/log/tile/entries/000.p/0", "/log/tile/entries/000.p/256", "/log/tile/0", "/log/tile/-1/000", "/log/tile/0/1/000"]) {
       const r = await text(p);
       expect(r.status, p).toBe(404);
@@ -129,16 +196,44 @@ describe("transparency log", () => {
 
   it("a status edited behind the service's back no longer matches its logged history", async () => {
     const { liveKey } = await newLiveAccount();
-    const id = await issueLive(liveKey, "Tampered Ltd");
-    await call("POST", `/api/v1/records/${id}/lifecycle`, { key: liveKey, body: { operation: "revoke", reason: "revoked, then edited back" } });
-    await until("the revocation in a checkpoint", async () => {
-      const log = (await call("GET", `/api/v1/records/${id}/log`)).body;
-      return log.entries.length === 2 ? log : undefined;
+    const key = await vkey();
+    // Two records, both revoked; one is then edited back to active in the database, the other left alone.
+    const tampered = await issueLive(liveKey, "Tampered Ltd");
+    const honest = await issueLive(liveKey, "Untouched Ltd");
+    for (const id of [tampered, honest]) {
+      const r = await call("POST", `/api/v1/records/${id}/lifecycle`, { key: liveKey, body: { operation: "revoke", reason: "revoked, then edited back" } });
+      expect(r.status, r.text).toBe(200);
+    }
+    // The log, read as a monitor reads it: the checkpoint and the entry bundles, nothing else of the service.
+    const logged = await until("both revocations under a checkpoint", async () => {
+      const view = await independentLog(key);
+      const revoked = (id: string) => view.entries.some((e) => e.verification_id === id && e.status === "revoked");
+      return revoked(tampered) && revoked(honest) ? view : undefined;
     }, 15_000, 150);
-    await withServerDb((sql) => sql`update records set status = 'active' where id = ${id}`);
-    const status = (await call("GET", `/api/v1/records/${id}/status`)).body;
-    expect(status.status).toBe("active"); // what the tampered database now says …
-    expect(JSON.parse(status.transparency_log.leaf).status).toBe("revoked"); // … and what the log says
+    const historyOf = (id: string) => logged.entries.filter((e) => e.verification_id === id).map((e) => `${e.event}:${e.status}`);
+    expect(historyOf(tampered)).toEqual(["issued:active", "status_changed:revoked"]);
+    expect(historyOf(honest)).toEqual(["issued:active", "status_changed:revoked"]);
+
+    // The edit a database operator could make: the status back to active, its date back to the issue — no API, no history.
+    const edited = await withServerDb((sql) =>
+      sql`update records set status = 'active', status_changed_at = issued_at where id = ${tampered} returning status, status_changed_at = issued_at as undated`);
+    expect(edited).toEqual([{ status: "active", undated: true }]);
+
+    // What the service now signs: the edited status, with a signature that verifies (the edit is invisible in the answer itself) …
+    const now = await signedStatus(tampered);
+    expect(now.status).toBe("active");
+    expect(now.status_changed_at).toBe(now.issued_at);
+    // … and its own log proof still shows the revocation, proven against the signed checkpoint.
+    const t = now.transparency_log;
+    const cp = verifyCheckpoint(t.checkpoint, key);
+    expect(verifyInclusion(t.index, t.tree_size, leafHashOf(t.leaf), t.inclusion_proof.map((x: string) => Buffer.from(x, "hex")), cp.root)).toBe(true);
+    expect(JSON.parse(t.leaf)).toMatchObject({ verification_id: tampered, event: "status_changed", status: "revoked" });
+
+    // The comparison a monitor makes, done here: the log holds a final revocation the signed status contradicts.
+    const latest = await independentLog(key);
+    expect(contradiction(latest.entries, now)).toBe(`${tampered} is logged as revoked (a final status) but answered active`);
+    // The record left alone agrees with its log: the comparison does not call everything a contradiction.
+    expect(contradiction(latest.entries, await signedStatus(honest))).toBeNull();
   });
 
   it("pages a record's entries: the latest page with a cursor, every page proven, none overlapping or skipped", async () => {

@@ -1,10 +1,43 @@
-import { describe, expect, it } from "vitest";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import net from "node:net";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { dnsQueryCount, setDnsEntry } from "../dns-server";
 import { dataLayerTest } from "./setup";
 
-// In-process: the SSRF guard with the insecure switch off (the default).
-await dataLayerTest({ env: { WEBHOOK_ALLOW_INSECURE: undefined } });
+// In-process: the SSRF guard with the insecure switch off (the default). Destinations are
+// resolved by the tests' loopback DNS server (tests/dns-server.ts), which can answer a name
+// differently each time it is asked: a real rebinding. `localhost` is given there as
+// /etc/hosts gives it.
+const zone = inject("dnsZoneFile");
+await dataLayerTest({ env: { WEBHOOK_ALLOW_INSECURE: undefined, WEBHOOK_DNS_SERVERS: inject("serverEnv").DNS_SERVERS!, WEBHOOK_TIMEOUT_MS: "2000" } });
+setDnsEntry(zone, "localhost", { a: [["127.0.0.1"]], aaaa: [["::1"]] });
+afterAll(() => setDnsEntry(zone, "localhost", null));
 const { getEnv } = await import("@/lib/env");
 const { checkWebhookUrl, guardedLookup, isPublicAddress } = await import("@/lib/webhooks/destination");
+const { sendWebhook } = await import("@/lib/webhooks/send-webhook");
+
+/** A public address (example.com's), answered first; nothing here needs it to be reachable. */
+const PUBLIC = "93.184.215.14";
+/** Signs the deliveries sent here (kid and private key are all a send uses). */
+const key = { kid: "ssrf-test", privateObject: generateKeyPairSync("ed25519").privateKey } as never;
+const secret = `whsec_${randomBytes(24).toString("base64")}`;
+
+/** A plain TCP server on loopback: where a delivery to the rebound address would land. */
+async function loopbackReceiver() {
+  const accepted: string[] = [];
+  const server = net.createServer((socket) => {
+    accepted.push(String(socket.remoteAddress));
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as net.AddressInfo).port, accepted, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const rebindingName = (answers: string[][]) => {
+  const host = `rebind-${randomUUID().slice(0, 8)}.example.test`;
+  setDnsEntry(zone, host, { a: answers });
+  return host;
+};
 
 describe("SSRF guard", () => {
   it("classifies addresses", () => {
@@ -52,5 +85,41 @@ describe("SSRF guard", () => {
   it("refuses at connect time when a name resolves to a private address (no rebinding)", async () => {
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup("localhost", {}, (e) => resolve(e)));
     expect(err?.code).toBe("EBLOCKED");
+
+    // A name that answers a public address first and 127.0.0.1 from then on.
+    const rx = await loopbackReceiver();
+    try {
+      const host = rebindingName([[PUBLIC], ["127.0.0.1"]]);
+      const url = `https://${host}:${rx.port}/hook`;
+      expect(await checkWebhookUrl(url)).toEqual({ url }); // registration saw the public address
+      expect(dnsQueryCount(zone, host, "A")).toBe(1);
+      const result = await sendWebhook(url, secret, key, "evt_rebinding", "{}");
+      expect(dnsQueryCount(zone, host, "A")).toBe(2); // asked again to connect: the rebound answer …
+      expect(result).toMatchObject({ statusCode: null, error: `refused: ${host} does not resolve to public addresses only` }); // … refused
+      expect(rx.accepted).toEqual([]); // nothing reached loopback
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it("connects to the address it checked at connect time, never to one the name rebinds to after the check", async () => {
+    const rx = await loopbackReceiver();
+    try {
+      // Public at registration, public at the connect-time check, 127.0.0.1 to anyone who asks a third time.
+      const host = rebindingName([[PUBLIC], [PUBLIC], ["127.0.0.1"]]);
+      const url = `https://${host}:${rx.port}/hook`;
+      expect(await checkWebhookUrl(url)).toEqual({ url });
+      const result = await sendWebhook(url, secret, key, "evt_rebinding_late", "{}");
+      expect(rx.accepted).toEqual([]); // nothing reached loopback …
+      // … and the name was asked twice in all — registration, then once at connect time for the check and the socket
+      // together: the third answer, the only one that says 127.0.0.1, was never asked for, so the socket got the checked address.
+      expect(dnsQueryCount(zone, host, "A")).toBe(2);
+      expect(result.statusCode).toBeNull(); // (the public address does not serve this hook)
+      // The name does rebind: whoever asks now is told 127.0.0.1.
+      const now = await new Promise<string>((resolve, reject) => guardedLookup(host, {}, (e) => (e ? resolve(String(e.code)) : reject(new Error("not refused")))));
+      expect(now).toBe("EBLOCKED");
+    } finally {
+      await rx.close();
+    }
   });
 });
