@@ -11,13 +11,22 @@ import { admin, baseURL, collectBrowserErrors, issue, screenshotsWanted } from "
 test.use({ baseURL });
 
 const shots = path.join(import.meta.dirname, "screenshots");
+/**
+ * Resize the viewport and wait until the page has laid itself out at the new width: the window
+ * reports it, and two frames have been drawn since (the resize handlers ran, then a layout).
+ */
+async function resizeTo(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.waitForFunction((w) => window.innerWidth === w, size.width);
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 /** Full-page screenshots at desktop and phone width (the viewport is put back after). */
 async function shotBoth(page: Page, name: string) {
   if (!screenshotsWanted) return; // SCREENSHOTS=1 takes them (e2e/helpers.ts)
   const size = page.viewportSize();
   for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(300); // let a responsive layout settle
+    await resizeTo(page, { width, height: width === 390 ? 844 : 900 });
     await page.screenshot({ path: path.join(shots, `docs-${name}-${width}.png`), fullPage: true });
   }
   if (size) await page.setViewportSize(size);
@@ -35,8 +44,7 @@ const withoutZodProbe = (errors: string[]) => {
 
 /** Nothing on the page is wider than the phone's screen. */
 async function fitsPhone(page: Page) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
+  await resizeTo(page, { width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 

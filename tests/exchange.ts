@@ -45,6 +45,7 @@ export async function startExchange(file: string) {
       res.end(JSON.stringify(body));
     };
     const envelope = (retCode: number, retMsg: string, result: unknown = {}) => answer({ retCode, retMsg, result, retExtInfo: {}, time: Date.now() });
+    // time under test: `delayMs` plays an exchange that answers late, for the service's timeout (0 by default).
     setTimeout(() => {
       const url = req.url ?? "/";
       const [path, query = ""] = url.split("?", 2) as [string, string?];

@@ -200,6 +200,7 @@ export async function startLeiRegister(recordsFile: string, records: LeiRecords 
       send(200, JSON.stringify(recordDocument(url, entry.answerAs ?? lei, entry)));
     };
     if (!entry.delayMs) return answer();
+    // time under test: `delayMs` plays a register that answers late, for the service's timeout.
     const t = setTimeout(() => {
       timers.delete(t);
       answer();

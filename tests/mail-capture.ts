@@ -41,3 +41,10 @@ export function mailTo(mailDir: string, to: string, subject: RegExp): string | u
     .map((f) => decodeQp(fs.readFileSync(path.join(mailDir, f), "utf8")))
     .find((m) => m.startsWith(`X-Envelope-To: ${to}\r\n`) && subject.test(m));
 }
+
+/** The whole text of every mail to `to`, newest first. */
+export function mailsTo(mailDir: string, to: string): string[] {
+  return mailsNewestFirst(mailDir)
+    .map((f) => decodeQp(fs.readFileSync(path.join(mailDir, f), "utf8")))
+    .filter((m) => m.startsWith(`X-Envelope-To: ${to}\r\n`));
+}

@@ -59,6 +59,7 @@ export async function startVaultInfo(file: string) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };
+      // time under test: `delayMs` plays an API that answers late, for the service's timeout (0 by default).
       setTimeout(() => {
         if (req.method !== "POST" || new URL(req.url ?? "/", "http://x").pathname !== "/info") return void res.writeHead(404).end();
         if (data.failStatus) {

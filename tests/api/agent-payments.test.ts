@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { chainClients, type ChainClients } from "../chain/contracts";
 import { HARDHAT_KEY_0 } from "../chain/hardhat-node";
-import { baseUrl, call, companyStatus, newAccount, newLiveAccount } from "../helpers";
+import { baseUrl, call, companyStatus, newAccount, newLiveAccount, untilPast } from "../helpers";
 import { verifyWithJwks } from "../signatures";
 
 /**
@@ -26,7 +26,8 @@ beforeAll(() => {
 
 const rpc = (method: string, params: unknown[]) => chain.publicClient.request({ method: method as never, params: params as never });
 const mine = (blocks: number) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]);
-const sleepUntil = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms - Date.now())));
+// time under test: block times are whole seconds, so the test waits for the clock to pass a given instant.
+const sleepUntil = (ms: number) => untilPast(new Date(ms).toISOString(), 0);
 
 /**
  * A transfer mined in a block stamped with the first whole second after `afterMs` (and after

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { baseUrl, call, newAccount, sleep } from "../helpers";
+import { baseUrl, call, newAccount, until } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { verifyWithJwks } from "../signatures";
 
@@ -95,21 +95,20 @@ describe("company_identity records", () => {
     const id = r.body.verification_id;
 
     updateLeiRecord(recordsFile, lei, { registrationStatus: "LAPSED" });
-    let status = "active";
-    for (let i = 0; i < 60 && status === "active"; i++) {
-      await sleep(250);
-      status = await statusOf(id);
-    }
+    let status = await until("a re-check to act on the lapsed registration", async () => {
+      const s = await statusOf(id);
+      return s !== "active" && s;
+    }, 15_000, 250);
     expect(status).toBe("suspended");
     const lapsed = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body;
     expect(lapsed.lifecycle.history.at(-1)).toMatchObject({ status: "suspended", by: "system" });
     expect(lapsed.lifecycle.history.at(-1).reason).toContain("LAPSED");
 
     updateLeiRecord(recordsFile, lei, { registrationStatus: "ISSUED" });
-    for (let i = 0; i < 60 && status === "suspended"; i++) {
-      await sleep(250);
-      status = await statusOf(id);
-    }
+    status = await until("a re-check to act on the renewed registration", async () => {
+      const s = await statusOf(id);
+      return s !== "suspended" && s;
+    }, 15_000, 250);
     expect(status).toBe("active");
     const back = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body;
     expect(back.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, dnsQueries, newAccount, setDns, sleep, until } from "../helpers";
+import { call, dnsQueries, newAccount, setDns, until } from "../helpers";
 
 const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
 
@@ -124,14 +124,20 @@ describe("domain_ownership records", () => {
     const c = await challenge(sandboxKey, domain);
     setDns(c.txt_name, [c.txt_value]);
     const rec = (await prove(sandboxKey, domain, c.id)).body;
-    await sleep(2200); // one re-check interval (1.5 s in tests) with the record still there
-    expect((await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status).toBe("active");
+    const statusNow = async () => (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status as string;
+    // One re-check with the record still there: it asked the DNS server again, and the next one is scheduled later.
+    const asked = dnsQueries(c.txt_name);
+    await until("a re-check with the TXT record in place", async () => {
+      if (dnsQueries(c.txt_name) <= asked) return false;
+      const r = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
+      return Date.parse(r.lifecycle.recheck_at) > Date.parse(rec.lifecycle.recheck_at);
+    });
+    expect(await statusNow()).toBe("active");
     setDns(c.txt_name, null);
-    let status = "active";
-    for (let i = 0; i < 30 && status === "active"; i++) {
-      await sleep(250);
-      status = (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status;
-    }
+    let status = await until("the re-check to suspend it", async () => {
+      const s = await statusNow();
+      return s !== "active" && s;
+    }, 7_500, 250);
     expect(status).toBe("suspended");
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.lifecycle.history.at(-1)).toMatchObject({ status: "suspended", by: "system" });
@@ -139,10 +145,10 @@ describe("domain_ownership records", () => {
 
     // Published again: the next passing re-check lifts the suspension it made.
     setDns(c.txt_name, [c.txt_value]);
-    for (let i = 0; i < 40 && status === "suspended"; i++) {
-      await sleep(250);
-      status = (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status;
-    }
+    status = await until("the re-check to lift the suspension", async () => {
+      const s = await statusNow();
+      return s !== "suspended" && s;
+    }, 10_000, 250);
     expect(status).toBe("active");
     const back = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(back.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([
@@ -161,12 +167,13 @@ describe("domain_ownership records", () => {
     const before = Date.parse(s.body.lifecycle.recheck_at);
     // wait until the scheduler has looked at it at least twice (recheck_at moved on twice)
     let seen = before;
-    for (let i = 0, passes = 0; i < 60 && passes < 2; i++) {
-      await sleep(250);
+    let passes = 0;
+    await until("two scheduler passes over the record", async () => {
       const r = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
       const at = Date.parse(r.lifecycle.recheck_at);
       if (at > seen) [seen, passes] = [at, passes + 1];
-    }
+      return passes >= 2;
+    }, 15_000, 250);
     expect(seen).toBeGreaterThan(before);
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.status).toBe("suspended");

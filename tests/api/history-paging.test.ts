@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, issue, newAccount, sleep } from "../helpers";
+import { call, issue, newAccount, untilPast } from "../helpers";
 import { withServerDb } from "../server-db";
 
 /**
@@ -33,8 +33,9 @@ beforeAll(async () => {
   ({ sandboxKey: key } = await newAccount("history"));
   const rec = await issue(key);
   id = rec.verification_id;
-  // Room for the inserted entries, 2 ms apart, between the issue and the real move.
-  await sleep(INSERTED * 2 + 100);
+  // Room for the inserted entries, 2 ms apart, between the issue and the real move: the clock
+  // must have passed the last one's time. time under test: the entries' times, not a guess.
+  await untilPast(new Date(Date.parse(rec.lifecycle.issued_at) + INSERTED * 2).toISOString(), 100);
   await withServerDb(async (sql) => {
     await sql`
       insert into record_history (record_id, status, at, reason, by)

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { baseUrl, newAccount, sleep, until } from "../helpers";
+import { baseUrl, newAccount, until } from "../helpers";
 
 /**
  * The server's log (what scripts/serve.mjs and the app inside it write, captured by
@@ -93,13 +93,17 @@ describe("the server's log", () => {
     const since = Date.now();
     const { hostname, port } = new URL(baseUrl());
     // A create whose body stops halfway: the headers promise 100,000 bytes, 20 arrive, then the connection closes.
+    // The body is sent once the server has taken the request and waits for it (its "100 Continue").
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(Number(port), hostname, () => {
         socket.write(
           `POST /api/v1/records HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${sandboxKey}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"claim_type": "comp`,
+            `Content-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`,
         );
-        setTimeout(() => socket.destroy(), 500);
+      });
+      socket.once("data", (d) => {
+        if (!d.toString("latin1").startsWith("HTTP/1.1 100 Continue\r\n")) return reject(new Error(`expected 100 Continue, got ${d.toString("latin1").slice(0, 80)}`));
+        socket.write('{"claim_type": "comp', () => socket.destroy());
       });
       socket.on("close", () => resolve());
       socket.on("error", reject);
@@ -108,8 +112,10 @@ describe("the server's log", () => {
       readLog().lines.find((l) => l.msg === "request" && l.time >= since && l.method === "POST" && l.path === "/api/v1/records" && l.status === 499),
     );
     expect(access).toMatchObject({ aborted: true, client: "127.0.0.1" });
-    // Give the app's own handling of the hang-up time to be logged, then read everything since.
-    await sleep(1000);
+    // The app's own word on the hang-up (not the server's line, which names the path), or an error: then read everything since.
+    await until("the app's own report of the hang-up", () =>
+      readLog().lines.find((l) => l.time >= since && (l.level >= 50 || (l.msg === "client closed the request" && l.path === undefined))),
+    );
     const after = readLog().lines.filter((l) => l.time >= since);
     expect(after.filter((l) => l.msg === "client closed the request").length).toBeGreaterThan(0);
     expect(after.filter((l) => l.level >= 50)).toEqual([]); // no error line: nothing went wrong on this side

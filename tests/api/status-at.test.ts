@@ -34,7 +34,7 @@ describe("GET /api/v1/records/{id}/status?at=", () => {
     const rec = await issue(sandboxKey);
     const id: string = rec.verification_id;
     for (const op of ["suspend", "reinstate", "revoke"]) {
-      await sleep(40);
+      await sleep(40); // time under test: a clock tick, so each phase has its own instants
       await move(sandboxKey, id, op);
     }
     const owner = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body;
@@ -140,7 +140,7 @@ describe("GET /api/v1/records/{id}/status?at=", () => {
     });
     expect(sub.status, sub.text).toBe(202);
     const id = sub.body.verification_id;
-    await sleep(5);
+    await sleep(5); // time under test: a clock tick, so "now - 1 ms" below is after the submission
     expect((await call("GET", `/api/v1/records/${id}/status`)).status).toBe(404);
     for (const at of [sub.body.lifecycle.history[0].at, iso(Date.now() - 1), "2020-01-01T00:00:00Z"]) {
       const r = await statusAt(id, at);

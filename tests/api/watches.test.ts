@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount, sleep, uniqueEmail } from "../helpers";
+import { admin, call, newAccount, newLiveAccount, uniqueEmail } from "../helpers";
 import { randomLei, setLeiRecord } from "../lei-register";
-import { mailTo } from "../mail-capture";
+import { mailsTo, mailTo } from "../mail-capture";
+import { allEvents, untilDelivered, type ApiEvent } from "../outbox";
 import { serverAction, staffSession } from "../portal-client";
 import { domainRecord } from "../proved-records";
 import { startReceiver, waitFor } from "../webhook-receiver";
@@ -15,6 +16,11 @@ import { startReceiver, waitFor } from "../webhook-receiver";
  * the standardwebhooks library (tests/webhook-receiver.ts), carrying the record — and a mail
  * arrives with the certificate link. The watcher's own records and sandbox records never fire;
  * another account can neither see nor delete the watch.
+ *
+ * "Fires nothing" is read, not waited for: a match is written as a `watch.matched` event in
+ * the transaction that issues the record (or renames the account), so the watcher's events
+ * list is complete once that request has answered; the receiver's side is checked once every
+ * event has been delivered (tests/outbox.ts).
  */
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -43,6 +49,11 @@ function freshIban(): string {
 }
 
 const createWatch = (key: string, kind: string, value: string) => call("POST", "/api/v1/watches", { key, body: { kind, value } });
+
+/** The watcher's `watch.matched` events, oldest first: complete as soon as the request that fired them has answered. */
+const matchedEvents = (liveKey: string) => allEvents(liveKey, { type: "watch.matched" });
+/** A match as "watch record how field", from an event's or a delivery's `data`. */
+const matchLine = (data: ApiEvent["data"]) => `${data.watch.id} ${data.record.verification_id} ${data.match.how} ${data.match.field}`;
 
 describe("watches: add, list, delete", () => {
   it("normalises each kind, answers the same value with the watch it has, and refuses bad input with stable codes", async () => {
@@ -122,12 +133,17 @@ describe("an imposter's records fire the owner's watches once, with the record",
   let owner: Awaited<ReturnType<typeof liveAccountWithEmail>>;
   let imposter: Awaited<ReturnType<typeof newLiveAccount>>;
   let ep: ReturnType<typeof rx.endpoint>;
+  let hookId: string;
   let domainWatch: string;
   let ibanWatch: string;
   let fakeDomainId: string;
   let fakeListingId: string;
 
   const matched = () => ep.processed().filter((e) => e.type === "watch.matched");
+  /** The record ids of the owner's watch.matched events so far (one per firing). */
+  const firedFor = async () => (await matchedEvents(owner.liveKey)).map((e) => e.data.record.verification_id as string);
+  /** Wait until every event of the owner has reached its endpoint: after that nothing more can arrive there. */
+  const delivered = () => untilDelivered(owner.accountId, [hookId]);
 
   beforeAll(async () => {
     owner = await liveAccountWithEmail("owner");
@@ -136,6 +152,7 @@ describe("an imposter's records fire the owner's watches once, with the record",
     const hook = await call("POST", "/api/v1/webhooks", { key: owner.liveKey, body: { url: ep.url, events: ["watch.matched"] } });
     expect(hook.status, hook.text).toBe(201);
     ep.setSecret(hook.body.secret);
+    hookId = hook.body.id;
     domainWatch = (await createWatch(owner.liveKey, "domain", realDomain)).body.id;
     ibanWatch = (await createWatch(owner.liveKey, "iban", iban)).body.id;
     expect(domainWatch).toBeTruthy();
@@ -178,8 +195,10 @@ describe("an imposter's records fire the owner's watches once, with the record",
     });
     expect(sub.status, sub.text).toBe(202);
     fakeListingId = sub.body.verification_id;
-    await sleep(500);
-    expect(matched().some((e) => e.body.data.record.verification_id === fakeListingId)).toBe(false); // pending: nothing yet
+    // Pending: nothing yet. A match would be an event written with the record, so the list is complete now.
+    expect(await firedFor()).not.toContain(fakeListingId);
+    await delivered();
+    expect(matched().some((e) => e.body.data.record.verification_id === fakeListingId)).toBe(false);
     const rev = await staffSession("reviewer", "watchrev");
     const decided = await serverAction(rev, `/review/${fakeListingId}`, ["app/review/actions.ts", "decideAction"], {
       form: { id: fakeListingId, decision: "approve", checklist: ["parts_confirmed", "listing_matches"] },
@@ -201,11 +220,18 @@ describe("an imposter's records fire the owner's watches once, with the record",
     // The imposter proves the same look-alike again: a new record, so it fires once more — for that record only.
     const again = await domainRecord(imposter.liveKey, `shop.${lookAlike}`);
     await waitFor(() => matched().find((e) => e.body.data.record.verification_id === again.id), 15_000);
-    await sleep(1500);
+    // Every firing so far is an event (written with the lifecycle changes' and the records' own transactions) ...
+    const fired = await firedFor();
+    const times = (ids: string[], id: string) => ids.filter((x) => x === id).length;
+    expect([fakeDomainId, fakeListingId, again.id].map((id) => times(fired, id))).toEqual([1, 1, 1]);
+    expect(fired).toHaveLength(3);
+    // ... and once each has reached the endpoint, nothing more is on its way there.
+    await delivered();
     const per = (id: string) => matched().filter((e) => e.body.data.record.verification_id === id).length;
     expect(per(fakeDomainId)).toBe(1);
     expect(per(fakeListingId)).toBe(1);
     expect(per(again.id)).toBe(1);
+    expect(matched()).toHaveLength(3);
     const list = await call("GET", "/api/v1/watches", { key: owner.liveKey });
     const dw = list.body.data.find((w: { id: string }) => w.id === domainWatch);
     expect(dw.recent_matches.map((m: { verification_id: string }) => m.verification_id).sort()).toEqual([fakeDomainId, again.id].sort());
@@ -215,7 +241,16 @@ describe("an imposter's records fire the owner's watches once, with the record",
   it("the watcher's own record and a sandbox record never fire", async () => {
     const own = await domainRecord(owner.liveKey, realDomain);
     const sandbox = await domainRecord(imposter.sandboxKey, `x${tag}.${realDomain}`);
-    await sleep(2000);
+    // Neither fired: no event (it would have been written with the record) ...
+    const fired = await firedFor();
+    expect(fired).not.toContain(own.id);
+    expect(fired).not.toContain(sandbox.id);
+    // ... no mail (a watch's mail is sent after the commit, before the answer) ...
+    const watchMails = mailsTo(inject("mailDir"), owner.email).filter((m) => /Subject: Impersonation watch/.test(m));
+    expect(watchMails.length).toBeGreaterThan(0); // the look-alikes' ones
+    for (const id of [own.id, sandbox.id]) expect(watchMails.filter((m) => m.includes(`/r/${id}`))).toEqual([]);
+    // ... and, once everything raised has been delivered, nothing at the endpoint.
+    await delivered();
     const ids = matched().map((e) => e.body.data.record.verification_id);
     expect(ids).not.toContain(own.id);
     expect(ids).not.toContain(sandbox.id);
@@ -259,19 +294,26 @@ describe("names and LEIs, through a batch", () => {
     expect(batch.body.totals.issued, batch.text).toBe(3);
     const [exactId, lookAlikeId, otherId] = batch.body.results.map((r: { verification_id: string }) => r.verification_id);
     const events = () => ep.processed().filter((e) => e.type === "watch.matched");
-    await waitFor(() => events().length >= 3, 15_000);
-    await sleep(1000);
-    const got = events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`).sort();
-    expect(got).toEqual([
+    const expected = [
       `${leiWatch} ${exactId} exact evidence.lei`,
       `${nameWatch} ${exactId} exact subject`,
       `${nameWatch} ${lookAlikeId} confusable subject`,
-    ].sort());
+    ].sort();
+    // The matches are events written with the batch: all there, and only these, as it answers ...
+    const fired = (await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data)).sort();
+    expect(fired).toEqual(expected);
+    // ... and delivered, each once: nothing else is on its way.
+    await untilDelivered(owner.accountId, [hook.body.id]);
+    const got = events().map((e) => matchLine(e.body.data)).sort();
+    expect(got).toEqual(expected);
     expect(got.join()).not.toContain(otherId);
     // A private record carrying the same name and LEI never fires.
     const hidden = await call("POST", "/api/v1/records", { key: imposter.liveKey, body: { ...company(legalName, lei), visibility: "private" } });
     expect(hidden.status, hidden.text).toBe(201);
-    await sleep(1500);
+    const firedSince = (await matchedEvents(owner.liveKey)).map((e) => e.data.record.verification_id);
+    expect(firedSince).not.toContain(hidden.body.verification_id);
+    expect(firedSince).toHaveLength(3);
+    await untilDelivered(owner.accountId, [hook.body.id]);
     expect(events().map((e) => e.body.data.record.verification_id)).not.toContain(hidden.body.verification_id);
     expect(events()).toHaveLength(3);
   });
@@ -304,12 +346,15 @@ describe("who the record says is speaking", () => {
     });
     expect(agent.status, agent.text).toBe(201);
     const events = () => ep.processed().filter((e) => e.type === "watch.matched");
-    await waitFor(() => events().length >= 2, 15_000);
-    await sleep(1000);
-    expect(events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`).sort()).toEqual([
+    const expected = [
       `${watch} ${statement.body.verification_id} confusable account.name`,
       `${watch} ${agent.body.verification_id} exact evidence.principal`,
-    ].sort());
+    ].sort();
+    // Written with the records: exactly these two matches, as the requests answer ...
+    expect((await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data)).sort()).toEqual(expected);
+    // ... and delivered once each, nothing else on its way.
+    await untilDelivered(owner.accountId, [hook.body.id]);
+    expect(events().map((e) => matchLine(e.body.data)).sort()).toEqual(expected);
   });
 });
 
@@ -332,17 +377,22 @@ describe("an account renamed to a watched name", () => {
     expect((await issue("First Innocuous Ltd")).status).toBe(201);
     const newest = await issue("Second Innocuous Ltd");
     expect(newest.status, newest.text).toBe(201);
-    await sleep(500);
-    expect(ep.processed().filter((e) => e.type === "watch.matched")).toHaveLength(0); // nothing watched yet
+    // Nothing watched yet: no match event (the renaming of `empty` and these records would have written it) ...
+    expect(await matchedEvents(owner.liveKey)).toEqual([]);
+    await untilDelivered(owner.accountId, [hook.body.id]);
+    expect(ep.processed().filter((e) => e.type === "watch.matched")).toHaveLength(0); // ... and none delivered
     const renamed = await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name: name.toUpperCase() } });
     expect(renamed.status, renamed.text).toBe(200);
     const events = () => ep.processed().filter((e) => e.type === "watch.matched");
     await waitFor(() => events().length >= 1, 15_000);
-    // The same name again changes nothing: that record already fired this watch.
+    // The same name again changes nothing: that record already fired this watch (no second event,
+    // which the rename would have written in its transaction) ...
     expect((await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name } })).status).toBe(200);
-    await sleep(1500);
-    expect(events().map((e) => `${e.body.data.watch.id} ${e.body.data.record.verification_id} ${e.body.data.match.how} ${e.body.data.match.field}`))
-      .toEqual([`${watch} ${newest.body.verification_id} exact account.name`]);
+    const once = [`${watch} ${newest.body.verification_id} exact account.name`];
+    expect((await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data))).toEqual(once);
+    // ... and with everything delivered, the endpoint got that one.
+    await untilDelivered(owner.accountId, [hook.body.id]);
+    expect(events().map((e) => matchLine(e.body.data))).toEqual(once);
   });
 });
 

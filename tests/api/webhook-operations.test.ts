@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, issue, newAccount, newLiveAccount, sleep, until, registerHook } from "../helpers";
+import { call, issue, newAccount, newLiveAccount, registerHook, until, untilPast } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 /**
@@ -101,8 +101,16 @@ describe("replay", () => {
     expect(b!.id).toBe(a!.id); // the same webhook-id: a receiver that de-duplicates sees it is the same event
     expect(b!.duplicate).toBe(true);
     expect(b!.raw).toBe(a!.raw); // the same bytes, freshly signed (verified by the receiver)
-    await sleep(500);
-    expect(other.ep.received()).toHaveLength(1); // only the endpoint asked for
+    // Only the endpoint asked for: the replay made no delivery to the other one, whose one delivery is final.
+    const detail = await until("the replayed delivery recorded", async () => {
+      const r = await call("GET", `/api/v1/events/${eventId}`, { key: sandboxKey });
+      const mine = r.body.deliveries?.find((d: any) => d.webhook_id === hook.id);
+      return mine?.status === "succeeded" && mine.attempts.length === 2 ? r.body : undefined;
+    });
+    const toOther = detail.deliveries.filter((d: any) => d.webhook_id === other.hook.id);
+    expect(toOther.map((d: any) => [d.status, d.attempts.length])).toEqual([["succeeded", 1]]);
+    expect(detail.deliveries).toHaveLength(2);
+    expect(other.ep.received()).toHaveLength(1);
 
     const stranger = await newAccount("replay-other");
     const foreignHook = await call("POST", `/api/v1/webhooks/${hook.id}/replay`, { key: stranger.sandboxKey, body: { event_id: eventId } });
@@ -145,8 +153,8 @@ describe("secret rotation", () => {
     expect(new Webhook(oldSecret).verify(during.raw, headers)).toMatchObject({ type: "webhook.test" });
     expect(new Webhook(newSecret).verify(during.raw, headers)).toMatchObject({ type: "webhook.test" });
 
-    // After it: only the new secret.
-    await sleep(Math.max(0, until - Date.now()) + 300);
+    // After it: only the new secret. time under test: the overlap's end, so wait for the clock to pass it.
+    await untilPast(r.body.previous_secret_expires_at, 300);
     expect((await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0].previous_secret_expires_at).toBeNull();
     await call("POST", `/api/v1/webhooks/${hook.id}/test`, { key: sandboxKey });
     const after = await waitFor(() => ep.received()[1]);

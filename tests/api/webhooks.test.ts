@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { call, issue, newAccount, newLiveAccount, sleep, registerHook } from "../helpers";
+import { call, issue, newAccount, newLiveAccount, registerHook, until, untilPast } from "../helpers";
+import { untilDelivered, workerMarker } from "../outbox";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
 let rx: Awaited<ReturnType<typeof startReceiver>>;
@@ -109,13 +110,17 @@ describe("the test receiver", () => {
 
 describe("webhook delivery", () => {
   it("delivers signed events from the outbox once each, for the key's environment and subscribed types", async () => {
-    const { sandboxKey } = await newAccount();
+    const { accountId, sandboxKey } = await newAccount();
     const all = await hookFor(sandboxKey);
     const onlyChanges = await hookFor(sandboxKey, {}, { events: ["record.status_changed"] });
     const rec = await issue(sandboxKey);
     await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "checking" } });
     await waitFor(() => all.ep.received().length >= 2 && onlyChanges.ep.received().length >= 1);
-    await sleep(500); // nothing more may arrive
+    // Nothing more may arrive: both events fanned out, and every delivery to the two endpoints final.
+    const settled = await untilDelivered(accountId, [all.hook.id, onlyChanges.hook.id]);
+    const statusesOf = (hookId: string) => settled.filter((d) => d.webhook_id === hookId).map((d) => d.status);
+    expect(statusesOf(all.hook.id)).toEqual(["succeeded", "succeeded"]);
+    expect(statusesOf(onlyChanges.hook.id)).toEqual(["succeeded"]);
     const got = all.ep.received();
     expect(all.ep.rejected()).toBe(0); // each verified with the endpoint's secret
     expect(got.map((r) => r.type)).toEqual(["record.issued", "record.status_changed"]);
@@ -164,7 +169,7 @@ describe("webhook delivery", () => {
   });
 
   it("disables the endpoint after the threshold of failures, mails the owner, and resumes on enable", async () => {
-    const { sandboxKey } = await newAccount();
+    const { accountId, sandboxKey } = await newAccount();
     const { ep, hook } = await hookFor(sandboxKey, { status: 500 });
     const rec = await issue(sandboxKey);
     const disabled = await pollUntil(async () => {
@@ -174,8 +179,12 @@ describe("webhook delivery", () => {
     expect(disabled.disabled_reason).toMatch(/4 consecutive failed delivery attempts/);
     const hitsAtDisable = ep.hits();
     expect(hitsAtDisable).toBe(4);
-    await sleep(600);
-    expect(ep.hits()).toBe(hitsAtDisable); // nothing more is sent while disabled
+    // Nothing more is sent while disabled: once its delivery is due again, the worker goes round (a marker) and leaves it.
+    const [held] = await deliveries(sandboxKey, hook.id);
+    expect(held.status).toBe("pending");
+    await untilPast(held.next_attempt_at);
+    await workerMarker(rx);
+    expect(ep.hits()).toBe(hitsAtDisable);
     // The owner was told by email (through the real SMTP capture).
     const mail = await pollUntil(async () => {
       const dir = inject("mailDir");
@@ -190,10 +199,15 @@ describe("webhook delivery", () => {
     expect(en.body).toMatchObject({ status: "enabled", disabled_reason: null });
     await waitFor(() => ep.received().length === 1);
     expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
+    // Every send is an attempt: four before it was disabled, one after it was enabled, none between.
+    const [done] = await untilDelivered(accountId, [hook.id]);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 5 });
+    expect((await deliveries(sandboxKey, hook.id))[0].attempts.map((a: any) => a.status_code)).toEqual([500, 500, 500, 500, 204]);
+    expect(ep.hits()).toBe(hitsAtDisable + 1);
   });
 
   it("disables the endpoint at once on 410 Gone, keeping the delivery for when it is enabled", async () => {
-    const { sandboxKey } = await newAccount();
+    const { accountId, sandboxKey } = await newAccount();
     const { ep, hook } = await hookFor(sandboxKey, { status: 410 });
     const rec = await issue(sandboxKey);
     const disabled = await pollUntil(async () => {
@@ -204,17 +218,23 @@ describe("webhook delivery", () => {
     const [d] = await deliveries(sandboxKey, hook.id);
     expect(d.status).toBe("pending");
     expect(d.attempts.map((a: any) => a.status_code)).toEqual([410]); // one answer was enough (the threshold is 4)
-    await sleep(500);
+    // Not sent again while disabled: once it is due, the worker goes round (a marker) and leaves it.
+    await untilPast(d.next_attempt_at);
+    await workerMarker(rx);
     expect(ep.hits()).toBe(1);
     expect(ep.received()).toEqual([]);
     ep.behave({});
     await call("POST", `/api/v1/webhooks/${hook.id}/enable`, { key: sandboxKey });
     await waitFor(() => ep.received().length === 1);
     expect(ep.received()[0]!.body.data.record.verification_id).toBe(rec.verification_id);
+    // Every send is an attempt: the 410, then the one after enabling, none between.
+    await untilDelivered(accountId, [hook.id]);
+    expect((await deliveries(sandboxKey, hook.id))[0].attempts.map((a: any) => a.status_code)).toEqual([410, 204]);
+    expect(ep.hits()).toBe(2);
   });
 
   it("keeps the events raised while an endpoint is disabled and delivers them in order once it is enabled", async () => {
-    const { sandboxKey } = await newAccount();
+    const { accountId, sandboxKey } = await newAccount();
     const { ep, hook } = await hookFor(sandboxKey, { status: 410 });
     const first = await issue(sandboxKey, { subject: "Backlog 0 Ltd" });
     await pollUntil(async () => ((await call("GET", "/api/v1/webhooks", { key: sandboxKey })).body.data[0].status === "disabled" ? true : undefined));
@@ -228,12 +248,17 @@ describe("webhook delivery", () => {
       return l.length === 5 ? l : undefined;
     });
     expect(held.map((x: any) => x.status)).toEqual(["pending", "pending", "pending", "pending", "pending"]);
-    await sleep(500);
-    expect(ep.hits()).toBe(1); // ... and sends nothing while it is disabled
+    // ... and sends nothing while it is disabled: once all are due, the worker goes round (a marker) and leaves them.
+    for (const x of held) await untilPast(x.next_attempt_at);
+    await workerMarker(rx);
+    expect(ep.hits()).toBe(1);
     ep.behave({});
     expect((await call("POST", `/api/v1/webhooks/${hook.id}/enable`, { key: sandboxKey })).body.status).toBe("enabled");
     await waitFor(() => ep.received().length >= 5, 15_000);
-    await sleep(500); // nothing more may arrive
+    // Nothing more may arrive: every delivery to the endpoint is final; each event was sent once after enabling.
+    const settled = await untilDelivered(accountId, [hook.id]);
+    expect(settled.map((x) => [x.status, x.attempts])).toEqual([["succeeded", 2], ...Array.from({ length: 4 }, () => ["succeeded", 1])]);
+    expect(ep.hits()).toBe(6);
     const got = ep.received();
     expect(got.map((r) => `${r.type} ${r.body.data.record.subject}`)).toEqual([
       "record.issued Backlog 0 Ltd", "record.issued Backlog 1 Ltd", "record.issued Backlog 2 Ltd", "record.issued Backlog 3 Ltd",
@@ -259,7 +284,9 @@ describe("webhook delivery", () => {
     const r2 = await issue(a.liveKey, { subject: "A Live Ltd" });
     const r3 = await issue(b.sandboxKey, { subject: "B Sandbox Ltd" });
     await waitFor(() => aSandbox.ep.received().length >= 1 && aLive.ep.received().length >= 1 && bSandbox.ep.received().length >= 1);
-    await sleep(600); // nothing more may arrive
+    // Nothing more may arrive: both accounts' events fanned out, every delivery to the three endpoints final, one each.
+    const settled = await untilDelivered([a.accountId, b.accountId], [aSandbox.hook.id, aLive.hook.id, bSandbox.hook.id]);
+    expect(settled.map((d) => d.webhook_id).sort()).toEqual([aSandbox.hook.id, aLive.hook.id, bSandbox.hook.id].sort());
     const seen = (h: typeof aSandbox) => h.ep.received().map((r) => [r.body.environment, r.body.data.record.verification_id]);
     expect(seen(aSandbox)).toEqual([["sandbox", r1.verification_id]]);
     expect(seen(aLive)).toEqual([["live", r2.verification_id]]);
@@ -267,27 +294,21 @@ describe("webhook delivery", () => {
   });
 
   it("sends a webhook.test event on request, to that endpoint only", async () => {
-    const { sandboxKey } = await newAccount();
+    const { accountId, sandboxKey } = await newAccount();
     const a = await hookFor(sandboxKey);
     const b = await hookFor(sandboxKey);
     const r = await call("POST", `/api/v1/webhooks/${a.hook.id}/test`, { key: sandboxKey });
     expect(r.status).toBe(202);
     await waitFor(() => a.ep.received().length === 1);
     expect(a.ep.received()[0]).toMatchObject({ type: "webhook.test" });
-    await sleep(400);
+    // The test event was fanned out to a alone, and nothing is left to send: b gets nothing.
+    const settled = await untilDelivered(accountId, [a.hook.id, b.hook.id]);
+    expect(settled.map((d) => [d.webhook_id, d.event_id, d.status])).toEqual([[a.hook.id, a.ep.received()[0]!.id, "succeeded"]]);
     expect(b.ep.received()).toEqual([]);
   });
 });
 
-async function pollUntil<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("timed out");
-    await sleep(100);
-  }
-}
+const pollUntil = <T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> => until("the condition polled for", fn, timeoutMs);
 
 async function waitForAttempts(key: string, id: string, count: number) {
   return pollUntil(async () => {

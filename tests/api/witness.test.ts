@@ -158,13 +158,24 @@ describe("witnessed checkpoints", () => {
   });
 
   let recordId: string;
+  /**
+   * Wait until the checkpointer has gone round again. Rounds run one at a time (integrate, then
+   * ask the witnesses side by side and publish what has a quorum: lib/server/boot.ts,
+   * lib/tlog/witness.ts), and each asks w3 once — it refuses every time, so it is asked every
+   * round. Its n-th further request may still be the current round's first: the rounds before
+   * the last n - 1 are over, publishing included.
+   */
+  const rounds = (n: number) => {
+    const asked = w[2]!.requests().length;
+    return until(`${n} more checkpoint rounds (w3 asked again)`, () => w[2]!.requests().length >= asked + n, 10_000, 20);
+  };
   it("with two of three witnesses refusing or down, the published checkpoint does not advance; it does once quorum is back", async () => {
     w[1]!.setDown(true);
     const before = verifyCheckpoint((await served())!, logVkey).size;
     recordId = await liveRecord("Witnessed Widgets Ltd");
     // w1 cosigns the newer tree: the log signed it…
     await until("w1 to cosign the new tree", () => (w[0]!.state()[origin]!.size > before ? true : undefined), 10_000);
-    await new Promise((r) => setTimeout(r, 600)); // several integrator rounds
+    await rounds(3); // the round in which w1 cosigned, and the next, are over
     // …but publishes nothing past the witnessed one: the record's entry stays pending everywhere.
     expect(verifyCheckpoint((await served())!, logVkey).size).toBe(before);
     const status = await (await fetch(`${server.baseUrl}/api/v1/records/${recordId}/status`)).json();
@@ -187,7 +198,7 @@ describe("witnessed checkpoints", () => {
     });
     w[1]!.setDown(false);
     await until("w2 to answer 200", () => (w[1]!.requests().some((r) => r.status === 200 && r.body.startsWith(`old ${before}\n`)) ? true : undefined), 10_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await rounds(3); // the round that got the bad cosignature, and the next, are over
     expect(verifyCheckpoint((await served())!, logVkey).size).toBe(before);
     const refusals = fs.readFileSync(path.join(dataDir, "server.log"), "utf8").split("\n").filter((l) => l.includes("witness witness.test/w2 did not cosign"));
     expect(refusals.some((l) => l.includes("the cosignature by witness.test/w2 does not verify over the checkpoint"))).toBe(true);

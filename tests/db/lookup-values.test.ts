@@ -154,7 +154,7 @@ describe("the PostgreSQL rate limiter (one atomic upsert)", () => {
     expect(hits.map((h) => [h.ok, h.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
     expect(hits[3]!.retryAfterSeconds).toBe(1);
     expect((await a.hit(`test:${tag()}`)).ok).toBe(true); // another key
-    await new Promise((r) => setTimeout(r, 1100));
+    await new Promise((r) => setTimeout(r, 1100)); // time under test: the 1 s window ending
     expect(await a.hit(key)).toMatchObject({ ok: true, remaining: 2 });
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../helpers";
 import { verifyWithKeySet } from "../signatures";
 import { holdKeys as holdDataDirKeys, newKey, signingGlobals } from "./keyring";
 import { dataLayerTest } from "./setup";
@@ -59,7 +60,7 @@ describe("one published key set for every instance", () => {
     await loadPublishedKeys(db);
     expect(keys.keyring().active.kid).toBe(kids.b);
     // … and asked for c's publication while doing so; once published, c signs.
-    for (let i = 0; i < 50 && keys.keyring().active.kid !== kids.c; i++) await new Promise((r) => setTimeout(r, 20));
+    await until("c to be published and signing", () => keys.keyring().active.kid === kids.c, 10_000, 20);
     expect((await publishedJwks(db)).keys.map((k) => k.kid)).toContain(kids.c);
     expect(await verifiesWithPublished({ n: 3 })).toEqual({ kid: kids.c, ok: true });
   });

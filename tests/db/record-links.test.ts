@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { untilPast } from "../helpers";
 import { verifyWithKeySet } from "../signatures";
 import { dataLayerTest, testClaimType, linksToBase } from "./setup";
 
@@ -143,7 +144,9 @@ describe("record links and the one public view", () => {
     const target = await base(c.auth);
     const sub = await create(c.auth, { subject: "Dependent", claim_type: TYPE, evidence: { base: target, review: true } });
     expect(sub.status).toBe(202);
-    await new Promise((r) => setTimeout(r, 120));
+    const [pending] = await db.select().from(records).where(eq(records.id, sub.body.verification_id));
+    // time under test: the precondition refuses evidence older than 50 ms, so the clock must pass that.
+    await untilPast(pending!.createdAt.toISOString(), 60);
     const checklist = ["source_opened", "subject_matches", "claim_supported", "checked_at_plausible"];
     const err = await decideSubmission(db, reviewer, sub.body.verification_id, { decision: "approve", checklist }).catch((e) => e);
     expect(err).toMatchObject({ code: "review_precondition_failed" });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { setDns, sleep } from "../helpers";
+import { setDns, sleep, untilPast } from "../helpers";
 import { verifyWithKeySet } from "../signatures";
 import { inOneUsageMonth } from "../usage-month";
 import { dataLayerTest, onPostgres, uniqueEmail } from "./setup";
@@ -183,7 +183,7 @@ describe("review decisions", () => {
     const c = await customer();
     const expiresAt = Date.now() + 2500;
     const sub = await submitGeneric(c.auth, { expires_at: new Date(expiresAt).toISOString() });
-    while (Date.now() <= expiresAt + 50) await sleep(50); // the clock, not a guess at how long things take
+    await untilPast(new Date(expiresAt).toISOString()); // time under test: the requested validity ending (the clock, not a guess)
     await expect(decideSubmission(db, reviewer, sub.verification_id, { decision: "approve", checklist: fullChecklist() }))
       .rejects.toMatchObject({ code: "review_validity_passed", status: 409 });
     expect((await getSubmission(db, sub.verification_id))!.row.status).toBe("pending_review");
@@ -218,7 +218,7 @@ describe("queue", () => {
   it("lists pending submissions oldest first, filters by claim type and age, counts per claim type", async () => {
     const c = await customer();
     const first = await submitGeneric(c.auth, { claim_type: "queue_type_a" });
-    await sleep(20);
+    await sleep(20); // time under test: a clock tick, so the two submissions' times differ
     const second = await submitGeneric(c.auth, { claim_type: "queue_type_a" });
     const other = await submitGeneric(c.auth, { claim_type: "queue_type_b" });
     const a = await listQueue(db, { environment: "sandbox", claimType: "queue_type_a" });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sleep } from "../helpers";
 import { verifyWithKeySet } from "../signatures";
 import { dataLayerTest, testClaimType, linksToBase } from "./setup";
 
@@ -31,7 +32,8 @@ registerClaimType(testClaimType(TYPE, {
   },
 }));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// time under test: a clock tick, so the moments of two steps differ and an instant between them can be asked about.
+const tick = () => sleep(20);
 
 const liveCustomer = async () => (await newLiveCustomer({ tag: "sa" })).auth;
 type Auth = Awaited<ReturnType<typeof liveCustomer>>;
@@ -53,13 +55,13 @@ describe("getSignedStatusAt", () => {
   it("a linked record's standing is read from its history at the instant, not today's", async () => {
     const auth = await liveCustomer();
     const base = (await create(auth, { subject: "Base Ltd", claim_type: "company_status" })).body.verification_id as string;
-    await sleep(20);
+    await tick();
     const dep = (await create(auth, { subject: "Dependent", claim_type: TYPE, evidence: { base } })).body.verification_id as string;
-    await sleep(20);
+    await tick();
     await changeLifecycle(db, auth, base, { operation: "suspend", reason: "Checking." });
-    await sleep(20);
+    await tick();
     await changeLifecycle(db, auth, base, { operation: "reinstate", reason: "Checked." });
-    await sleep(20);
+    await tick();
     await changeLifecycle(db, auth, base, { operation: "revoke", reason: "Gone." });
 
     const [, suspended, reinstated, revoked] = await historyTimes(base);
@@ -88,7 +90,7 @@ describe("getSignedStatusAt", () => {
     expect(sub.status).toBe(202);
     const id = sub.body.verification_id as string;
     expect(await at(id, Date.now())).toBeNull();
-    await sleep(20);
+    await tick();
     const checklist = ["source_opened", "subject_matches", "claim_supported", "checked_at_plausible"];
     await decideSubmission(db, reviewer, id, { decision: "approve", checklist });
     const [pending, approved] = await historyTimes(id);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 import { dataLayerTest } from "./setup";
 
@@ -20,7 +21,7 @@ const { db, sandboxCustomer, webhookEndpoint, raiseEvent } = await dataLayerTest
 });
 const { runWorkerRound } = await import("@/lib/webhooks/delivery-worker");
 const { enableWebhook, listDeliveries } = await import("@/lib/webhooks/manage-webhooks");
-const { webhooks } = await import("@/drizzle/schema");
+const { webhooks, webhookDeliveries } = await import("@/drizzle/schema");
 
 const rx = await startReceiver();
 afterAll(() => rx.close());
@@ -35,16 +36,11 @@ async function endpointFor(behaviour: Parameters<typeof rx.endpoint>[1]) {
 }
 
 /** Run worker rounds until `done` holds (the retry delays are real, if short). */
-async function workUntil<T>(done: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
+const workUntil = <T>(done: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> =>
+  until("the worker rounds' outcome", async () => {
     await runWorkerRound(db);
-    const v = await done();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+    return done();
+  }, timeoutMs, 20);
 
 describe("delivery rules", () => {
   it("records a delivery as failed when its retries run out, the endpoint staying enabled below the threshold", async () => {
@@ -56,10 +52,11 @@ describe("delivery rules", () => {
     });
     expect(d).toMatchObject({ event_id: evt, status: "failed", next_attempt_at: null });
     expect(d!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500]); // the first try and the two retries of the schedule
-    for (let i = 0; i < 5; i++) await runWorkerRound(db);
-    await new Promise((r) => setTimeout(r, 100));
-    await runWorkerRound(db);
-    expect(ep.hits()).toBe(3); // nothing after the last retry
+    // Nothing after the last retry: no delivery of the endpoint is left pending (a failed one is
+    // never claimed again), and further rounds find nothing at all to do.
+    expect(await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, "pending")))).toEqual([]);
+    for (let i = 0; i < 5; i++) expect(await runWorkerRound(db)).toEqual({ dispatched: 0, sent: 0 });
+    expect(ep.hits()).toBe(3);
     const [w] = await db.select().from(webhooks).where(eq(webhooks.id, id));
     expect(w).toMatchObject({ status: "enabled", consecutiveFailures: 3 });
   });

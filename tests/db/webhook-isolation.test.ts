@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../helpers";
 import { startReceiver, waitFor } from "../webhook-receiver";
 import { dataLayerTest } from "./setup";
 
@@ -55,11 +56,9 @@ describe("webhook delivery isolated per destination", () => {
   }, 30_000);
 });
 
-async function pollRows<T>(read: () => Promise<T[]>, timeoutMs: number): Promise<T[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
+/** The rows `read` answers once there are any (bounded). */
+const pollRows = <T>(read: () => Promise<T[]>, timeoutMs: number): Promise<T[]> =>
+  until("rows to appear", async () => {
     const rows = await read();
-    if (rows.length > 0 || Date.now() > end) return rows;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    return rows.length > 0 && rows;
+  }, timeoutMs);

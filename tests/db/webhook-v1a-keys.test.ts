@@ -1,5 +1,6 @@
 import { createPublicKey, randomBytes, verify } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../helpers";
 import { startReceiver, type Received } from "../webhook-receiver";
 import { holdKeys as holdDataDirKeys, newKey, signingGlobals } from "./keyring";
 import { dataLayerTest } from "./setup";
@@ -37,7 +38,7 @@ async function deliverOne(): Promise<Received> {
   await webhookEndpoint(accountId, ep);
   await raiseEvent(accountId, {});
   await runWorkerRound(db);
-  for (let i = 0; i < 100 && ep.received().length < 1; i++) await new Promise((r) => setTimeout(r, 50));
+  await until("the delivery at the endpoint", () => ep.received().length >= 1, 10_000, 50);
   expect(ep.rejected()).toBe(0);
   return ep.received()[0]!;
 }
@@ -67,7 +68,7 @@ describe("a separate delivery worker's v1a key", () => {
     await loadPublishedKeys(db);
     expect(await verifiesV1a(await deliverOne())).toEqual({ kid: kids.a, published: true, ok: true });
     // … asked for b's publication meanwhile; once published, b signs.
-    for (let i = 0; i < 100 && !(await publishedJwks(db)).keys.some((k) => k.kid === kids.b); i++) await new Promise((r) => setTimeout(r, 20));
+    await until("b to be published", async () => (await publishedJwks(db)).keys.some((k) => k.kid === kids.b), 10_000, 20);
     await loadPublishedKeys(db);
     expect(await verifiesV1a(await deliverOne())).toEqual({ kid: kids.b, published: true, ok: true });
   });
