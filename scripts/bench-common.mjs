@@ -213,3 +213,28 @@ export async function pgSettings(url) {
     await sql.end({ timeout: 5 });
   }
 }
+
+/**
+ * Discarded load in 5 s slices until the CPU per request has stopped falling: at least
+ * `minS` seconds, then until a slice is less than `drop` (5 %) cheaper per request than the one
+ * before (fresh processes get cheaper per request as V8 compiles their hot paths), at most `maxS`.
+ * `slice(seconds)` runs one slice and resolves to its CPU ms per request (null when unknown).
+ * Returns { seconds, cpu_ms_per_request_by_5s, converged }.
+ */
+export async function warmUntilSteady(slice, { minS, maxS, drop = 0.05 }) {
+  const costs = [];
+  let seconds = 0;
+  let converged = false;
+  while (seconds < maxS) {
+    const s = Math.min(5, maxS - seconds);
+    costs.push(await slice(s));
+    seconds += s;
+    if (seconds < minS || costs.length < 2) continue;
+    const [prev, last] = costs.slice(-2);
+    if (prev == null || last == null || last > prev * (1 - drop)) {
+      converged = prev != null && last != null;
+      break;
+    }
+  }
+  return { seconds, cpu_ms_per_request_by_5s: costs, converged };
+}

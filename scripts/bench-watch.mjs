@@ -2,14 +2,16 @@
 // bench:load's "1.14 s tail at 100 req/s"). Used by scripts/bench.mjs and scripts/bench-load.mjs.
 //
 // - startWatch(): every second, the machine's CPU split into this bench's processes (this one
-//   and everything it started: servers, workers, nginx), PostgreSQL's processes (all databases
-//   — the server may be shared) and everything else; this process's event-loop delay and GC
+//   and everything it started: servers, workers, nginx), PostgreSQL's for the bench database
+//   (its backends and the server's background processes; all of PostgreSQL without a
+//   connection) and everything else — other sessions' processes and databases; this process's event-loop delay and GC
 //   pauses (the load generator: a stall there sends requests late); PostgreSQL's autovacuum
 //   workers and whether the checkpointer is in a checkpoint; and at the end the checkpoints,
 //   autovacuums and autoanalyzes that ran, and the servers' own stalls (scripts/stall-watch.cjs).
 // - slowReport(): the requests slower than a threshold, grouped into episodes, each with what
 //   the watch saw meanwhile; and a per-second timeline of the phase.
 import fs from "node:fs";
+import os from "node:os";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import postgres from "postgres";
 
@@ -53,7 +55,9 @@ function processTable() {
   return out;
 }
 
-function cpuSplit(table) {
+/** This bench's CPU ticks (this process and its descendants) and each PostgreSQL process's. */
+function snapshot() {
+  const table = processTable();
   const ours = new Set([process.pid]);
   // Descendants of this process (children are listed after parents most of the time; loop until stable).
   for (let grew = true; grew; ) {
@@ -61,12 +65,28 @@ function cpuSplit(table) {
     for (const [pid, p] of table) if (!ours.has(pid) && ours.has(p.ppid)) (ours.add(pid), (grew = true));
   }
   let oursTicks = 0;
-  let pgTicks = 0;
+  const pg = new Map();
   for (const [pid, p] of table) {
     if (ours.has(pid)) oursTicks += p.ticks;
-    else if (p.comm.startsWith("postgres")) pgTicks += p.ticks;
+    else if (p.comm.startsWith("postgres")) pg.set(pid, p.ticks);
   }
-  return { ours: oursTicks, postgres: pgTicks };
+  return { ours: oursTicks, pg };
+}
+
+/**
+ * Ticks between two snapshots: this bench's, PostgreSQL's for this database (`pgPids`: its
+ * backends and the server's background processes; all of PostgreSQL when unknown) and
+ * PostgreSQL's for other databases (other work: the server may be shared).
+ */
+function between(a, b, pgPids) {
+  let pgOurs = 0;
+  let pgOther = 0;
+  for (const [pid, t] of b.pg) {
+    const d = Math.max(0, t - (a.pg.get(pid) ?? 0)); // a backend born meanwhile counts from 0
+    if (!pgPids || pgPids.has(pid)) pgOurs += d;
+    else pgOther += d;
+  }
+  return { ours: Math.max(0, b.ours - a.ours), postgres: pgOurs, pgOther };
 }
 
 /**
@@ -76,6 +96,8 @@ function cpuSplit(table) {
  */
 export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } = {}) {
   const started = Date.now();
+  /** PostgreSQL processes that work for this database (seen in pg_stat_activity); null without a connection. */
+  const pgPids = pgUrl ? new Set() : null;
   const samples = [];
   const genGc = [];
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -99,11 +121,11 @@ export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } =
     if (!sql) return null;
     try {
       const rows = await sql`
-        select backend_type, wait_event, state, left(query, 120) as query from pg_stat_activity
-        where backend_type in ('autovacuum worker', 'checkpointer')
-           or (datname = current_database() and backend_type = 'client backend' and state = 'active' and pid <> pg_backend_pid())`;
+        select pid, datname, backend_type, wait_event, state, left(query, 120) as query from pg_stat_activity
+        where datname = current_database() or datname is null`;
+      for (const r of rows) pgPids.add(r.pid);
       return {
-        active_backends: rows.filter((r) => r.backend_type === "client backend").length,
+        active_backends: rows.filter((r) => r.backend_type === "client backend" && r.state === "active").length - 1, // not this one
         autovacuum: rows.filter((r) => r.backend_type === "autovacuum worker").map((r) => r.query),
         checkpointer: rows.find((r) => r.backend_type === "checkpointer")?.wait_event ?? null,
       };
@@ -113,7 +135,10 @@ export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } =
   };
   const counters0 = pgCounters();
   let lastM = machineTicks();
-  let lastP = lastM ? cpuSplit(processTable()) : null;
+  let lastP = lastM ? snapshot() : null;
+  const firstM = lastM;
+  const firstP = lastP;
+  if (pgUrl) void pgSample(); // learn this database's PostgreSQL processes before the first reading
   let busy = false;
   const timer = setInterval(async () => {
     if (busy) return; // a slow sample must not pile up behind itself
@@ -121,13 +146,12 @@ export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } =
     try {
       const t = Date.now();
       const m = machineTicks();
-      const p = m ? cpuSplit(processTable()) : null;
+      const p = m ? snapshot() : null;
       let cpu = null;
       if (m && lastM && m.total > lastM.total) {
         const d = m.total - lastM.total;
         const pct = (x) => round((100 * x) / d, 0);
-        const ours = Math.max(0, p.ours - lastP.ours);
-        const pg = Math.max(0, p.postgres - lastP.postgres);
+        const { ours, postgres: pg } = between(lastP, p, pgPids);
         const b = m.busy - lastM.busy;
         cpu = { busy_pct: pct(b), steal_pct: pct(m.steal - lastM.steal), ours_pct: pct(ours), postgres_pct: pct(pg), other_pct: pct(Math.max(0, b - ours - pg)) };
       }
@@ -184,10 +208,23 @@ export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } =
       serverStalls.sort((a, b) => a.t - b.t);
       const cpus = samples.map((s) => s.cpu).filter(Boolean);
       const maxOf = (k) => (cpus.length ? Math.max(...cpus.map((c) => c[k] ?? 0)) : null);
-      const meanOf = (k) => (cpus.length ? round(cpus.reduce((n, c) => n + (c[k] ?? 0), 0) / cpus.length, 0) : null);
+      // Whole-phase CPU seconds (all cores), from the first and a last reading.
+      let totals = null;
+      const endM = machineTicks();
+      if (firstM && endM && endM.total > firstM.total) {
+        const d = endM.total - firstM.total;
+        const cpuS = (ticks) => round((ticks / d) * os.cpus().length * ((stopped - started) / 1000), 2);
+        const { ours, postgres: pg } = between(firstP, snapshot(), pgPids);
+        const busy = endM.busy - firstM.busy;
+        totals = {
+          wall_s: round((stopped - started) / 1000, 2), busy_pct: round((100 * busy) / d, 0), ours_pct: round((100 * ours) / d, 0),
+          postgres_pct: round((100 * pg) / d, 0), other_pct: round((100 * Math.max(0, busy - ours - pg)) / d, 0),
+          ours_cpu_s: cpuS(ours), postgres_cpu_s: cpuS(pg), other_cpu_s: cpuS(Math.max(0, busy - ours - pg)),
+        };
+      }
       return {
         from: iso(started), to: iso(stopped), interval_ms: intervalMs,
-        cpu: { busy_pct_mean: meanOf("busy_pct"), other_pct_mean: meanOf("other_pct"), other_pct_max: maxOf("other_pct"), steal_pct_max: maxOf("steal_pct") },
+        cpu: { ...totals, other_pct_max: maxOf("other_pct"), steal_pct_max: maxOf("steal_pct") },
         generator: { loop_delay_max_ms: samples.length ? Math.max(...samples.map((s) => s.generator_loop_max_ms ?? 0)) : null, gc_pauses_over_20ms: genGc },
         server_stalls: serverStalls,
         postgres: pg,
@@ -196,6 +233,23 @@ export function startWatch({ pgUrl = null, stallLogs = [], intervalMs = 1000 } =
     },
   };
 }
+
+/**
+ * A phase's CPU in a line's worth: the machine's busy share and who used it (this bench's
+ * processes, PostgreSQL, other work), and the CPU time this bench and PostgreSQL spent per
+ * request — the cost of a request, which moves far less with other work than req/s do.
+ */
+export function cpuSummary(watch, requests) {
+  const c = watch?.cpu;
+  if (!c || c.busy_pct == null) return null;
+  return {
+    busy_pct: c.busy_pct, ours_pct: c.ours_pct, postgres_pct: c.postgres_pct, other_pct: c.other_pct, other_pct_max: c.other_pct_max,
+    cpu_ms_per_request: requests ? round((1000 * (c.ours_cpu_s + c.postgres_cpu_s)) / requests, 2) : null,
+  };
+}
+
+/** "CPU: this bench 40 %, postgres 10 %, other work 50 %; 2.1 ms CPU per request" */
+export const cpuLabel = (c) => (c ? `CPU: this bench ${c.ours_pct} %, postgres ${c.postgres_pct} %, other work ${c.other_pct} %${c.cpu_ms_per_request != null ? `; ${c.cpu_ms_per_request} ms CPU per request` : ""}` : "CPU: ?");
 
 const pctOf = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 
@@ -298,7 +352,7 @@ export function printSlow(label, report, log = console.log) {
   for (const e of report.episodes.slice(0, 10)) {
     const routes = Object.entries(e.by_route).map(([k, v]) => `${k} ${v}`).join(", ");
     const inst = e.in_instances_max_ms !== undefined ? `; in the instances ≤ ${e.in_instances_max_ms} ms (${Object.keys(e.by_instance ?? {}).length} instance(s))` : "";
-    log(`    t=${e.from_s}–${e.to_s} s (${e.at}): ${e.requests} slow (${routes}), max ${e.latency_max_ms} ms, sent late ≤ ${e.sent_late_max_ms} ms${inst}`);
+    log(`    t=${e.from_s}–${e.to_s} s (${e.at}): ${e.requests} slow (${routes}), max ${e.latency_max_ms} ms, sent late ≤ ${Math.max(0, e.sent_late_max_ms)} ms${inst}`);
     const m = e.meanwhile;
     if (m) {
       const stalls = m.server_stalls.length ? summarizeStalls(m.server_stalls) : "none ≥ 50 ms";
