@@ -3,8 +3,8 @@
 //
 // - startWatch(): every second, the machine's CPU split into this bench's processes (this one
 //   and everything it started: servers, workers, nginx), PostgreSQL's for the bench database
-//   (its backends and the server's background processes; all of PostgreSQL without a
-//   connection) and everything else — other sessions' processes and databases; this process's event-loop delay and GC
+//   (its backends and the server's background processes) and everything else — other
+//   sessions' processes and databases; this process's event-loop delay and GC
 //   pauses (the load generator: a stall there sends requests late); PostgreSQL's autovacuum
 //   workers and whether the checkpointer is in a checkpoint; and at the end the checkpoints,
 //   autovacuums and autoanalyzes that ran, and the servers' own stalls (scripts/stall-watch.cjs).
@@ -75,15 +75,16 @@ function snapshot() {
 
 /**
  * Ticks between two snapshots: this bench's, PostgreSQL's for this database (`pgPids`: its
- * backends and the server's background processes; all of PostgreSQL when unknown) and
- * PostgreSQL's for other databases (other work: the server may be shared).
+ * backends and the server's background processes) and PostgreSQL's for other databases (other
+ * work: the server may be shared). Without `pgPids` (no bench database: PGlite runs inside the
+ * server) all of PostgreSQL is other work.
  */
 function between(a, b, pgPids) {
   let pgOurs = 0;
   let pgOther = 0;
   for (const [pid, t] of b.pg) {
     const d = Math.max(0, t - (a.pg.get(pid) ?? 0)); // a backend born meanwhile counts from 0
-    if (!pgPids || pgPids.has(pid)) pgOurs += d;
+    if (pgPids?.has(pid)) pgOurs += d;
     else pgOther += d;
   }
   return { ours: Math.max(0, b.ours - a.ours), postgres: pgOurs, pgOther };
