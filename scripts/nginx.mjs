@@ -30,9 +30,12 @@ export function ensureNginx() {
  * nginx on 127.0.0.1:`port` in front of `upstreamPorts`: round robin, the client's address
  * appended to X-Forwarded-For (the service reads the last entry with TRUST_PROXY=1), a failed
  * connection tried on the next instance — for idempotent methods only, nginx's default: a POST
- * that reached a dying instance is not sent twice. Files go to `dir`.
+ * that reached a dying instance is not sent twice. Files go to `dir`. With `timingHeaders`
+ * (bench:load) every answer names the instance that gave it (`X-Upstream`) and how long nginx
+ * waited for that instance's response headers (`X-Upstream-Header-Time`, seconds), so a slow
+ * request can be placed inside or outside the instances.
  */
-export async function startNginx(dir, port, upstreamPorts) {
+export async function startNginx(dir, port, upstreamPorts, { timingHeaders = false } = {}) {
   fs.mkdirSync(dir, { recursive: true });
   const conf = path.join(dir, "nginx.conf");
   fs.writeFileSync(conf, `
@@ -70,7 +73,9 @@ ${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_next_upstream error timeout;
       proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
+      proxy_read_timeout 60s;${timingHeaders ? `
+      add_header X-Upstream $upstream_addr always;
+      add_header X-Upstream-Header-Time $upstream_header_time always;` : ""}
     }
   }
 }

@@ -7,8 +7,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * or not earlier ones have answered, so a slow answer cannot slow the sender and hide itself
  * (no coordinated omission); `fire(i, at)` starts request i and returns its promise, timing
  * its latency from `at` (the scheduled time, a performance.now() value). Resolves when every
- * request has settled, with the elapsed seconds and how many were sent more than 5 ms late
- * (the generator itself falling behind).
+ * request has settled, with the elapsed seconds, how many were sent more than 5 ms late
+ * (the generator itself falling behind) and the start `t0` (a performance.now() value).
  */
 export async function openLoop(rate, seconds, fire) {
   const total = Math.round(rate * seconds);
@@ -23,5 +23,5 @@ export async function openLoop(rate, seconds, fire) {
     pending.push(fire(i, at));
   }
   await Promise.all(pending);
-  return { seconds: (performance.now() - t0) / 1000, late };
+  return { seconds: (performance.now() - t0) / 1000, late, t0 };
 }
