@@ -19,6 +19,7 @@ const psql = (sql) => {
   return r.status === 0;
 };
 
+const started = Date.now();
 ensureBuild();
 ensureNginx();
 if (!psql(`create database ${dbName}`)) {
@@ -34,6 +35,7 @@ try {
     cwd: root, stdio: "inherit", env: { ...env, DATABASE_URL: url.toString() },
   });
   status = r.status ?? 1;
+  console.log(`[prs] stage cluster (PostgreSQL): ${((Date.now() - started) / 1000).toFixed(0)} s${status ? `, exit ${status}` : ""}`);
 } finally {
   psql(`drop database if exists ${dbName} with (force)`);
 }
