@@ -46,7 +46,8 @@ function restoreBuild(hash) {
   const next = path.join(root, ".next");
   fs.rmSync(next, { recursive: true, force: true });
   fs.cpSync(cached, next, { recursive: true, verbatimSymlinks: true });
-  const builtAt = fs.readFileSync(path.join(next, FROM_ROOT), "utf8");
+  const marker = path.join(next, FROM_ROOT);
+  const builtAt = fs.existsSync(marker) ? fs.readFileSync(marker, "utf8") : root;
   if (builtAt !== root) {
     for (const f of ["required-server-files.json", "required-server-files.js"]) {
       const p = path.join(next, f);

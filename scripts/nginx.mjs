@@ -3,25 +3,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { aptInstall } from "./apt.mjs";
 
 export const NGINX = process.env.PRS_NGINX ?? "/usr/sbin/nginx";
 
 /** Install Debian's nginx with apt-get when it is missing; exits the process when that fails. */
 export function ensureNginx() {
-  if (fs.existsSync(NGINX)) return;
-  console.log(`[prs] ${NGINX} is missing; installing Debian's nginx with apt-get`);
-  const asRoot = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
-  const run = (args) => {
-    const [cmd, ...rest] = [...asRoot, ...args];
-    return spawnSync(cmd, rest, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
-  };
-  if (!run(["apt-get", "install", "-y", "--no-install-recommends", "nginx"])) {
-    run(["apt-get", "update"]);
-    if (!run(["apt-get", "install", "-y", "--no-install-recommends", "nginx"]) || !fs.existsSync(NGINX)) {
-      console.error("[prs] could not install nginx, which is put in front of the instances");
-      process.exit(1);
-    }
-  }
+  if (!aptInstall("nginx", NGINX, "it is put in front of the instances")) return;
   // The package may start a system nginx on port 80; ours runs on its own port.
   spawnSync("sh", ["-c", "service nginx stop >/dev/null 2>&1 || true"]);
 }
