@@ -56,6 +56,9 @@ export default async function globalSetup() {
     DNS_TIMEOUT_MS: "250",
     // Webhook destinations on loopback (the e2e receiver), delivered promptly.
     WEBHOOK_ALLOW_INSECURE: "1",
+    // New password hashes at scrypt's weakest accepted cost (2^14): the suite signs up and in
+    // hundreds of times. tests/api/sessions.test.ts proves the production cost on a server of its own.
+    PASSWORD_HASH_FAST: "1",
     WORKER_POLL_MS: "200",
     LOG_CHECKPOINT_INTERVAL_MS: "300",
     BADGE_SIGHTINGS_FLUSH_MS: "300",

@@ -111,6 +111,11 @@ const envSchema = z.object({
    * its DNS). Tests point it at their loopback DNS server to play a rebinding name.
    */
   WEBHOOK_DNS_SERVERS: z.string().optional(),
+  /**
+   * New password hashes at scrypt's weakest accepted cost, 2^14, not 2^17 (test suites only: a
+   * suite signs up and in hundreds of times). Refused with an https PUBLIC_BASE_URL.
+   */
+  PASSWORD_HASH_FAST: z.enum(["0", "1"]).default("0"),
   /** Delays after the first try, comma-separated milliseconds (CONTRACT: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
   WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/).default("5000,300000,1800000,7200000,18000000,36000000,36000000"),
   WEBHOOK_DISABLE_AFTER: intFrom(15, 1, 1000),
@@ -164,6 +169,12 @@ const envSchema = z.object({
       message: `is ${e.LOG_WITNESS_QUORUM}, but LOG_WITNESSES lists ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"}`,
     });
   }
+  if (e.PASSWORD_HASH_FAST === "1" && /^https:/i.test(e.PUBLIC_BASE_URL ?? "")) {
+    ctx.addIssue({
+      code: "custom", path: ["PASSWORD_HASH_FAST"],
+      message: "must not be 1 when PUBLIC_BASE_URL is https (it makes new password hashes eight times cheaper to guess, for test suites only)",
+    });
+  }
   if (e.WEBHOOK_ALLOW_INSECURE === "1" && /^https:/i.test(e.PUBLIC_BASE_URL ?? "")) {
     ctx.addIssue({
       code: "custom", path: ["WEBHOOK_ALLOW_INSECURE"],
@@ -175,6 +186,10 @@ const envSchema = z.object({
 /** Logged at the start of a server or worker that runs with WEBHOOK_ALLOW_INSECURE=1. */
 export const INSECURE_WEBHOOKS_WARNING =
   "WARNING: WEBHOOK_ALLOW_INSECURE=1: webhooks may be sent over http:// and to loopback addresses. For tests and local development only.";
+
+/** Logged at the start of a server that runs with PASSWORD_HASH_FAST=1. */
+export const FAST_PASSWORD_HASH_WARNING =
+  "WARNING: PASSWORD_HASH_FAST is on: new password hashes use scrypt N=2^14, not 2^17. For test suites only.";
 
 export type Env = z.infer<typeof envSchema> & { publicBaseUrl: string; dataDir: string };
 

@@ -106,6 +106,9 @@ export default async function setup(project: TestProject) {
     EVM_CONFIRMATIONS: JSON.stringify({ [evmChain.network]: 2 }),
     // Webhooks: loopback receivers, a shortened retry schedule and threshold, fast polling.
     WEBHOOK_ALLOW_INSECURE: "1",
+    // New password hashes at scrypt's weakest accepted cost (2^14): the suite signs up and in
+    // hundreds of times. tests/api/sessions.test.ts proves the production cost on a server of its own.
+    PASSWORD_HASH_FAST: "1",
     WEBHOOK_RETRY_SCHEDULE_MS: "150,150,150,150,150,150,150",
     WEBHOOK_DISABLE_AFTER: "4",
     WEBHOOK_TIMEOUT_MS: "700",

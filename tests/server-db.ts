@@ -12,13 +12,14 @@ import { inject } from "vitest";
  * ones with postgres-js's random per-connection names, as the server's own client uses on
  * that socket, so they never meet the server's statements in PGlite's single session.
  */
-export async function withServerDb<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
-  const url = inject("serverEnv").DATABASE_URL;
+export async function withServerDb<T>(fn: (sql: postgres.Sql) => Promise<T>, server?: { env: Record<string, string> }): Promise<T> {
+  // Another started server's (its env names its DATA_DIR and DATABASE_URL), else the shared one's.
+  const url = server ? server.env.DATABASE_URL : inject("serverEnv").DATABASE_URL;
   let sql: postgres.Sql;
   if (url) {
     sql = postgres(url, { max: 1, onnotice: () => {} });
   } else {
-    const socket = path.join(inject("dataDir"), "pglite-socket", ".s.PGSQL.5432");
+    const socket = path.join(server ? server.env.DATA_DIR! : inject("dataDir"), "pglite-socket", ".s.PGSQL.5432");
     if (!fs.existsSync(socket)) throw new Error(`no PGlite socket at ${socket}: is the test server running on PGlite?`);
     sql = postgres({ path: socket, user: "postgres", database: "template1", max: 1, prepare: true, onnotice: () => {} });
   }

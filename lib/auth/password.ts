@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { getEnv } from "@/lib/env";
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -6,7 +7,7 @@ const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOpti
   );
 
 /**
- * Cost parameters for new hashes: N = 2^17, r = 8, p = 1 (OWASP's scrypt minimum), 128 MiB
+ * Cost parameters for new hashes in service: N = 2^17, r = 8, p = 1 (OWASP's scrypt minimum), 128 MiB
  * per hash (128·N·r). Node refuses a hash needing more than `maxmem`, so it is set above
  * that. scrypt runs on libuv's thread pool (4 threads by default), so at most that many
  * hashes — 512 MiB — are in memory at once, however many sign-ins arrive.
@@ -15,17 +16,26 @@ export const PASSWORD_COST = { N: 131072, r: 8, p: 1 } as const;
 const KEYLEN = 32;
 const MAXMEM = 256 * 1024 * 1024;
 /** The weakest stored hash still accepted (every hash made before 2^17 was 2^15). */
-const MIN_N = 16384;
+export const MIN_N = 16384;
+
+type Cost = { N: number; r: number; p: number };
+
+/**
+ * The cost of new hashes: PASSWORD_COST, or with PASSWORD_HASH_FAST=1 (test suites only,
+ * refused with an https PUBLIC_BASE_URL and logged at start) the weakest cost still accepted,
+ * 2^14, eight times cheaper — as Devise and Django lower theirs under test. Everything else
+ * (padding, upgrades, the stored format) works the same at either cost.
+ */
+export const currentPasswordCost = (): Cost => (getEnv().PASSWORD_HASH_FAST === "1" ? { ...PASSWORD_COST, N: MIN_N } : PASSWORD_COST);
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
-type Cost = { N: number; r: number; p: number };
 const memoryFor = (c: Cost) => Math.max(MAXMEM, 256 * c.N * c.r);
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>`: the parameters travel with the hash. */
 export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p } = PASSWORD_COST;
+  const { N, r, p } = currentPasswordCost();
   const salt = randomBytes(16);
   const hash = await scrypt(password.normalize("NFKC"), salt, KEYLEN, { N, r, p, maxmem: MAXMEM });
   return ["scrypt", N, r, p, salt.toString("base64url"), hash.toString("base64url")].join("$");
@@ -45,7 +55,7 @@ function parse(stored: string | null | undefined): Parsed | null {
 }
 
 /** Made with less work than new hashes get now. */
-const weaker = (c: Cost) => c.N < PASSWORD_COST.N && c.r === PASSWORD_COST.r && c.p === PASSWORD_COST.p;
+const weaker = (c: Cost, now = currentPasswordCost()) => c.N < now.N && c.r === now.r && c.p === now.p;
 
 /**
  * A wrong password against a weaker hash would answer sooner than an unknown account
@@ -55,7 +65,7 @@ const weaker = (c: Cost) => c.N < PASSWORD_COST.N && c.r === PASSWORD_COST.r && 
  */
 async function padToCurrentCost(password: string, c: Cost) {
   const salt = randomBytes(16);
-  for (let n = c.N; n < PASSWORD_COST.N; n *= 2) {
+  for (let n = c.N; n < currentPasswordCost().N; n *= 2) {
     await scrypt(password, salt, KEYLEN, { N: n, r: c.r, p: c.p, maxmem: memoryFor(c) });
   }
 }

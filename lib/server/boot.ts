@@ -1,7 +1,7 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
 import { purgeRevokedSessions } from "@/lib/auth/session-revocation";
-import { getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
+import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
 import { purgeStatusListChanges } from "@/lib/vc/status-list";
@@ -59,6 +59,7 @@ export async function boot() {
     `started: database ${handle.mode}, signing key ${keys.active.kid}`,
   );
   if (env.WEBHOOK_ALLOW_INSECURE === "1") log().warn(INSECURE_WEBHOOKS_WARNING);
+  if (env.PASSWORD_HASH_FAST === "1") log().warn(FAST_PASSWORD_HASH_WARNING);
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return; // a slow round (DNS timeouts) must not overlap the next

@@ -17,7 +17,7 @@ describe("WEBHOOK_ALLOW_INSECURE at start", () => {
     const log = path.join(dataDir, "server.log");
     try {
       const port = await freePort();
-      const env = { ...inject("serverEnv"), PORT: String(port), DATA_DIR: dataDir, PUBLIC_BASE_URL: "https://proof.example", WEBHOOK_ALLOW_INSECURE: "1" };
+      const env = { ...inject("serverEnv"), PORT: String(port), DATA_DIR: dataDir, PUBLIC_BASE_URL: "https://proof.example", WEBHOOK_ALLOW_INSECURE: "1", PASSWORD_HASH_FAST: "0" };
       let started: Awaited<ReturnType<typeof startServer>> | undefined;
       const outcome = await startServer(env, log).then(
         (s) => ((started = s), "started"),
