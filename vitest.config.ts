@@ -24,21 +24,23 @@ const ISOLATED = [
   "lib/tlog/witness-env.test.ts",
   "packages/sdk/test/generated.test.ts", // builds the OpenAPI document, whose registry another file in a shared process may have filled
 ];
-const ALL = ["tests/**/*.test.ts", "lib/**/*.test.ts", "packages/verify/test/**/*.test.ts", "packages/sdk/test/**/*.test.ts"];
+const ALL = ["tests/**/*.test.ts", "lib/**/*.test.ts", "packages/verify/test/**/*.test.ts", "packages/sdk/test/**/*.test.ts"]; // not tests/cluster (npm run test:cluster)
+
+const alias = { "@": path.resolve(import.meta.dirname) };
+/** What both projects share. Not `extends: true`: a project that inherits `globalSetup` runs it again (vitest runs the root's and each project's), starting a second and third test server. */
+const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as const, fileParallelism: false };
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: { alias },
   test: {
-    exclude: [...configDefaults.exclude, "tests/cluster/**"], // npm run test:cluster
+    // Once, for the root: the projects read what it provides (inject).
     globalSetup: ["tests/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: "forks",
-    fileParallelism: false,
+    ...common,
     projects: [
       {
-        extends: true,
+        resolve: { alias },
         test: {
+          ...common,
           name: "shared", include: ALL, exclude: [...configDefaults.exclude, "tests/cluster/**", ...ISOLATED],
           // The forks pool reads its own isolate; singleFork keeps the one process for every file.
           isolate: false, poolOptions: { forks: { isolate: false, singleFork: true } },
@@ -46,8 +48,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
-        test: { name: "isolated", include: ISOLATED, sequence: { groupOrder: 1 } },
+        resolve: { alias },
+        test: { ...common, name: "isolated", include: ISOLATED, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -145,6 +145,7 @@ describe("HSTS when the public base URL is https", () => {
       DATABASE_URL: "",
       PUBLIC_BASE_URL: "https://records.example.test",
       WEBHOOK_ALLOW_INSECURE: "0",
+      PASSWORD_HASH_FAST: "0", // refused with an https public base URL
       WEBHOOK_WORKER: "off",
     }, path.join(dataDir, "server.log"));
   }, 90_000);
