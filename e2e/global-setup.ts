@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { createDatabase, preparePgliteTemplate } from "../tests/db-template";
+import { preparePgliteTemplate } from "../tests/db-template";
 import { startDnsServer } from "../tests/dns-server";
 import { startLeiRegister } from "../tests/lei-register";
 import { startServerOnFreePort } from "../tests/server";
@@ -75,26 +74,7 @@ export default async function globalSetup() {
     EXCHANGE_URL: exchange.url,
     EXCHANGE_TIMEOUT_MS: "2000",
   };
-  // On PostgreSQL a database of its own, created empty (the server migrates it as it starts):
-  // npm test runs this suite beside vitest, whose server uses DATABASE_URL itself, and two
-  // servers on one database would sign each other's log checkpoints under different names.
-  let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
-    const name = `prs_e2e_${process.pid}_${randomBytes(3).toString("hex")}`;
-    await createDatabase(process.env.DATABASE_URL, name);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-    const adminUrl = process.env.DATABASE_URL;
-    dropDatabase = async () => {
-      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await sql.end();
-      }
-    };
-  }
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server;
   try {
     // On a free port; another if something takes it before the server binds it.
@@ -105,7 +85,6 @@ export default async function globalSetup() {
     await lei.close();
     await smtp.close();
     await dns.close();
-    await dropDatabase();
     throw e;
   }
   process.env.PRS_E2E_BASE_URL = server.baseUrl;
@@ -121,7 +100,6 @@ export default async function globalSetup() {
     await lei.close();
     await smtp.close();
     await dns.close();
-    await dropDatabase();
     if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
