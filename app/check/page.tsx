@@ -77,20 +77,11 @@ function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator
   );
 }
 
-/** The one sentence the answer starts with: the worst part decides it. */
+/** The one sentence the answer starts with, as the decision composed it (lib/trust/check-overall.ts). */
 function Overall({ result }: { result: Awaited<ReturnType<typeof checkParts>> }) {
-  const parts = Object.values(result.parts);
-  const org = parts.find((p) => p.verdict === "match")?.on_record_for;
-  const text: Record<Verdict, string> = {
-    match: `Everything you entered is on record for ${org ?? "a verified organisation"}, a verified organisation, and still stands.`,
-    close_match: "On record for a verified organisation whose name differs slightly from the one you entered: check the name before you pay.",
-    mismatch: "Stop: something you entered is on record for a different operator. Do not pay until you have checked.",
-    unverified_operator: "Caution: this is on record only through an account that is not a verified organisation. Its name is its own word.",
-    not_on_record: "Not everything you entered is on record. That proves nothing either way — ask the operator for a Proof Records certificate.",
-  };
   return (
     <p className={`mt-8 max-w-3xl rounded-lg border-l-8 p-4 text-xl font-bold ${TONE[result.overall]}`} data-testid="check-overall" data-verdict={result.overall}>
-      {text[result.overall]}
+      {result.summary}
     </p>
   );
 }

@@ -12,6 +12,7 @@ import { findMatches, type MatchRow } from "@/lib/lookup/find-matches";
 import { detect, normalizeAs, type LookupValue } from "@/lib/lookup/normalize";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 import { recordUrls } from "@/lib/records/urls";
+import { composeCheck, worstVerdict, type PartName, type PartVerdict, type Verdict } from "@/lib/trust/check-overall";
 import { judgeFound, type JudgedRecord } from "@/lib/trust/match-trust";
 
 const part = (what: string) =>
@@ -33,8 +34,7 @@ export type CheckQuery = z.output<typeof checkQuerySchema>;
  * through accounts that are not verified organisations (their names are self-declared);
  * `not_on_record`.
  */
-export type Verdict = "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
-export const VERDICTS = ["match", "close_match", "mismatch", "unverified_operator", "not_on_record"] as const;
+export { VERDICTS, type Verdict } from "@/lib/trust/check-overall";
 
 export type PartAnswer = {
   given: string;
@@ -72,9 +72,12 @@ function askedOperator(operator: string | undefined): Asked {
 const sameOperator = (org: NonNullable<AccountProfile["organisation"]>, asked: NonNullable<Asked>) =>
   asked.lei ? org.lei === asked.lei : legalNameKey(org.legal_name) === legalNameKey(asked.name);
 
-function answer(given: string, normalized: string | null, verdict: Verdict, shown: JudgedRecord<MatchRow> | null, now: Date): PartAnswer {
+/** A part's answer, and the account of the verified organisation it is on record for (null: none) — for composing the whole. */
+type Answered = { answer: PartAnswer; organisation: string | null };
+
+function answer(given: string, normalized: string | null, verdict: Verdict, shown: JudgedRecord<MatchRow> | null, now: Date): Answered {
   const org = shown?.trust.speaker === "verified_organisation" ? shown.account.organisation : null;
-  return {
+  return { organisation: org ? shown!.accountId : null, answer: {
     given, normalized, verdict,
     on_record_for: org?.legal_name ?? shown?.account.name ?? null,
     name_verified: org !== null,
@@ -83,11 +86,11 @@ function answer(given: string, normalized: string | null, verdict: Verdict, show
     verification_id: shown?.id ?? null,
     certificate_url: shown ? recordUrls(shown.id).certificate_url : null,
     as_of: now.toISOString(),
-  };
+  } };
 }
 
 /** The verdict for a website or payee from the records found for it, each judged by the one trust decision. */
-function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date): PartAnswer {
+function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date): Answered {
   const normalized = value?.value ?? null;
   // Only checked records that still stand can vouch; a record only stated, or whose part lapsed, never does.
   const standing = judged.filter((r) => r.trust.lookup === "verified" || r.trust.lookup === "checked");
@@ -129,7 +132,7 @@ const MAX_CLOSE_SCAN = 5000;
  * accounts that are not verified organisations hold a checked company_identity record of the
  * name; else `not_on_record`.
  */
-async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): Promise<PartAnswer> {
+async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): Promise<Answered> {
   const key = legalNameKey(asked.name);
   const base = { given: asked.name, normalized: asked.lei ?? key, as_of: now.toISOString() };
   const verified = eq(organisations.status, "verified");
@@ -140,11 +143,11 @@ async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): 
   const org = exact ?? close;
   if (org) {
     const rec = await organisationRecord(db, org.accountId, org.lei, now);
-    return {
+    return { organisation: org.accountId, answer: {
       ...base, verdict: exact ? "match" : "close_match", on_record_for: org.legalName, name_verified: true, lei: org.lei,
       evidence_level: rec?.evidenceLevel ?? null, verification_id: rec?.id ?? null,
       certificate_url: rec ? recordUrls(rec.id).certificate_url : null,
-    };
+    } };
   }
   // Not a verified organisation: a checked company_identity record says only that the name holds an LEI — public data
   // anyone can cite — so the best it earns is amber.
@@ -154,34 +157,42 @@ async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): 
     .where(and(listedNow(now), inArray(records.claimType, legalIdentityClaimTypes())))
     .limit(MAX_CLOSE_SCAN);
   const hit = rows.find((r) => r.evidenceLevel !== "participant_attested" && (asked.lei ? r.evidence?.lei === asked.lei : legalNameKey(r.subject) === key));
-  return {
+  return { organisation: null, answer: {
     ...base, verdict: hit ? "unverified_operator" : "not_on_record", on_record_for: hit?.subject ?? null, name_verified: false, lei: null,
     evidence_level: hit?.evidenceLevel ?? null, verification_id: hit?.id ?? null,
     certificate_url: hit ? recordUrls(hit.id).certificate_url : null,
-  };
+  } };
 }
 
-/** How the whole answer reads, worst part first: what the page says in its first sentence. */
-const SEVERITY: Record<Verdict, number> = { mismatch: 4, not_on_record: 3, unverified_operator: 2, close_match: 1, match: 0 };
-
+/** The worst verdict of the parts (the composed answer is composeCheck's, lib/trust/check-overall.ts). */
 export function overallVerdict(parts: readonly PartAnswer[]): Verdict {
-  return parts.reduce<Verdict>((worst, p) => (SEVERITY[p.verdict] > SEVERITY[worst] ? p.verdict : worst), "match");
+  return worstVerdict(parts.map((p) => p.verdict));
 }
 
-/** Each part given gets a verdict; only live, public, records that still stand count (CONTRACT "Public check"). */
+/**
+ * Each part given gets a verdict; only live, public, records that still stand count (CONTRACT
+ * "Public check"). The whole — `overall` and its `summary` sentence — is decided by
+ * composeCheck from the parts and the organisation each is on record for.
+ */
 export async function checkParts(db: DbOrTx, q: CheckQuery, now = new Date()) {
   const asked = askedOperator(q.operator || undefined);
-  const parts: { operator?: PartAnswer; website?: PartAnswer; payee?: PartAnswer } = {};
-  if (asked) parts.operator = await checkOperator(db, asked, now);
+  const answered: Partial<Record<PartName, Answered>> = {};
+  if (asked) answered.operator = await checkOperator(db, asked, now);
   if (q.website) {
     const n = normalizeAs("website", q.website);
-    parts.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now);
+    answered.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now);
   }
   if (q.payee) {
     const d = detect(q.payee);
     const candidates = "error" in d ? [] : d.candidates.filter((c) => c.kind === "iban" || c.kind === "wallet");
-    parts.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now);
+    answered.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now);
   }
-  const overall = overallVerdict(Object.values(parts));
-  return { operator: asked?.name ?? null, overall, parts, as_of: now.toISOString() };
+  const parts: { operator?: PartAnswer; website?: PartAnswer; payee?: PartAnswer } = {};
+  const verdicts: Partial<Record<PartName, PartVerdict>> = {};
+  for (const [k, a] of Object.entries(answered) as [PartName, Answered][]) {
+    parts[k] = a.answer;
+    verdicts[k] = { verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation };
+  }
+  const { overall, summary } = composeCheck(verdicts, asked !== null);
+  return { operator: asked?.name ?? null, overall, summary, parts, as_of: now.toISOString() };
 }

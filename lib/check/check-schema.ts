@@ -28,7 +28,8 @@ export const checkPartSchema = z
 export const checkAnswerSchema = z
   .strictObject({
     operator: z.string().nullable().describe("The operator asked about, or null."),
-    overall: verdictSchema.describe("The worst verdict of the parts: what the answer as a whole says (mismatch, then not_on_record, unverified_operator, close_match, match)."),
+    overall: verdictSchema.describe("What the answer as a whole says: match only when every part given is match for the same verified organisation (parts on record for different organisations are mismatch); otherwise the worst verdict of the parts (mismatch, then not_on_record, unverified_operator, close_match, match)."),
+    summary: z.string().describe("The answer in one sentence, as /check shows it: names who the parts are on record for; with no operator given it never says \"everything you entered\"."),
     parts: z.strictObject({ operator: checkPartSchema.optional(), website: checkPartSchema.optional(), payee: checkPartSchema.optional() })
       .describe("One verdict per part given."),
     as_of: timestampSchema.describe("When this answer was signed."),

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { records, type RecordStatus } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import type { SharedRateLimiter } from "@/lib/http/rate-limit";
@@ -10,7 +10,7 @@ import { rateLimitHeaders } from "@/lib/http/with-rate-limit";
 import { effectiveStatus } from "./effective-status";
 import { applyTransition } from "./apply-transition";
 import { getRecordOrThrow } from "./get-record";
-import { refuseReinstateWhilePartsLapsed } from "./reinstate-rules";
+import { recheckBeforeReinstate, recheckDue, refuseReinstateWhilePartsLapsed, storeRecheck } from "./reinstate-rules";
 import { lastMover, moverKind } from "./standing-actor";
 import type { LifecycleInput, LifecycleOperation } from "./schemas";
 import { invalidateStatus } from "./status-cache";
@@ -22,27 +22,46 @@ export const TRANSITIONS: Partial<Record<RecordStatus, Partial<Record<LifecycleO
 };
 
 export async function changeLifecycle(db: Db, auth: AuthContext, id: string, input: LifecycleInput) {
+  // A reinstatement whose re-check is due runs it first, outside the transaction (it asks
+  // outside sources): after every cheap refusal, and after spending the record's allowance, so
+  // a failing re-check cannot be asked for without limit.
+  let rechecked: Date | null = null;
+  let spent = false;
+  if (input.operation === "reinstate") {
+    const pre = await getRecordOrThrow(db, auth, id);
+    allowedMove(pre, input.operation);
+    await checkOwnerMayReinstate(db, pre);
+    if (recheckDue(pre)) {
+      await spendLifecycleAllowance(pre.id);
+      spent = true;
+      rechecked = await recheckBeforeReinstate(pre);
+    }
+  }
   const record = await db.transaction(async (tx) => {
     const row = await getRecordOrThrow(tx, auth, id, { forUpdate: true });
     const now = new Date();
-    const current = effectiveStatus(row, now.getTime()).status;
-    const next = TRANSITIONS[current]?.[input.operation];
-    if (!next) {
-      throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${input.operation}'.`, "operation");
-    }
-    await spendLifecycleAllowance(row.id);
+    const next = allowedMove(row, input.operation, now);
+    if (!spent) await spendLifecycleAllowance(row.id);
     if (input.operation === "reinstate") await checkOwnerMayReinstate(tx, row);
     if (input.operation === "supersede") await checkSuccessor(tx, auth, row, input.superseded_by);
     else if (input.superseded_by !== undefined) {
       throw new ApiError("field_not_allowed", "'superseded_by' is only used with the supersede operation.", "superseded_by");
     }
-    const body = await applyTransition(tx, row, {
+    const body = await applyTransition(tx, await storeRecheck(tx, row, rechecked), {
       next, at: now, reason: input.reason, by: `owner:${auth.keyId}`, operation: input.operation, supersededBy: input.superseded_by,
     });
     return body;
   });
   invalidateStatus(id);
   return record;
+}
+
+/** Where `operation` moves the record from its status now; 409 `invalid_transition` if nowhere. */
+function allowedMove(row: Parameters<typeof effectiveStatus>[0], operation: LifecycleOperation, now = new Date()): RecordStatus {
+  const current = effectiveStatus(row, now.getTime()).status;
+  const next = TRANSITIONS[current]?.[operation];
+  if (!next) throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${operation}'.`, "operation");
+  return next;
 }
 
 const g = globalThis as unknown as { __prsLifecycleLimiter?: SharedRateLimiter };
@@ -68,7 +87,7 @@ async function spendLifecycleAllowance(recordId: string) {
  * CONTRACT "What still stands": a suspension by the system (a re-check, a lapsed part) or by
  * staff is lifted only by the system or staff; the owner lifts only its own.
  */
-async function checkOwnerMayReinstate(tx: Tx, row: { id: string; claimType: string }) {
+async function checkOwnerMayReinstate(tx: DbOrTx, row: { id: string; claimType: string }) {
   const by = await lastMover(tx, row.id);
   const kind = by ? moverKind(by) : "owner";
   if (kind === "system") {

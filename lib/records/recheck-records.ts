@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
 import { monitoredClaimTypes } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
@@ -13,8 +13,11 @@ export { RECHECK_ACTOR };
 /**
  * The one scheduler for every claim type with a `policy.monitor` (lib/claims/types.ts): active
  * records that are due are asked again — a lapse suspends them with the reason; suspended
- * records a re-check suspended are asked too, and a pass reinstates them (a suspension by
- * the owner is never lifted). An unreachable source changes nothing but the next time.
+ * records a re-check suspended are asked too, and a pass reinstates them. A suspension by the
+ * owner, staff or a lapsed part is neither lifted nor asked, and its re-check is not
+ * postponed: it stays due, and reinstating the record runs it first (reinstate-rules.ts), so
+ * suspending a record around its re-check gets it past nothing. An unreachable source changes
+ * nothing but the next time.
  * Sources are asked outside any lock; the row is then locked and must be unchanged.
  *
  * Live records first, up to `budget.live` a round; sandbox records after them on a budget
@@ -38,7 +41,13 @@ async function recheckDue(db: Db, environment: "live" | "sandbox", limit: number
     .from(records)
     .where(and(
       eq(records.environment, environment), isNotNull(records.recheckAt), lte(records.recheckAt, now),
-      inArray(records.status, ["active", "suspended"]), inArray(records.claimType, [...byType.keys()]),
+      inArray(records.claimType, [...byType.keys()]),
+      // Active ones, and those a re-check suspended. One its owner, staff or a lapsed part
+      // suspended is not the re-check's to lift, and its re-check is never postponed: it stays
+      // due, and a reinstatement runs it first (lib/records/reinstate-rules.ts).
+      or(eq(records.status, "active"), and(eq(records.status, "suspended"), sql`(
+        select h.by from record_history h where h.record_id = ${records.id} order by h.seq desc limit 1
+      ) = ${RECHECK_ACTOR}`)),
     ))
     .orderBy(records.recheckAt)
     .limit(limit);
@@ -52,11 +61,11 @@ async function recheckDue(db: Db, environment: "live" | "sandbox", limit: number
       const [row] = await tx.select().from(records).where(eq(records.id, d.id)).for("update");
       // Someone else moved or re-checked it meanwhile.
       if (!row || row.status !== d.status || row.recheckAt?.getTime() !== d.recheckAt?.getTime()) return null;
+      // Suspended meanwhile by its owner, staff or a part: not ours, and its re-check stays due.
+      if (row.status === "suspended" && (await lastMover(tx, row.id)) !== RECHECK_ACTOR) return null;
       const at = new Date();
       const recheckAt = new Date(at.getTime() + mod.policy!.monitor!.intervalMs());
       await tx.update(records).set({ recheckAt }).where(eq(records.id, row.id));
-      // Suspended by its owner or staff: not ours to lift (it is looked at again once reinstated).
-      if (row.status === "suspended" && (await lastMover(tx, row.id)) !== RECHECK_ACTOR) return null;
       if (row.status === "active" && found.kind === "lapsed") {
         await applyTransition(tx, { ...row, recheckAt }, { next: "suspended", at, by: RECHECK_ACTOR, operation: "suspend", reason: found.reason });
         return "suspended" as const;

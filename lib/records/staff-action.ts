@@ -9,7 +9,7 @@ import { RECORD_ID_RE } from "@/lib/ids";
 import { applyTransition } from "./apply-transition";
 import { TRANSITIONS } from "./change-lifecycle";
 import { effectiveStatus, isIssued } from "./effective-status";
-import { refuseReinstateWhilePartsLapsed } from "./reinstate-rules";
+import { recheckBeforeReinstate, refuseReinstateWhilePartsLapsed, storeRecheck } from "./reinstate-rules";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "./schemas";
 import { staffActor } from "./standing-actor";
 import { invalidateStatus } from "./status-cache";
@@ -45,9 +45,18 @@ export async function staffAction(db: Db, staff: Staff, recordId: string, raw: u
   const input = parseOrThrow(staffActionSchema, raw);
   const notFound = () => new ApiError("record_not_found", `No issued record ${recordId.slice(0, 40)}.`, "id");
   if (!RECORD_ID_RE.test(recordId)) throw notFound();
+  // A due re-check runs before a reinstatement, staff's too, outside the transaction (lib/records/reinstate-rules.ts).
+  let rechecked: Date | null = null;
+  if (input.operation === "reinstate") {
+    const [pre] = await db.select().from(records).where(eq(records.id, recordId));
+    if (!pre || !isIssued(pre.status)) throw notFound();
+    refuseOwnAccount(staff, pre);
+    if (TRANSITIONS[effectiveStatus(pre, Date.now()).status]?.reinstate) rechecked = await recheckBeforeReinstate(pre);
+  }
   const body = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(records).where(eq(records.id, recordId)).for("update");
     if (!row || !isIssued(row.status)) throw notFound();
+    refuseOwnAccount(staff, row);
     const at = new Date();
     const current = effectiveStatus(row, at.getTime()).status;
     const next = TRANSITIONS[current]?.[input.operation];
@@ -60,7 +69,7 @@ export async function staffAction(db: Db, staff: Staff, recordId: string, raw: u
         .returning({ id: recordReports.id });
       if (closed.length === 0) throw new ApiError("review_conflict", "This report is already closed, or is about another record. Nothing was changed.");
     }
-    const moved = await applyTransition(tx, row, { next, at, reason: input.reason, by: staffActor(staff.accountId), operation: input.operation });
+    const moved = await applyTransition(tx, await storeRecheck(tx, row, rechecked), { next, at, reason: input.reason, by: staffActor(staff.accountId), operation: input.operation });
     if (staff.accountId) {
       await tx.insert(reviewDecisions).values({
         recordId: row.id, reviewerAccountId: staff.accountId, decision: `staff_${input.operation}`, checklist: [],
@@ -71,6 +80,18 @@ export async function staffAction(db: Db, staff: Staff, recordId: string, raw: u
   });
   invalidateStatus(recordId);
   return body;
+}
+
+/**
+ * Staff never act on their own account's records (issue 38: a reviewer reinstated their own
+ * record after the system suspended it): 403 `own_account`, in the console, from reports and at
+ * the CLI with `--by`; another staff member can. The operator at the CLI without `--by` acts
+ * for no account.
+ */
+function refuseOwnAccount(staff: Staff, row: { accountId: string }) {
+  if (staff.accountId && staff.accountId === row.accountId) {
+    throw new ApiError("own_account", "This record belongs to your own account: another staff member must act on it. Nothing was changed.");
+  }
 }
 
 /** The reviewer or admin account behind `--by` at the CLI, if one was named. */

@@ -122,6 +122,40 @@ describe("the public check", () => {
     expect(other.parts.website).toMatchObject({ verdict: "unverified_operator", on_record_for: null });
   });
 
+  it("never merges two organisations into one match: parts on record for different verified organisations are mismatch, naming each", async () => {
+    // The attacker's steps: the website of verified organisation A, the payee of verified organisation B, the operator left empty.
+    const nameA = `Harbour ${randomUUID().slice(0, 6)} Lettings`;
+    const nameB = `Inland ${randomUUID().slice(0, 6)} Payments`;
+    const a = await verifiedOperator(nameA);
+    const b = await verifiedOperator(nameB);
+    const site = await provedDomain(a.liveKey);
+    const wallet = await provedWallet(b.liveKey);
+    const mixed = await check({ website: site.domain, payee: wallet.address });
+    expect(mixed.parts.website).toMatchObject({ verdict: "match", on_record_for: nameA });
+    expect(mixed.parts.payee).toMatchObject({ verdict: "match", on_record_for: nameB });
+    expect(mixed.overall).toBe("mismatch");
+    expect(mixed.summary).toContain(`the website is on record for ${nameA}`);
+    expect(mixed.summary).toContain(`the payee is on record for ${nameB}`);
+    expect(mixed.summary).not.toMatch(/everything you entered/i);
+    const page = await call("GET", `/check?${new URLSearchParams({ website: site.domain, payee: wallet.address })}`);
+    expect(page.text).toMatch(/data-testid="check-overall" data-verdict="mismatch"/);
+    expect(page.text).not.toMatch(/Everything you entered/);
+    // Two organisations with the same name are still two (the same name is not the same organisation).
+    const twin = await verifiedOperator(nameA);
+    const twinWallet = await provedWallet(twin.liveKey);
+    const twins = await check({ operator: nameA, website: site.domain, payee: twinWallet.address });
+    expect(twins.overall).toBe("mismatch");
+    // Both parts of one organisation, operator empty: match, and the sentence names it rather than "everything you entered".
+    const own = await provedWallet(a.liveKey);
+    const one = await check({ website: site.domain, payee: own.address });
+    expect(one.overall).toBe("match");
+    expect(one.summary).toBe(`The website and the payee are on record for ${nameA}, a verified organisation, and still stand. Make sure ${nameA} is who you mean to pay.`);
+    // With the operator given, too.
+    const named = await check({ operator: nameA, website: site.domain, payee: own.address });
+    expect(named.overall).toBe("match");
+    expect(named.summary).toBe(`Everything you entered is on record for ${nameA}, a verified organisation, and still stands.`);
+  });
+
   it("counts only live, public, active records", async () => {
     const name = `Private ${randomUUID().slice(0, 6)} Ltd`;
     const op = await operatorNamed(name);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newLiveAccount, setDns, until } from "../helpers";
+import { admin, call, issue, newLiveAccount, setDns, until } from "../helpers";
 import { nextIp, portalPage, serverAction, staffSession, type Client } from "../portal-client";
 import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
@@ -229,5 +229,27 @@ describe("staff actions", () => {
     });
     expect(again.text).toContain("already closed");
     expect((await signedStatus(id)).status).toBe("suspended");
+  });
+
+  it("staff never act on their own account's records: 403 own_account in the console and at the CLI; another staff member can", async () => {
+    // The attacker is a reviewer whose own account's record the service (here the operator) suspended.
+    const rev = await staffSession("reviewer", "own-rev");
+    const key = (await admin("key", "create", "--account", rev.accountId, "--env", "sandbox")).key as string;
+    const id = (await issue(key)).verification_id as string;
+    expect(await admin("record", "suspend", "--id", id, "--reason", "Reported; under investigation.")).toMatchObject({ status: "suspended" });
+    const page = await portalPage(rev, `/review/${id}`);
+    expect(page.html).toContain("This record belongs to your own account: another staff member must act on it.");
+    expect(page.html).not.toContain('name="operation"');
+    const own = await staffAct(rev, id, { operation: "reinstate", reason: "Looks fine to me." });
+    expect(own.text).toContain("your own account");
+    await expect(admin("record", "reinstate", "--id", id, "--by", rev.accountId, "--reason", "Looks fine to me.")).rejects.toThrow(/own_account/);
+    await expect(admin("record", "revoke", "--id", id, "--by", rev.accountId, "--reason", "Hiding it.")).rejects.toThrow(/own_account/);
+    expect((await signedStatus(id)).status).toBe("suspended");
+    expect(await lastHistory(key, id)).toMatchObject({ status: "suspended", by: "staff", reason: "Reported; under investigation." });
+    // Another reviewer can.
+    const other = await staffSession("reviewer", "other-rev");
+    const ok = await staffAct(other, id, { operation: "reinstate", reason: "Investigation closed." });
+    expect(ok.status).toBe(200);
+    expect((await signedStatus(id)).status).toBe("active");
   });
 });

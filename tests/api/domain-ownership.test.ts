@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, dnsQueries, newAccount, setDns, until } from "../helpers";
+import { admin, call, dnsQueries, newAccount, setDns, until, untilPast } from "../helpers";
 
 const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
 
@@ -156,7 +156,23 @@ describe("domain_ownership records", () => {
     ]);
   });
 
-  it("never lifts a suspension made by the owner, even while the TXT record is in place", async () => {
+  /** A live-enough marker: a second record of the account, re-checked twice — the scheduler has run two rounds since. */
+  async function twoSweepsOver(key: string) {
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(key, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const marker = (await prove(key, domain, c.id)).body;
+    let seen = Date.parse(marker.lifecycle.recheck_at);
+    let passes = 0;
+    await until("two scheduler rounds over a marker record", async () => {
+      const r = (await call("GET", `/api/v1/records/${marker.verification_id}`, { key })).body;
+      const at = Date.parse(r.lifecycle.recheck_at);
+      if (at > seen) [seen, passes] = [at, passes + 1];
+      return passes >= 2;
+    }, 20_000, 250);
+  }
+
+  it("never lifts a suspension made by the owner, even while the TXT record is in place, nor postpones its re-check", async () => {
     const { sandboxKey } = await newAccount();
     const domain = `${uniq()}.example.com`;
     const c = await challenge(sandboxKey, domain);
@@ -164,21 +180,54 @@ describe("domain_ownership records", () => {
     const rec = (await prove(sandboxKey, domain, c.id)).body;
     const s = await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "paused by us" } });
     expect(s.status, s.text).toBe(200);
-    const before = Date.parse(s.body.lifecycle.recheck_at);
-    // wait until the scheduler has looked at it at least twice (recheck_at moved on twice)
-    let seen = before;
-    let passes = 0;
-    await until("two scheduler passes over the record", async () => {
-      const r = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
-      const at = Date.parse(r.lifecycle.recheck_at);
-      if (at > seen) [seen, passes] = [at, passes + 1];
-      return passes >= 2;
-    }, 15_000, 250);
-    expect(seen).toBeGreaterThan(before);
+    const due = s.body.lifecycle.recheck_at as string;
+    const asked = dnsQueries(c.txt_name);
+    await untilPast(due);
+    await twoSweepsOver(sandboxKey);
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.status).toBe("suspended");
     expect(got.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([["active", "owner"], ["suspended", "owner"]]);
+    // Not asked, and still due: the re-check waits for the reinstatement.
+    expect(dnsQueries(c.txt_name)).toBe(asked);
+    expect(got.lifecycle.recheck_at).toBe(due);
   });
+
+  it("an owner cannot dodge a due re-check by suspending around it: the reinstatement runs it and refuses while the TXT record is gone", async () => {
+    const { sandboxKey } = await newAccount();
+    const domain = `${uniq()}.example.com`;
+    const c = await challenge(sandboxKey, domain);
+    setDns(c.txt_name, [c.txt_value]);
+    const rec = (await prove(sandboxKey, domain, c.id)).body;
+    const id = rec.verification_id as string;
+    const lifecycle = (operation: string) => call("POST", `/api/v1/records/${id}/lifecycle`, { key: sandboxKey, body: { operation, reason: "ours" } });
+    // The attacker's steps: suspend, take the proof down, let the re-check come and go, reinstate.
+    expect((await lifecycle("suspend")).status).toBe(200);
+    setDns(c.txt_name, null);
+    const due = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body.lifecycle.recheck_at as string;
+    await untilPast(due);
+    await twoSweepsOver(sandboxKey);
+    const asked = dnsQueries(c.txt_name);
+    const refused = await lifecycle("reinstate");
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: "recheck_failed", param: "operation" });
+    expect(refused.body.error.message).toMatch(/re-check was due.*failed/);
+    expect(refused.body.error.message).toContain(c.txt_name);
+    expect(dnsQueries(c.txt_name)).toBeGreaterThan(asked); // it really asked, then and there
+    const after = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body;
+    expect(after.status).toBe("suspended");
+    expect(after.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([["active", "owner"], ["suspended", "owner"]]);
+    expect((await call("GET", `/api/v1/records/${id}/status`)).body.status).toBe("suspended");
+    // Staff cannot wave it through either (the operator CLI, as staff).
+    await expect(admin("record", "reinstate", "--id", id, "--reason", "Looks fine to me.")).rejects.toThrow(/recheck_failed/);
+    // With the proof back, the reinstatement runs the re-check, passes, and schedules the next one.
+    setDns(c.txt_name, [c.txt_value]);
+    const ok = await lifecycle("reinstate");
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.status).toBe("active");
+    expect(Date.parse(ok.body.lifecycle.recheck_at)).toBeGreaterThan(Date.parse(due));
+    expect(Date.parse(ok.body.lifecycle.recheck_at)).toBeGreaterThan(Date.now() - 1000);
+  }, 60_000);
+
   it.each(["drop", "servfail"] as const)("a DNS outage (%s) during re-checks suspends nothing; re-checks resume when DNS answers", async (outage) => {
     const { sandboxKey } = await newAccount();
     const domain = `${uniq()}.example.com`;

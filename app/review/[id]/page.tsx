@@ -136,7 +136,9 @@ export default async function ReviewPage({ params }: Props) {
                 Last change: {lastMove.status} by {actorKind(lastMove.by)}, {formatUtc(lastMove.at)}{lastMove.reason ? ` — ${lastMove.reason}` : ""}
               </p>
             )}
-            {staffOps.length > 0
+            {own && staffOps.length > 0
+              ? <p className="mt-3 rounded border border-amber-300 bg-amber-50 px-4 py-3 text-sm" data-testid="own-record">This record belongs to your own account: another staff member must act on it.</p>
+              : staffOps.length > 0
               ? <>
                   <p className="mt-2 text-sm text-slate-600">
                     Act for Proof Records: the reason is shown on the certificate, the owner is told by webhook, and the owner

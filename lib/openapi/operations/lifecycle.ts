@@ -17,7 +17,9 @@ export function lifecyclePaths(): Paths {
           "system (a re-check found the evidence gone, or a record it rests on stopped being active) or by Proof Records staff is " +
           "lifted only by the system or staff: the owner's `reinstate` is 409 `suspended_by_system` / `suspended_by_staff`. A record " +
           "that rests on others (verified_listing) is not reinstated while one of them is not active (409 `invalid_transition`, naming " +
-          "the part). A record's owner may change its status `LIFECYCLE_CHANGES_PER_HOUR` (20) times an hour; past that, 429 " +
+          "the part). A `reinstate` of a record whose re-check is due (or overdue) runs the re-check first — a suspended record's " +
+          "re-check is never postponed — and is 409 `recheck_failed`, naming what failed, when the evidence no longer stands or its " +
+          "source cannot be reached (the record stays suspended). A record's owner may change its status `LIFECYCLE_CHANGES_PER_HOUR` (20) times an hour; past that, 429 " +
           "`rate_limited` with `Retry-After` (the history is public and read with the record). Body at most 16 KiB.",
         security: bearer,
         parameters: [recordIdParam],
@@ -25,7 +27,7 @@ export function lifecyclePaths(): Paths {
         responses: {
           "200": jsonResponse("The updated record.", ref("Record")),
           ...errorResponses([
-            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition", "suspended_by_system", "suspended_by_staff",
+            ...BODY_CODES, ...AUTH_CODES, "record_not_found", "invalid_transition", "suspended_by_system", "suspended_by_staff", "recheck_failed",
             ...VALIDATION_CODES, "field_not_allowed", "invalid_superseding_record", "rate_limited", ...OTHER_METHODS,
           ]),
           "429": jsonResponse("This record's status was changed too often within the hour. error.code: `rate_limited`.", ref("Error"), {
