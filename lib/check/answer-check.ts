@@ -12,7 +12,7 @@ import { findMatches, type MatchRow } from "@/lib/lookup/find-matches";
 import { detect, normalizeAs, type LookupValue } from "@/lib/lookup/normalize";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 import { recordUrls } from "@/lib/records/urls";
-import { composeCheck, worstVerdict, type PartName, type PartVerdict, type Verdict } from "@/lib/trust/check-overall";
+import { composeCheck, type PartName, type PartVerdict, type Verdict } from "@/lib/trust/check-overall";
 import { judgeFound, type JudgedRecord } from "@/lib/trust/match-trust";
 
 const part = (what: string) =>
@@ -162,11 +162,6 @@ async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): 
     evidence_level: hit?.evidenceLevel ?? null, verification_id: hit?.id ?? null,
     certificate_url: hit ? recordUrls(hit.id).certificate_url : null,
   } };
-}
-
-/** The worst verdict of the parts (the composed answer is composeCheck's, lib/trust/check-overall.ts). */
-export function overallVerdict(parts: readonly PartAnswer[]): Verdict {
-  return worstVerdict(parts.map((p) => p.verdict));
 }
 
 /**

@@ -22,7 +22,7 @@ const LABEL: Record<PartName, string> = { operator: "the operator", website: "th
 const ORDER: PartName[] = ["operator", "website", "payee"];
 
 /** The worst verdict of the parts. */
-export const worstVerdict = (verdicts: readonly Verdict[]): Verdict =>
+const worstVerdict = (verdicts: readonly Verdict[]): Verdict =>
   verdicts.reduce<Verdict>((worst, v) => (SEVERITY[v] > SEVERITY[worst] ? v : worst), "match");
 
 const list = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);

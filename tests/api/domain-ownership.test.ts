@@ -156,12 +156,17 @@ describe("domain_ownership records", () => {
     ]);
   });
 
-  /** A live-enough marker: a second record of the account, re-checked twice — the scheduler has run two rounds since. */
-  async function twoSweepsOver(key: string) {
+  /** A domain_ownership record of `key`'s account, its TXT record published. */
+  async function provedDomain(key: string) {
     const domain = `${uniq()}.example.com`;
     const c = await challenge(key, domain);
     setDns(c.txt_name, [c.txt_value]);
-    const marker = (await prove(key, domain, c.id)).body;
+    return { c, rec: (await prove(key, domain, c.id)).body };
+  }
+
+  /** A live-enough marker: a second record of the account, re-checked twice — the scheduler has run two rounds since. */
+  async function twoSweepsOver(key: string) {
+    const { rec: marker } = await provedDomain(key);
     let seen = Date.parse(marker.lifecycle.recheck_at);
     let passes = 0;
     await until("two scheduler rounds over a marker record", async () => {
@@ -174,10 +179,7 @@ describe("domain_ownership records", () => {
 
   it("never lifts a suspension made by the owner, even while the TXT record is in place, nor postpones its re-check", async () => {
     const { sandboxKey } = await newAccount();
-    const domain = `${uniq()}.example.com`;
-    const c = await challenge(sandboxKey, domain);
-    setDns(c.txt_name, [c.txt_value]);
-    const rec = (await prove(sandboxKey, domain, c.id)).body;
+    const { c, rec } = await provedDomain(sandboxKey);
     const s = await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "paused by us" } });
     expect(s.status, s.text).toBe(200);
     const due = s.body.lifecycle.recheck_at as string;
@@ -194,10 +196,7 @@ describe("domain_ownership records", () => {
 
   it("an owner cannot dodge a due re-check by suspending around it: the reinstatement runs it and refuses while the TXT record is gone", async () => {
     const { sandboxKey } = await newAccount();
-    const domain = `${uniq()}.example.com`;
-    const c = await challenge(sandboxKey, domain);
-    setDns(c.txt_name, [c.txt_value]);
-    const rec = (await prove(sandboxKey, domain, c.id)).body;
+    const { c, rec } = await provedDomain(sandboxKey);
     const id = rec.verification_id as string;
     const lifecycle = (operation: string) => call("POST", `/api/v1/records/${id}/lifecycle`, { key: sandboxKey, body: { operation, reason: "ours" } });
     // The attacker's steps: suspend, take the proof down, let the re-check come and go, reinstate.
