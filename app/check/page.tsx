@@ -42,6 +42,11 @@ const HEADLINE: Record<Verdict, string> = {
 /** What one part's verdict means, in a sentence a stranger can act on. */
 function partSentence(a: PartAnswer, operator: string | null, label: string): string {
   const who = a.on_record_for ?? "an unnamed account";
+  if (a.shared_name) {
+    return label === "Operator"
+      ? `More than one verified organisation is called ${who}. A name alone cannot say which one you mean: give its LEI or its website.`
+      : `On record for ${who}${a.lei ? ` (LEI ${a.lei})` : ""} — one of several verified organisations with the name you entered. Make sure it is the one you mean.`;
+  }
   if (label === "Operator" && a.verdict === "match") {
     return `${who} is a verified organisation${a.lei ? ` (LEI ${a.lei})` : ""}. That says who they are — not that a website or payee is theirs.`;
   }
@@ -65,7 +70,7 @@ function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator
   return (
     <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${TONE[a.verdict]}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
       <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{label === "Website" ? <DomainName domain={a.given} /> : a.given}</span></p>
-      <p className="mt-1 text-base font-bold">{HEADLINE[a.verdict]}</p>
+      <p className="mt-1 text-base font-bold">{a.shared_name ? "≈ More than one organisation has this name" : HEADLINE[a.verdict]}</p>
       <p className={`mt-1 text-lg font-semibold ${a.verdict === "mismatch" ? "text-red-800" : ""}`} role={a.verdict === "mismatch" ? "alert" : undefined}>
         {partSentence(a, operator, label)}
       </p>

@@ -49,6 +49,12 @@ export type PartAnswer = {
   evidence_level: MatchRow["evidenceLevel"] | null;
   verification_id: string | null;
   certificate_url: string | null;
+  /**
+   * More than one verified organisation holds the operator's legal name as asked (issue 38,
+   * "names are not identities"), so the bare name cannot say which one: the operator part, and a
+   * website or payee on record for one of them, are close_match at best; the LEI tells them apart.
+   */
+  shared_name: boolean;
   as_of: string;
 };
 
@@ -75,7 +81,7 @@ const sameOperator = (org: NonNullable<AccountProfile["organisation"]>, asked: N
 /** A part's answer, and the account of the verified organisation it is on record for (null: none) — for composing the whole. */
 type Answered = { answer: PartAnswer; organisation: string | null };
 
-function answer(given: string, normalized: string | null, verdict: Verdict, shown: JudgedRecord<MatchRow> | null, now: Date): Answered {
+function answer(given: string, normalized: string | null, verdict: Verdict, shown: JudgedRecord<MatchRow> | null, now: Date, sharedName = false): Answered {
   const org = shown?.trust.speaker === "verified_organisation" ? shown.account.organisation : null;
   return { organisation: org ? shown!.accountId : null, answer: {
     given, normalized, verdict,
@@ -85,12 +91,13 @@ function answer(given: string, normalized: string | null, verdict: Verdict, show
     evidence_level: shown?.evidenceLevel ?? null,
     verification_id: shown?.id ?? null,
     certificate_url: shown ? recordUrls(shown.id).certificate_url : null,
+    shared_name: sharedName,
     as_of: now.toISOString(),
   } };
 }
 
 /** The verdict for a website or payee from the records found for it, each judged by the one trust decision. */
-function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date): Answered {
+function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date, sharedName = false): Answered {
   const normalized = value?.value ?? null;
   // Only checked records that still stand can vouch; a record only stated, or whose part lapsed, never does.
   const standing = judged.filter((r) => r.trust.lookup === "verified" || r.trust.lookup === "checked");
@@ -98,6 +105,8 @@ function verdictFor(given: string, value: LookupValue | null, judged: readonly J
   if (byOrg.length > 0) {
     if (!asked) return answer(given, normalized, "match", byOrg[0]!, now);
     const same = byOrg.find((r) => sameOperator(r.account.organisation!, asked));
+    // A name several verified organisations hold says only "one of them": close_match at best (issue 38).
+    if (same && sharedName) return answer(given, normalized, "close_match", same, now, true);
     if (same) return answer(given, normalized, "match", same, now);
     const close = asked.lei ? undefined : byOrg.find((r) => closeNames(r.account.organisation!.legal_name, asked.name));
     if (close) return answer(given, normalized, "close_match", close, now);
@@ -107,9 +116,9 @@ function verdictFor(given: string, value: LookupValue | null, judged: readonly J
   return answer(given, normalized, "not_on_record", null, now);
 }
 
-async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], asked: Asked, now: Date) {
+async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], asked: Asked, now: Date, sharedName: boolean) {
   const rows = await findMatches(db, candidates, now);
-  return verdictFor(given, candidates[0] ?? null, await judgeFound(db, rows, now), asked, now);
+  return verdictFor(given, candidates[0] ?? null, await judgeFound(db, rows, now), asked, now, sharedName);
 }
 
 /** The company_identity record a verified organisation keeps public for its LEI, to link the operator to; null when none. */
@@ -127,17 +136,27 @@ async function organisationRecord(db: DbOrTx, accountId: string, lei: string | n
 const MAX_CLOSE_SCAN = 5000;
 
 /**
- * The operator on its own: `match` when a verified organisation has this legal name (or LEI);
+ * The operator on its own: `match` when one verified organisation has this legal name (or LEI);
+ * `close_match` with `shared_name` when more than one has it (a bare name is no identity);
  * `close_match` when one has a name a small misspelling away; `unverified_operator` when only
  * accounts that are not verified organisations hold a checked company_identity record of the
  * name; else `not_on_record`.
  */
 async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): Promise<Answered> {
   const key = legalNameKey(asked.name);
-  const base = { given: asked.name, normalized: asked.lei ?? key, as_of: now.toISOString() };
+  const base = { given: asked.name, normalized: asked.lei ?? key, shared_name: false, as_of: now.toISOString() };
   const verified = eq(organisations.status, "verified");
-  const [exact] = await db.select().from(organisations)
-    .where(and(verified, asked.lei ? eq(organisations.lei, asked.lei) : eq(organisations.nameKey, key))).limit(1);
+  // An LEI names one organisation (unique index); a bare name may be held by several (namesakes): two are enough to know.
+  const exacts = await db.select().from(organisations)
+    .where(and(verified, asked.lei ? eq(organisations.lei, asked.lei) : eq(organisations.nameKey, key)))
+    .orderBy(organisations.accountId).limit(2);
+  if (exacts.length > 1) {
+    return { organisation: null, answer: {
+      ...base, verdict: "close_match", on_record_for: exacts[0]!.legalName, name_verified: true, lei: null,
+      evidence_level: null, verification_id: null, certificate_url: null, shared_name: true,
+    } };
+  }
+  const exact = exacts[0];
   const close = exact ? undefined : asked.lei ? undefined
     : (await db.select().from(organisations).where(verified).limit(MAX_CLOSE_SCAN)).find((o) => closeNames(o.legalName, asked.name));
   const org = exact ?? close;
@@ -173,20 +192,21 @@ export async function checkParts(db: DbOrTx, q: CheckQuery, now = new Date()) {
   const asked = askedOperator(q.operator || undefined);
   const answered: Partial<Record<PartName, Answered>> = {};
   if (asked) answered.operator = await checkOperator(db, asked, now);
+  const shared = answered.operator?.answer.shared_name ?? false;
   if (q.website) {
     const n = normalizeAs("website", q.website);
-    answered.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now);
+    answered.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now, shared);
   }
   if (q.payee) {
     const d = detect(q.payee);
     const candidates = "error" in d ? [] : d.candidates.filter((c) => c.kind === "iban" || c.kind === "wallet");
-    answered.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now);
+    answered.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now, shared);
   }
   const parts: { operator?: PartAnswer; website?: PartAnswer; payee?: PartAnswer } = {};
   const verdicts: Partial<Record<PartName, PartVerdict>> = {};
   for (const [k, a] of Object.entries(answered) as [PartName, Answered][]) {
     parts[k] = a.answer;
-    verdicts[k] = { verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation };
+    verdicts[k] = { verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation, shared_name: a.answer.shared_name };
   }
   const { overall, summary } = composeCheck(verdicts, asked !== null);
   return { operator: asked?.name ?? null, overall, summary, parts, as_of: now.toISOString() };

@@ -21,6 +21,7 @@ export const checkPartSchema = z
     evidence_level: evidenceLevelSchema.nullable(),
     verification_id: recordIdSchema.nullable(),
     certificate_url: z.url().nullable(),
+    shared_name: z.boolean().describe("More than one verified organisation holds the operator name asked, so a bare name cannot say which one: the operator part, and a website or payee on record for one of them, are close_match at best. Give the LEI to tell them apart."),
     as_of: timestampSchema,
   })
   .meta({ id: "CheckPart", description: "The verdict for one part of a check." });

@@ -9,13 +9,21 @@
  *   close_match, match).
  * - With no operator given, the sentence names who the parts are on record for; it never says
  *   "everything you entered".
+ * - An operator given as a bare name that several verified organisations hold (namesakes) is
+ *   `close_match` at best, and the sentence asks for the LEI or the website.
  */
 export type Verdict = "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
 export const VERDICTS = ["match", "close_match", "mismatch", "unverified_operator", "not_on_record"] as const;
 
 export type PartName = "operator" | "website" | "payee";
 /** What the composition needs of a part: its verdict, the name it is on record for, and that organisation's account (null: none verified). */
-export type PartVerdict = { verdict: Verdict; on_record_for: string | null; organisation: string | null };
+export type PartVerdict = {
+  verdict: Verdict;
+  on_record_for: string | null;
+  organisation: string | null;
+  /** The operator part: more than one verified organisation holds the name asked (namesakes). */
+  shared_name?: boolean;
+};
 
 const SEVERITY: Record<Verdict, number> = { mismatch: 4, not_on_record: 3, unverified_operator: 2, close_match: 1, match: 0 };
 const LABEL: Record<PartName, string> = { operator: "the operator", website: "the website", payee: "the payee" };
@@ -50,8 +58,19 @@ export function composeCheck(parts: Partial<Record<PartName, PartVerdict>>, oper
           ? `Everything you entered is on record for ${org}, a verified organisation, and still stands.`
           : `${capital(list(given.map(([k]) => LABEL[k])))} ${given.length > 1 ? "are" : "is"} on record for ${org}, a verified organisation, and still ${given.length > 1 ? "stand" : "stands"}. Make sure ${org} is who you mean to pay.`,
       };
-    case "close_match":
+    case "close_match": {
+      const shared = parts.operator?.shared_name ? parts.operator.on_record_for : null;
+      if (shared !== null) {
+        const tied = naming.filter(([k]) => k !== "operator").map(([k]) => LABEL[k]);
+        return {
+          overall: "close_match",
+          summary: tied.length > 0
+            ? `More than one verified organisation is called ${shared}; ${list(tied)} ${tied.length > 1 ? "are" : "is"} on record for one of them. Check its LEI on the certificate before you pay.`
+            : `More than one verified organisation is called ${shared}. Give its LEI or its website to tell which one you mean.`,
+        };
+      }
       return { overall: "close_match", summary: `On record for ${org}, a verified organisation whose name differs slightly from the one you entered: check the name before you pay.` };
+    }
     case "mismatch": {
       const other = given.filter(([, p]) => p.verdict === "mismatch").map(([k, p]) => `${LABEL[k]} is on record for ${p.on_record_for}`);
       return { overall: "mismatch", summary: `Stop: ${list(other)}, a different operator. Do not pay until you have checked.` };

@@ -142,11 +142,6 @@ describe("the public check", () => {
     const page = await call("GET", `/check?${new URLSearchParams({ website: site.domain, payee: wallet.address })}`, { headers: { "x-forwarded-for": nextIp() } });
     expect(page.text).toMatch(/data-testid="check-overall" data-verdict="mismatch"/);
     expect(page.text).not.toMatch(/Everything you entered/);
-    // Two organisations with the same name are still two (the same name is not the same organisation).
-    const twin = await verifiedOperator(nameA);
-    const twinWallet = await provedWallet(twin.liveKey);
-    const twins = await check({ operator: nameA, website: site.domain, payee: twinWallet.address });
-    expect(twins.overall).toBe("mismatch");
     // Both parts of one organisation, operator empty: match, and the sentence names it rather than "everything you entered".
     const own = await provedWallet(a.liveKey);
     const one = await check({ website: site.domain, payee: own.address });
@@ -155,7 +150,46 @@ describe("the public check", () => {
     // With the operator given, too.
     const named = await check({ operator: nameA, website: site.domain, payee: own.address });
     expect(named.overall).toBe("match");
+    expect(named.parts.operator).toMatchObject({ verdict: "match", shared_name: false });
     expect(named.summary).toBe(`Everything you entered is on record for ${nameA}, a verified organisation, and still stands.`);
+  });
+
+  it("names are not identities: a bare name two verified organisations hold is close_match at best and asks for the LEI; the LEI tells them apart", async () => {
+    // The attacker's steps: get verified under a real organisation's legal name (another jurisdiction, or documents
+    // without an LEI), prove a payee, and hope a payer asks /check with the name alone.
+    const tag = randomUUID().slice(0, 6);
+    const name = `Quayside ${tag} Rentals Limited`;
+    const lei = randomLei();
+    setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName: name, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+    const real = await verifiedOperator(name, lei);
+    const site = await provedDomain(real.liveKey);
+    const realWallet = await provedWallet(real.liveKey);
+    const twin = await verifiedOperator(name.toUpperCase());
+    const twinWallet = await provedWallet(twin.liveKey);
+
+    const bare = await check({ operator: name });
+    expect(bare.parts.operator).toMatchObject({ verdict: "close_match", name_verified: true, shared_name: true, lei: null, verification_id: null });
+    expect(bare.overall).toBe("close_match");
+    expect(bare.summary).toBe(`More than one verified organisation is called ${bare.parts.operator.on_record_for}. Give its LEI or its website to tell which one you mean.`);
+    // The twin's payee under the bare name: never match, and the sentence says the name is shared.
+    const twinPay = await check({ operator: name, payee: twinWallet.address });
+    expect(twinPay.parts.payee).toMatchObject({ verdict: "close_match", shared_name: true, on_record_for: name.toUpperCase() });
+    expect(twinPay.overall).toBe("close_match");
+    expect(twinPay.summary).toMatch(/^More than one verified organisation is called .*; the payee is on record for one of them\. Check its LEI/);
+    const page = await call("GET", `/check?${new URLSearchParams({ operator: name, payee: twinWallet.address })}`, { headers: { "x-forwarded-for": nextIp() } });
+    expect(page.text).toMatch(/data-testid="check-overall" data-verdict="close_match"/);
+    expect(page.text).toContain("More than one organisation has this name");
+    expect(/data-verdict="match"/.test(page.text), "no part of the page is green").toBe(false);
+    // Website of one, payee of the other, bare name: two organisations, mismatch.
+    const mixed = await check({ operator: name, website: site.domain, payee: twinWallet.address });
+    expect(mixed.overall).toBe("mismatch");
+    // The LEI names exactly one: the real organisation's parts match, the twin's payee is a different operator.
+    const byLei = await check({ operator: lei, website: site.domain, payee: realWallet.address });
+    expect(byLei.parts.operator).toMatchObject({ verdict: "match", lei, shared_name: false });
+    expect(byLei.overall).toBe("match");
+    const twinByLei = await check({ operator: lei, payee: twinWallet.address });
+    expect(twinByLei.parts.payee.verdict).toBe("mismatch");
+    expect(twinByLei.overall).toBe("mismatch");
   });
 
   it("counts only live, public, active records", async () => {

@@ -1566,6 +1566,8 @@ export interface components {
             evidence_level: components["schemas"]["EvidenceLevel"] | null;
             verification_id: components["schemas"]["RecordId"] | null;
             certificate_url: string | null;
+            /** @description More than one verified organisation holds the operator name asked, so a bare name cannot say which one: the operator part, and a website or payee on record for one of them, are close_match at best. Give the LEI to tell them apart. */
+            shared_name: boolean;
             as_of: components["schemas"]["Timestamp"];
         };
         /** @description Signed check answer; verify it as the signed status (drop signature, RFC 8785, the JWKS key signing_key_id). */
