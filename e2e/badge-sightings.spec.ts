@@ -3,7 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, expect, test, type Browser } from "@playwright/test";
-import config from "./playwright.config";
+import { CHROMIUM_ARGS, CHROMIUM_FULL } from "./playwright.config";
 import { admin, baseURL, callApi, collectBrowserErrors, decodeQp, mailDir, newClientContext, setDns, shotBoth, signIn, signUp } from "./helpers";
 
 /**
@@ -15,8 +15,10 @@ import { admin, baseURL, callApi, collectBrowserErrors, decodeQp, mailDir, newCl
  * sees the host highlighted on /watches/badges.
  */
 
-const chromiumArgs = (config.use?.launchOptions?.args ?? []) as string[];
-const executablePath = (config.use?.launchOptions?.executablePath ?? "/usr/bin/chromium") as string;
+// The full browser: the headless shell ignores --unsafely-treat-insecure-origin-as-secure, and the
+// page on the mapped host must be a secure context for the badge's WebCrypto (scripts/chromium.mjs).
+const chromiumArgs = CHROMIUM_ARGS;
+const executablePath = CHROMIUM_FULL;
 const IMPOSTER = "imposter.test";
 
 /** The mails the SMTP capture received for `to`, decoded. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import config from "./playwright.config";
+import { CHROMIUM_ARGS, CHROMIUM_FULL } from "./playwright.config";
 import { admin, baseURL, collectBrowserErrors, newClientContext, setDns, screenshotsWanted, shotBoth, signIn, signUp } from "./helpers";
 
 /**
@@ -16,8 +16,10 @@ import { admin, baseURL, collectBrowserErrors, newClientContext, setDns, screens
  * a verified record shown on a site it covers is green.
  */
 
-const chromiumArgs = (config.use?.launchOptions?.args ?? []) as string[];
-const executablePath = (config.use?.launchOptions?.executablePath ?? "/usr/bin/chromium") as string;
+// The full browser: the headless shell ignores --unsafely-treat-insecure-origin-as-secure, and the
+// page on the mapped host must be a secure context for the badge's WebCrypto (scripts/chromium.mjs).
+const chromiumArgs = CHROMIUM_ARGS;
+const executablePath = CHROMIUM_FULL;
 
 const NETWORK_FAILURE = "PRS-NETWORKFAILURE000000".slice(0, 24);
 const NOT_ISSUED = "PRS-00000000000000000000";

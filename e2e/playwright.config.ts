@@ -1,5 +1,14 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_FULL, CHROMIUM_SHELL } from "../scripts/chromium.mjs";
+
+export { CHROMIUM_FULL };
+export const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run",
+];
+/** Specs that need the full browser (scripts/chromium.mjs): the PDF viewer. */
+const FULL_BROWSER_SPECS = /organisation\.spec\.ts$/;
 
 /**
  * End-to-end tests in Debian's Chromium (never a downloaded browser). The global setup
@@ -20,14 +29,14 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     headless: true,
-    launchOptions: {
-      executablePath: process.env.PRS_CHROMIUM ?? "/usr/bin/chromium",
-      args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_SHELL, args: CHROMIUM_ARGS },
     trace: "off",
     screenshot: "off",
   },
+  projects: [
+    // Most specs: the headless shell (scripts/chromium.mjs says why two builds).
+    { name: "shell", testIgnore: FULL_BROWSER_SPECS },
+    // The reviewer reads an uploaded PDF inline: only the full browser has the PDF viewer.
+    { name: "full", testMatch: FULL_BROWSER_SPECS, use: { launchOptions: { executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS } } },
+  ],
 });

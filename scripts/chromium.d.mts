@@ -1,0 +1,3 @@
+export declare const CHROMIUM_FULL: string;
+export declare const CHROMIUM_SHELL: string;
+export declare function ensureChromium(): void;
