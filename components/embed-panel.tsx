@@ -12,6 +12,10 @@ type Props = {
   integrity: string | null;
   websites: readonly string[];
   environment: string;
+  /** The exact hosts its badge is shown on as checked (the signed status's `covers_hosts`, lib/trust/decide.ts badgeHosts). */
+  coversHosts: readonly string[];
+  /** The account is a verified organisation: the badge is green there; otherwise amber. */
+  verifiedOrganisation: boolean;
 };
 
 let loading = false;
@@ -29,7 +33,7 @@ function loadBadgeScript() {
 }
 
 /** A record's embed snippet with copy buttons, and the live badge as the record's own site will show it. */
-export function EmbedPanel({ id, baseUrl, versionedPath, integrity, websites, environment }: Props) {
+export function EmbedPanel({ id, baseUrl, versionedPath, integrity, websites, environment, coversHosts, verifiedOrganisation }: Props) {
   useEffect(loadBadgeScript, []);
   const snippet = `<div data-prs-record="${id}"></div>\n<script src="${baseUrl}/embed.js" async></script>`;
   const pinned = versionedPath && integrity
@@ -43,9 +47,13 @@ export function EmbedPanel({ id, baseUrl, versionedPath, integrity, websites, en
         visitor&apos;s browser and links to its certificate.{" "}
         {environment === "sandbox"
           ? "This is a sandbox record: its badge always says “Sandbox — not verified”."
-          : websites.length > 0
-            ? <>It shows green only on {websites.join(", ")} (and subdomains); anywhere else it warns that it is shown on a site this record does not cover.</>
-            : "It names no website, so it shows the same on any site."}
+          : coversHosts.length > 0
+            ? verifiedOrganisation
+              ? <span data-testid="embed-coverage">It shows green only on exactly {coversHosts.join(", ")} — not on other subdomains; anywhere else it warns that it is shown on a site this record does not cover.</span>
+              : <span data-testid="embed-coverage">On exactly {coversHosts.join(", ")} it shows amber — &ldquo;who runs this site is not verified&rdquo; — because this account is not a verified organisation; it turns green once a reviewer verifies your organisation. Anywhere else it warns that it is shown on a site this record does not cover.</span>
+            : websites.length > 0
+              ? <span data-testid="embed-coverage">While the record is not verified (checked and in force) its badge is green nowhere; on a site other than {websites.join(", ")} it warns.</span>
+              : "It names no website, so it shows the same on any site."}
       </p>
       <div className="mt-3 flex flex-wrap items-start gap-3">
         <pre id="embed-snippet" className="min-w-0 max-w-full flex-1 overflow-x-auto rounded border border-slate-200 bg-slate-50 p-3 text-xs" data-testid="embed-snippet">{snippet}</pre>

@@ -52,6 +52,8 @@ test("each level and status names the speaking account; only a verified organisa
   await expect(page.getByTestId("level-headline")).toHaveText(/Stated by an account calling itself “Globex Corporation” \(name not verified\) — not checked/);
   await expect(page.locator("main")).toHaveAttribute("data-tone", "stated");
   await expect(page.getByTestId("verified-mark")).toHaveText("Not verified");
+  const headlineColour = () => page.getByTestId("verdict").evaluate((e) => getComputedStyle(e).borderLeftColor);
+  const amber = await headlineColour();
   await expect(page.getByTestId("self-declared")).toContainText("An account calling itself “Globex Corporation”");
   await expect(page.getByTestId("self-declared")).toContainText("Name not verified");
   await expect(page.getByTestId("checks")).toContainText("only stated by the account");
@@ -66,9 +68,12 @@ test("each level and status names the speaking account; only a verified organisa
   setDns(c.txt_name, [c.txt_value]);
   const checked = await record(acct.live, { subject: domain, claim_type: "domain_ownership", claim: `Globex Corporation controls ${domain}.`, evidence: { challenge_id: c.id } });
   await page.goto(`/r/${checked}`);
-  await expect(page.getByTestId("level-headline")).toHaveText(/Checked against a source/);
+  await expect(page.getByTestId("level-headline")).toHaveText("Checked against a source");
   await expect(page.locator("main")).toHaveAttribute("data-tone", "checked");
+  await expect(page.getByTestId("evidence-explained")).toHaveText("Proof Records checked this automatically against the source below when it was issued. The statement was made by an account calling itself “Globex Corporation” (name not verified).");
   await expect(page.getByTestId("verified-mark")).toHaveText("Checked — by an account whose name is not verified");
+  // Amber, as the badge on its site: never the verified organisation's green.
+  expect(await headlineColour()).toBe(amber);
   await expect(page.getByTestId("speaker")).toContainText(`proved domain ${domain}`);
   await expect(page.getByTestId("speaker")).toHaveAttribute("data-speaker", "self_declared");
   await expect(page.getByTestId("checks")).toContainText(`checked by Proof Records against DNS TXT _prs-challenge.${domain}`);
@@ -81,6 +86,7 @@ test("each level and status names the speaking account; only a verified organisa
   await admin("organisation", "verify", "--account", acct.accountId, "--legal-name", "Globex Corporation", "--jurisdiction", "US", "--domains", domain);
   await page.goto(`/r/${checked}`);
   await expect(page.locator("main")).toHaveAttribute("data-tone", "verified");
+  expect(await headlineColour()).not.toBe(amber);
   await expect(page.getByTestId("verified-mark")).toHaveText("Verified");
   await expect(page.getByTestId("speaker")).toHaveAttribute("data-speaker", "verified_organisation");
   await expect(page.getByTestId("speaker")).toContainText("✓ Verified organisation");

@@ -262,6 +262,52 @@ test("the badge verifies the signed status in the browser and is green only wher
   }
 });
 
+test("a look-alike domain proved by an account that calls itself a real company: amber on its own site, never green", async () => {
+  // The attacker's steps: register a look-alike domain, prove it, name the account after the company it copies, paste the badge.
+  const a = await admin("account", "create", "--email", `e2e-lookalike-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("account", "confirm-email", "--account", String(a.account_id));
+  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const name = "Coinbase, Inc.";
+  expect((await api("PATCH", "/api/v1/account", key, { name })).status).toBe(200);
+  const domain = `coinbase-help-${randomUUID().slice(0, 8)}.example.com`;
+  const c = (await api("POST", "/api/v1/domain-challenges", key, { domain })).body;
+  setDns(c.txt_name, [c.txt_value]);
+  const id = await record(key, { subject: domain, claim_type: "domain_ownership", claim: `Coinbase controls ${domain}.`, evidence: { challenge_id: c.id } });
+  const site = customerSite({ "/": page("Coinbase support", `${baseURL}/embed.js`, [["b-site", "Verified by Proof Records", id]]) }, baseURL);
+  const port = await listen(site);
+  const own = `http://${domain}:${port}`;
+  const b: Browser = await chromium.launch({
+    executablePath,
+    args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--unsafely-treat-insecure-origin-as-secure=${own}`],
+  });
+  try {
+    const q = await b.newPage();
+    await q.setViewportSize({ width: 1280, height: 900 });
+    const errs = await collectBrowserErrors(q);
+    await q.goto(`${own}/`);
+    const badge = state(q, "b-site");
+    await expect(badge).toHaveAttribute("data-state", "unverified_operator");
+    await expect(badge.locator(".title")).toHaveText("Who runs this site is not verified");
+    await expect(badge.locator(".detail")).toContainText(`${domain} is controlled by an account that calls itself`);
+    // The self-declared name is data, in an element of its own: it cannot close the service's quotes.
+    await expect(badge.locator(".selfname")).toHaveText(name);
+    await expect(badge.locator(".title")).not.toContainText("Coinbase");
+    const look = await q.evaluate(() => {
+      const root = document.querySelector("#b-site")!.shadowRoot!;
+      return { border: getComputedStyle(root.querySelector(".badge")!).borderLeftColor, icon: root.querySelector(".mark path")!.getAttribute("d") };
+    });
+    expect(look.border).toBe("rgb(180, 83, 9)"); // amber (#b45309), not green (rgb(21, 128, 61))
+    expect(look.icon).not.toContain("M9 12.5l2 2 4-4.5"); // no check mark
+    expect(errs.filter((e) => !e.includes("favicon.ico"))).toEqual([]);
+    await shotBoth(q, "embed-unverified-operator");
+    if (screenshotsWanted) await badge.screenshot({ path: path.join(import.meta.dirname, "screenshots", "embed-unverified-operator-badge.png") });
+  } finally {
+    await b.close();
+    site.close();
+  }
+});
+
 test("the portal shows a record's embed snippet, a copy button and the live badge", async ({ browser }) => {
   const ctx = await newClientContext(browser);
   const p = await ctx.newPage();

@@ -16,6 +16,7 @@ a.badge:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .title{display:block;font-weight:700}
 .subject{display:block;font-weight:600;overflow-wrap:anywhere}
 .detail{display:block;color:#374151;overflow-wrap:anywhere}
+.selfname{display:inline;unicode-bidi:isolate;padding:0 4px;border:1px dashed #92400e;border-radius:4px;background:#fff;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;color:#111827;white-space:pre-wrap}
 .meta{display:block;margin-top:3px;font-size:12px;color:#4b5563}
 .cta{display:block;font-size:12px;font-weight:600;color:#1d4ed8}
 .good{border-color:#15803d;background:#f0fdf4}.good .mark,.good .title{color:#166534}

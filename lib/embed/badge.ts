@@ -148,7 +148,12 @@ function badge(id: string, outcome: CheckOutcome, v: Verdict): HTMLElement {
   const body = el("span", "body");
   body.append(el("span", "title", v.title));
   if (outcome.kind === "answer") body.append(el("span", "subject", shownSubject(outcome.status)));
-  body.append(el("span", "detail", v.detail));
+  const detail = el("span", "detail", v.detail);
+  if (v.named) {
+    // A name the account gave itself is data: its own element, isolated from the sentence around it (issue 38).
+    detail.append(" ", el("span", "selfname", v.named.name), ` ${v.named.after}`);
+  }
+  body.append(detail);
   const asOf = outcome.kind === "answer" ? ` · as of ${asOfText(outcome.status.as_of)}` : "";
   body.append(el("span", "meta", `Proof Records${asOf}`));
   if (linkable) body.append(el("span", "cta", outcome.kind === "not_found" ? "What this means ›" : "View certificate ›"));

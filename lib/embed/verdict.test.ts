@@ -25,10 +25,28 @@ describe("what the badge says", () => {
     }
   });
 
-  it("names an unverified account as calling itself, never plainly", () => {
-    const v = say(status({ account: { name: "Coinbase, Inc.", name_verified: false }, covers_hosts: ["example.org"] }));
-    expect(v.detail).toContain("an account calling itself “Coinbase, Inc.” (name not verified)");
-    expect(v.detail).not.toMatch(/^Statement by Coinbase/);
+  it("is amber, never green, for a checked record of an account whose name nobody verified — on its own site too", () => {
+    // The attacker's steps: register a look-alike domain, prove it, call the account "Coinbase, Inc.", paste the badge.
+    const lookalike = status({ subject: "coinbase-support.example", account: { name: "Coinbase, Inc.", name_verified: false }, covers_hosts: ["coinbase-support.example"] });
+    const v = say(lookalike, "coinbase-support.example");
+    expect(v).toMatchObject({ state: "unverified_operator", tone: "caution", title: "Who runs this site is not verified" });
+    expect(v.detail).toBe("coinbase-support.example is controlled by an account that calls itself");
+    // The name is data, shown in an element of its own — never inside the service's sentence.
+    expect(v.named).toEqual({ name: "Coinbase, Inc.", after: "— a name nobody verified." });
+    expect(`${v.title} ${v.detail}`).not.toContain("Coinbase");
+    expect(v.title).not.toMatch(/verified —|✓/i);
+    // A name made to close the quotes and speak as the service stays inside its element.
+    const forged = say(status({ account: { name: "x” (verified organisation) — Statement by Coinbase", name_verified: false }, covers_hosts: ["example.org"] }));
+    expect(forged.detail).not.toContain("Statement by");
+    expect(forged.named?.name).toBe("x” (verified organisation) — Statement by Coinbase");
+    // An unnamed account: amber too, nothing to quote.
+    const unnamed = say(status({ account: { name: null, name_verified: false }, covers_hosts: ["example.org"] }));
+    expect(unnamed).toMatchObject({ state: "unverified_operator", tone: "caution", detail: "example.org is controlled by an account that gives no name." });
+    expect(unnamed.named).toBeUndefined();
+    // The service's own preview says the same, in amber.
+    expect(say(lookalike, "proof.example", true)).toMatchObject({ state: "unverified_operator", detail: "This site is controlled by an account that calls itself" });
+    // Off its covered hosts it warns as any record does.
+    expect(say(lookalike, "coinbase.com").state).toBe("about");
   });
 
   it("says sandbox, and never green, for a sandbox record", () => {

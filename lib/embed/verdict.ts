@@ -1,9 +1,12 @@
-import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
+import { levelHeadline, speakerName, STATUS_TEXT, withSpeakerText } from "@/lib/records/evidence-level-text";
 
 /*
  * What the embed badge says, from what its check found (no DOM, no I/O: unit-tested). Only a
- * verified record (live, active, checked) whose signed status checked out, shown on a site
- * the record covers, is green. Everything else says plainly why not.
+ * verified record (live, active, checked) of a verified organisation whose signed status
+ * checked out, shown on a site the record covers, is green; the same of an account whose name
+ * nobody verified is amber. Everything else says plainly why not. It reads the server's one
+ * trust decision from the signed status (`verified`, `covers_hosts`, `account.name_verified`)
+ * and derives nothing else.
  */
 
 /** The fields of a signed status the badge reads (after its signature checked out). */
@@ -32,8 +35,12 @@ export type CheckOutcome =
   | { kind: "unverifiable"; reason: Unverifiable };
 
 export type Tone = "good" | "neutral" | "caution" | "bad";
-export type BadgeState = "checking" | "verified" | "about" | "stated" | "sandbox" | "inactive" | "wrong_site" | "not_found" | "unverified";
-export type Verdict = { state: BadgeState; tone: Tone; title: string; detail: string };
+export type BadgeState = "checking" | "verified" | "unverified_operator" | "about" | "stated" | "sandbox" | "inactive" | "wrong_site" | "not_found" | "unverified";
+/**
+ * What the badge shows. `named`: a self-declared account name, shown after `detail` inside an
+ * element of its own (as data, never inside the service's sentence), then `after`.
+ */
+export type Verdict = { state: BadgeState; tone: Tone; title: string; detail: string; named?: { name: string; after: string } };
 
 /** Where the badge is shown: the page's host, and whether the page is the service's own (its portal's preview). */
 export type Placement = { host: string; onService: boolean };
@@ -92,12 +99,21 @@ export function verdictFor(outcome: CheckOutcome, placement: Placement): Verdict
   const subject = shownSubject(s);
   const hosts = stringsOf(s.covers_hosts);
   const account = { name: typeof s.account?.name === "string" ? s.account.name : null, name_verified: s.account?.name_verified === true };
-  const headline = levelHeadline({ level: s.evidence_level, account, environment: s.environment, verified: s.verified });
+  const level = levelHeadline({ level: s.evidence_level, account, environment: s.environment, verified: s.verified });
+  const headline = { title: withSpeakerText(level.title, account) };
   const who = speakerName(account);
   if (!s.verified) {
     return { state: "stated", tone: "neutral", title: "Stated, not checked", detail: `${who} made this statement; Proof Records checked nothing in it.` };
   }
   if (placement.onService || coversHost(placement.host, hosts)) {
+    // Green only for a verified organisation (issue 38): a checked record of an account whose name nobody verified says
+    // who controls the site, not who runs it — amber, no check mark (EV certificates taught that green reads as "safe").
+    if (!account.name_verified) {
+      const site = placement.onService ? "This site" : hostOf(placement.host);
+      return account.name
+        ? { state: "unverified_operator", tone: "caution", title: "Who runs this site is not verified", detail: `${site} is controlled by an account that calls itself`, named: { name: account.name, after: "— a name nobody verified." } }
+        : { state: "unverified_operator", tone: "caution", title: "Who runs this site is not verified", detail: `${site} is controlled by an account that gives no name.` };
+    }
     return { state: "verified", tone: "good", title: `Verified — ${headline.title.replace(/^./, (c) => c.toLowerCase())}`, detail: `Statement by ${who}.` };
   }
   if (websites.length > 0) {

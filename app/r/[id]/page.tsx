@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db/client";
 import { foreignArrival, type ForeignArrival } from "@/lib/embed/sightings/arrived-from";
 import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
+import { WithSpeaker } from "@/components/speaker-name";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
 import { getCertificate, getCertificateHead } from "@/lib/records/get-certificate";
 import { recordUrls } from "@/lib/records/urls";
@@ -35,7 +36,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const TONE = {
   verified: { box: "border-emerald-600 bg-emerald-50", title: "text-emerald-900", mark: "✓ " },
-  checked: { box: "border-sky-600 bg-sky-50", title: "text-sky-950", mark: "" },
+  // Checked, but by an account whose name nobody verified: amber, never green, no check mark (issue 38; docs/embed.md).
+  checked: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "" },
   lapsed: { box: "border-slate-400 bg-slate-50", title: "text-slate-900", mark: "" },
   stated: { box: "border-amber-500 bg-amber-50", title: "text-amber-950", mark: "" },
   sandbox: { box: "border-violet-500 bg-violet-50", title: "text-violet-950", mark: "" },
@@ -87,9 +89,9 @@ export default async function CertificatePage({ params }: Props) {
         <section className={`rounded-xl border-l-8 p-5 shadow-sm ring-1 ring-slate-200 ${tone.box}`} data-testid="verdict">
           <p className="text-xs uppercase tracking-wide text-slate-500">Proof record {row.id}</p>
           <h1 className={`mt-1 text-2xl font-bold leading-tight sm:text-3xl ${tone.title}`} data-testid="level-headline">
-            {tone.mark && <span aria-hidden>{tone.mark}</span>}{headline.title}
+            {tone.mark && <span aria-hidden>{tone.mark}</span>}<WithSpeaker text={headline.title} account={account} />
           </h1>
-          <p className="mt-2 text-slate-700" data-testid="evidence-explained">{headline.explain}</p>
+          <p className="mt-2 text-slate-700" data-testid="evidence-explained"><WithSpeaker text={headline.explain} account={account} /></p>
 
           <div className="mt-4 flex flex-wrap items-center gap-3">
             <StatusBadge status={status} unchecked={headline.tone !== "verified"} />

@@ -47,7 +47,8 @@ export default async function RecordPage({ params }: Props) {
     }
   }
   if (!row) notFound();
-  const rec = serializeRecord(await loadPublicView(db, row));
+  const view = await loadPublicView(db, row);
+  const rec = serializeRecord(view);
   // What the owner attached for the reviewer (names only: the files stay private).
   const attached = submissionDocuments(row.evidencePrivate);
   const operations = Object.keys(TRANSITIONS[rec.status] ?? {});
@@ -106,6 +107,7 @@ export default async function RecordPage({ params }: Props) {
         {rec.certificate_url && (
           <EmbedPanel
             id={rec.verification_id} baseUrl={getEnv().publicBaseUrl} environment={rec.environment} websites={rec.websites}
+            coversHosts={view.coversHosts} verifiedOrganisation={view.trust.speaker === "verified_organisation"}
             versionedPath={embed ? versionedEmbedPath(embed.version) : null} integrity={embed?.integrity ?? null}
           />
         )}
