@@ -1,8 +1,9 @@
 import { DomainName, SubjectName } from "@/components/domain-name";
-import { formatUtc } from "@/lib/format/dates";
+import { formatUtc, formatUtcDay } from "@/lib/format/dates";
 import type { LookupAnswer } from "@/lib/lookup/answer-lookup";
 import { checkFieldFor, KIND_NAME } from "@/lib/lookup/read-home-query";
-import { speakerName } from "@/lib/records/evidence-level-text";
+import { WithSpeaker } from "@/components/speaker-name";
+import { WHO } from "@/lib/records/evidence-level-text";
 import { speakerOf } from "@/lib/trust/decide";
 
 /*
@@ -53,13 +54,20 @@ export function LookupAnswerView({ answer }: { answer: LookupAnswer }) {
   const field = checkFieldFor(answer.type);
   return (
     <div className="mt-5 space-y-4" data-testid="lookup-answer" data-result={answer.result} data-type={answer.type}>
-      <div className={`rounded-lg border-l-8 p-4 ring-1 ring-slate-200 ${TONE[answer.result]}`}>
+      {answer.taken_down && answer.result !== "verified" && (
+        // A take-down keeps warning (issue 38): red, above everything else, not a grey "nothing on record".
+        <p role="alert" className="rounded-lg border-l-8 border-red-600 bg-red-50 p-4 text-lg font-semibold text-red-900" data-testid="taken-down">
+          Proof Records took a record with this {KIND_NAME[answer.type]} down on {formatUtcDay(answer.taken_down.at)}: <q>{answer.taken_down.reason}</q>. Do not pay.{" "}
+          <a className="text-base font-normal underline" href={answer.taken_down.certificate_url}>What was taken down</a>
+        </p>
+      )}
+      <div className={`rounded-lg border-l-8 p-4 ring-1 ring-slate-200 ${answer.taken_down && answer.result === "no_match" ? "border-red-600 bg-white" : TONE[answer.result]}`}>
         <p className="text-sm text-slate-500">
           {KIND_NAME[answer.type].replace(/^./, (c) => c.toUpperCase())}:{" "}
           <span className="break-all font-mono text-slate-800">{answer.type === "website" ? <DomainName domain={answer.normalized} /> : answer.normalized}</span>
         </p>
-        <p className="mt-1 text-lg font-bold" data-testid="lookup-headline">{HEADLINE[answer.result]}</p>
-        <p className="mt-1 text-slate-800" data-testid="lookup-sentence">{sentence(answer)}</p>
+        <p className="mt-1 text-lg font-bold" data-testid="lookup-headline">{answer.taken_down && answer.result === "no_match" ? "✗ Nothing in force — a record with it was taken down" : HEADLINE[answer.result]}</p>
+        {!(answer.taken_down && answer.result === "no_match") && <p className="mt-1 text-slate-800" data-testid="lookup-sentence">{sentence(answer)}</p>}
         {answer.matches.length > 0 && (
           <ul className="mt-3 space-y-2 text-sm" data-testid="lookup-matches">
             {answer.matches.slice(0, 5).map((m) => (
@@ -67,9 +75,9 @@ export function LookupAnswerView({ answer }: { answer: LookupAnswer }) {
                 <a className="font-medium underline [overflow-wrap:anywhere]" href={m.certificate_url}><SubjectName subject={m.subject} /></a>{" "}
                 <span className="text-slate-500">({m.verification_id})</span>
                 <span className="block text-slate-700">
-                  Stated by {speakerOf(m.account) === "verified_organisation"
-                    ? <span className="font-semibold text-emerald-800">{m.account.name}, a verified organisation</span>
-                    : speakerName(m.account)}
+                  {speakerOf(m.account) === "verified_organisation"
+                    ? <>Stated by <span className="font-semibold text-emerald-800">{m.account.name}, a verified organisation</span></>
+                    : <WithSpeaker text={`Stated by ${WHO}`} account={m.account} />}
                   {" · "}{LEVEL[m.evidence_level] ?? m.evidence_level}
                 </span>
               </li>

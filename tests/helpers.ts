@@ -120,3 +120,10 @@ export async function registerHook(rx: Receiver, key: string, behaviour: Behavio
   ep.setSecret(r.body.secret);
   return { ep, hook: r.body };
 }
+
+/**
+ * A page's HTML with the markup that splits a sentence removed: React's `<!-- -->` between
+ * text nodes, and the element a self-declared name is shown in (components/speaker-name.tsx),
+ * kept as its text — to read a sentence as a visitor reads it.
+ */
+export const sentenceText = (html: string) => html.replace(/<!-- -->/g, "").replace(/<bdi [^>]*data-testid="self-name"[^>]*>([^<]*)<\/bdi>/g, "$1");

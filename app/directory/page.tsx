@@ -5,7 +5,8 @@ import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { documentedClaimTypes } from "@/lib/claims/registry";
 import { getDb } from "@/lib/db/client";
 import { directoryQuerySchema, listDirectory } from "@/lib/directory/list-directory";
-import { levelHeadline, speakerName } from "@/lib/records/evidence-level-text";
+import { WithSpeaker } from "@/components/speaker-name";
+import { levelHeadline, speakerName, WHO } from "@/lib/records/evidence-level-text";
 import { formatUtc } from "@/lib/format/dates";
 
 export const metadata: Metadata = {
@@ -71,9 +72,9 @@ export default async function DirectoryPage({ searchParams }: Props) {
                     <SubjectName subject={r.subject} />
                   </Link>
                   <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
-                  <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}{h.title}</p>
+                  <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}<WithSpeaker text={h.title} account={r.account} /></p>
                   <p className="mt-1 text-xs text-slate-500 [overflow-wrap:anywhere]">
-                    Stated by {r.trust.speaker === "verified_organisation" ? <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span> : speakerName(r.account)}
+                    {r.trust.speaker === "verified_organisation" ? <>Stated by <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span></> : <WithSpeaker text={`Stated by ${WHO}`} account={r.account} />}
                     {r.account.verified_domains.length > 0 && <> · proved domain {r.account.verified_domains.slice(0, 2).map((d, i) => <span key={d}>{i > 0 && ", "}<DomainName domain={d} /></span>)}</>}
                     {" · "}{r.claimType.replaceAll("_", " ")} · issued {formatUtc(r.issuedAt)}
                   </p>

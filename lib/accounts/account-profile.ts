@@ -133,6 +133,15 @@ export async function getAccountProfiles(db: DbOrTx, accountIds: readonly string
   return out;
 }
 
+/**
+ * A self-declared name is shown between the service's own words ("an account calling itself
+ * ‹name› (name not verified)"): it may not bring quotation marks to close them, nor the words
+ * the service uses to vouch (issue 38, "quoted names are rendered as data"). A verified
+ * organisation's legal name comes from the register or a reviewer, not from here.
+ */
+export const NO_QUOTES = /^[^"“”„‟«»‹›「」『』〝〞＂]*$/;
+export const SERVICE_WORDS = /\b(verified|unverified|proof\s*records|calling\s+itself|not\s+checked|LEI\W*[0-9A-Z]{18}[0-9]{2})\b/i;
+
 export const accountUpdateSchema = z
   .strictObject({
     name: z
@@ -142,6 +151,8 @@ export const accountUpdateSchema = z
       .max(200)
       .regex(noControl, NO_CONTROL)
       .regex(noHiddenText, NO_HIDDEN)
+      .regex(NO_QUOTES, "must not contain quotation marks: certificates show the name between their own.")
+      .refine((v) => !SERVICE_WORDS.test(v), "must not contain the words the service uses to vouch for a name (verified, Proof Records, calling itself, not checked, an LEI): a name an account gives itself cannot vouch for itself.")
       .nullable()
       .describe("The organisation name certificates and signed statuses show as the account that made each statement; null removes it."),
   })

@@ -9,25 +9,31 @@ export type SpeakerAccount = { name: string | null; name_verified?: boolean };
 export const speakerName = (a: SpeakerAccount) =>
   a.name_verified && a.name ? a.name : a.name ? `an account calling itself “${a.name}” (name not verified)` : "an unnamed account";
 
+/** Where the speaking account goes in a headline's sentence: pages put the name there as data (components/speaker-name.tsx), text surfaces fill it with speakerName. */
+export const WHO = "{who}";
+
+/** A headline sentence as plain text (emails, the badge, OG images): `{who}` filled with speakerName. */
+export const withSpeakerText = (template: string, account: SpeakerAccount) => template.split(WHO).join(speakerName(account));
+
 /**
  * The certificate's headline: how far the statement was checked, in plain words, naming who
- * made it. `tone` decides the treatment; only a verified record (live, active, checked) is green.
+ * made it where `{who}` stands (WHO). `tone` decides the treatment; only a verified record of a
+ * verified organisation is green, a checked record of any other account amber.
  */
 export function levelHeadline(o: { level: string; account: SpeakerAccount; environment: string; verified: boolean }) {
-  const who = speakerName(o.account);
   if (o.environment === "sandbox") {
-    return { tone: "sandbox" as const, title: "Sandbox test record — proves nothing", explain: `A test made by ${who}. Nothing here may be relied on.` };
+    return { tone: "sandbox" as const, title: "Sandbox test record — proves nothing", explain: `A test made by ${WHO}. Nothing here may be relied on.` };
   }
   if (o.level === "participant_attested") {
     return {
       tone: "stated" as const,
-      title: `Stated by ${who} — not checked`,
-      explain: `${who} made this statement. Proof Records recorded and signed it as theirs, but checked nothing in it against any source.`,
+      title: `Stated by ${WHO} — not checked`,
+      explain: `${WHO} made this statement. Proof Records recorded and signed it as theirs, but checked nothing in it against any source.`,
     };
   }
   const checked = o.level === "evidence_verified"
-    ? { title: "Confirmed by a Proof Records reviewer", explain: `A Proof Records reviewer checked the evidence below before this was issued. The statement was made by ${who}.` }
-    : { title: "Checked against a source", explain: `Proof Records checked this automatically against the source below when it was issued. The statement was made by ${who}.` };
+    ? { title: "Confirmed by a Proof Records reviewer", explain: `A Proof Records reviewer checked the evidence below before this was issued. The statement was made by ${WHO}.` }
+    : { title: "Checked against a source", explain: `Proof Records checked this automatically against the source below when it was issued. The statement was made by ${WHO}.` };
   // Green only beside a verified organisation: a checked record of an account that merely names itself is "checked", not verified.
   const tone = !o.verified ? ("lapsed" as const) : o.account.name_verified ? ("verified" as const) : ("checked" as const);
   return { tone, ...checked };

@@ -57,7 +57,8 @@ describe("the account that makes the statement", () => {
     expect(await verifyWithJwks(sig.signed_payload, sig.signature, sig.signing_key_id)).toBe(true);
 
     const page = await (await fetch(`${baseUrl()}/r/${after.verification_id}`)).text();
-    expect(page).toContain("An account calling itself “Globex Corporation”");
+    // The self-declared name is data: an element of its own between the service's quotation marks.
+    expect(page).toMatch(/An account calling itself “<bdi [^>]*data-testid="self-name"[^>]*>Globex Corporation<\/bdi>”/);
     expect(page).toContain("Name not verified");
 
     expect((await call("PATCH", "/api/v1/account", { key, body: { name: null } })).body.name).toBeNull();
@@ -72,6 +73,12 @@ describe("the account that makes the statement", () => {
       [{ name: "x".repeat(201) }, "too_long", "name"],
       [{ name: 42 }, "invalid_type", "name"],
       [{ name: "Globex", plan: "growth" }, "unknown_field", "plan"],
+      // Quotation marks that would close the service's own around the name, and the words the service vouches with (issue 38).
+      [{ name: "Coinbase, Inc.” (verified organisation, LEI 5493001KJTIIGC8Y1R12) — not “x" }, "invalid_format", "name"],
+      [{ name: 'Coinbase "Inc"' }, "invalid_format", "name"],
+      [{ name: "Coinbase, Inc. (verified organisation)" }, "invalid_value", "name"],
+      [{ name: "Coinbase, Inc. — checked by Proof Records" }, "invalid_value", "name"],
+      [{ name: "Coinbase LEI 5493001KJTIIGC8Y1R12" }, "invalid_value", "name"],
       [{}, "missing_field", "name"],
     ];
     for (const [body, code, param] of cases) {
@@ -80,6 +87,10 @@ describe("the account that makes the statement", () => {
       expect(r.body.error).toMatchObject({ code, param });
     }
     expect((await call("GET", "/api/v1/account", { key })).body.name).toBeNull();
+    // Brackets, apostrophes and a surname that is also three letters of "LEI" are ordinary names.
+    const fine = await call("PATCH", "/api/v1/account", { key, body: { name: "Lei & O'Brien (UK) Ltd" } });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.body.name).toBe("Lei & O'Brien (UK) Ltd");
     expect((await call("GET", "/api/v1/account")).status).toBe(401);
     expect((await call("POST", "/api/v1/account", { key, body: {} })).status).toBe(405);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newLiveAccount, setDns } from "../helpers";
+import { admin, call, newLiveAccount, sentenceText, setDns } from "../helpers";
 import { randomLei, setLeiRecord } from "../lei-register";
 import { verifyWithJwks } from "../signatures";
 
@@ -95,10 +95,16 @@ describe("an imposter copying a real operator", () => {
     fakeCompanyId = await companyRecord(imposter.liveKey, legalName, lei);
   });
 
-  it("/check: the imposter's website and payee are never match — amber, naming the name as self-declared", async () => {
+  it("/check: the imposter's website and payee are never match — with the real organisation asked, a mismatch naming the name as self-declared", async () => {
     const r = await check({ operator: legalName, website: `https://${lookAlike}/pay`, payee: fakeWallet.address });
-    expect(r.parts.website).toMatchObject({ verdict: "unverified_operator", name_verified: false, verification_id: fakeDomainId });
-    expect(r.parts.payee).toMatchObject({ verdict: "unverified_operator", name_verified: false, verification_id: fakeWallet.id });
+    // Issue 38 ("one coherent answer"): not an amber caution beside the operator's green, but red.
+    expect(r.parts.website).toMatchObject({ verdict: "mismatch", on_record_for: legalName, name_verified: false, verification_id: fakeDomainId });
+    expect(r.parts.payee).toMatchObject({ verdict: "mismatch", name_verified: false, verification_id: fakeWallet.id });
+    expect(r.overall).toBe("mismatch");
+    // Asked without the operator, the imposter's records are what they always were: amber, the name self-declared.
+    const bare = await check({ website: `https://${lookAlike}/pay`, payee: fakeWallet.address });
+    expect(bare.parts.website).toMatchObject({ verdict: "unverified_operator", name_verified: false, verification_id: fakeDomainId });
+    expect(bare.parts.payee).toMatchObject({ verdict: "unverified_operator", name_verified: false, verification_id: fakeWallet.id });
     // The operator asked is a real verified organisation — and the answer points at the real one, never the imposter's record.
     expect(r.parts.operator).toMatchObject({ verdict: "match", on_record_for: legalName, lei, verification_id: realCompanyId });
     expect(r.overall).not.toBe("match");
@@ -108,11 +114,12 @@ describe("an imposter copying a real operator", () => {
   it("/check: the real website with the imposter's payee flags the payee", async () => {
     const r = await check({ operator: legalName, website: realDomain, payee: fakeWallet.address });
     expect(r.parts.website).toMatchObject({ verdict: "match", name_verified: true, verification_id: realDomainId });
-    expect(r.parts.payee.verdict).toBe("unverified_operator");
-    expect(r.overall).toBe("unverified_operator");
+    expect(r.parts.payee).toMatchObject({ verdict: "mismatch", name_verified: false });
+    expect(r.overall).toBe("mismatch");
+    expect(r.summary).toContain(`the payee is not on record for ${legalName}, a verified organisation`);
     const html = await page(`/check?${new URLSearchParams({ operator: legalName, website: realDomain, payee: fakeWallet.address })}`);
-    expect(html).toMatch(/data-testid="check-overall" data-verdict="unverified_operator"/);
-    expect(html).toContain("that name was not verified by anyone");
+    expect(html).toMatch(/data-testid="check-overall" data-verdict="mismatch"/);
+    expect(sentenceText(html)).toContain(`only for another account, calling itself “${legalName}” (name not verified)`);
   });
 
   it("/check: the real verified organisation gets match on every part; a misspelling gets close_match with the right name", async () => {
@@ -145,7 +152,8 @@ describe("an imposter copying a real operator", () => {
       const s = await status(id);
       expect(s.account).toMatchObject({ name: legalName, name_verified: false, organisation: null });
       const html = await page(`/r/${id}`);
-      expect(html).toContain(`An account calling itself “${legalName}”`);
+      expect(sentenceText(html)).toContain(`An account calling itself “${legalName}”`);
+      expect(html).toContain('data-testid="self-name"');
       expect(html).not.toContain("✓ Verified organisation");
       expect(html).toContain('data-speaker="self_declared"');
       // Never the green verdict tone beside an unverified name.
@@ -170,7 +178,7 @@ describe("an imposter copying a real operator", () => {
 
   it("directory: the imposter's records are not shown as a verified organisation's", async () => {
     const html = await page(`/directory?${new URLSearchParams({ q: tag })}`);
-    expect(html).toContain(`an account calling itself “${legalName}” (name not verified)`);
+    expect(sentenceText(html)).toContain(`an account calling itself “${legalName}” (name not verified)`);
     const rows = html.split('data-testid="directory-row"').slice(1).map((r) => r.slice(0, r.indexOf("</li>")));
     const imposterRows = rows.filter((r) => r.includes(fakeDomainId) || r.includes(fakeWallet.id) || r.includes(fakeCompanyId));
     expect(imposterRows.length).toBeGreaterThan(0);

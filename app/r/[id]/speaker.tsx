@@ -1,5 +1,6 @@
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { DomainName } from "@/components/domain-name";
+import { SelfName } from "@/components/speaker-name";
 import { formatUtc, formatUtcDay } from "@/lib/format/dates";
 import type { Check } from "@/lib/trust/checks";
 import type { Trust } from "@/lib/trust/decide";
@@ -31,7 +32,7 @@ export function Speaker({ account, trust }: { account: AccountProfile; trust: Tr
       ) : (
         <div className="mt-1 rounded-md border border-amber-400 bg-amber-50 p-3" data-testid="self-declared">
           <p className="text-lg font-semibold [overflow-wrap:anywhere]">
-            {account.name ? `An account calling itself “${account.name}”` : <span className="italic">An unnamed account</span>}
+            {account.name ? <>An account calling itself “<SelfName name={account.name} />”</> : <span className="italic">An unnamed account</span>}
           </p>
           <p className="text-sm text-amber-950">
             {org?.status === "lapsed"
