@@ -66,9 +66,21 @@ test("/check gives one plain verdict per part and an overall sentence, without J
   await expect(page.getByRole("alert")).toContainText(`DIFFERENT operator: ${legal}`);
   await shotBoth(page, "check-mismatch");
 
+  // The imposter's site under the real organisation's name: red, one colour — never amber beside a green match (issue 38).
   await ask(legal, fake);
+  await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "mismatch");
+  await expect(page.getByTestId("verdict-website")).toContainText(`not on record for ${legal}, a verified organisation — only for another account, calling itself “${legal}” (name not verified)`);
+  await expect(page.getByTestId("verdict-website").getByTestId("self-name")).toHaveText(legal);
+  await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "mismatch");
+  // The operator is a verified organisation — said plainly, not as a green tick beside the red.
+  await expect(page.getByTestId("verdict-operator")).toContainText("A verified organisation — see the warning above");
+  await expect(page.getByTestId("verdict-operator")).not.toContainText("✓");
+  await shotBoth(page, "check-borrowed-name");
+
+  // Asked without the operator: amber, the name the account's own word, shown as data.
+  await page.goto(`/check?${new URLSearchParams({ website: fake })}`);
   await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "unverified_operator");
-  await expect(page.getByTestId("verdict-website")).toContainText(`Only an account calling itself "${legal}"`);
+  await expect(page.getByTestId("verdict-website")).toContainText(`Only an account calling itself “${legal}”`);
   await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "unverified_operator");
   await shotBoth(page, "check-unverified-operator");
 

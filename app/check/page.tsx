@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import type { ReactNode } from "react";
 import { DomainName } from "@/components/domain-name";
+import { SelfName } from "@/components/speaker-name";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/check/answer-check";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
 import { lookupLimiter } from "@/lib/lookup/limiter";
-import { formatUtc } from "@/lib/format/dates";
+import { formatUtc, formatUtcDay } from "@/lib/format/dates";
 
 export const metadata: Metadata = {
   title: "Check before you pay",
@@ -39,9 +41,15 @@ const HEADLINE: Record<Verdict, string> = {
   not_on_record: "– Not on record",
 };
 
+/** The operator as the answer names it: a verified organisation's legal name when the operator part matched one, else as asked. */
+const askedName = (r: Awaited<ReturnType<typeof checkParts>>) => (r.parts.operator?.verdict === "match" ? r.parts.operator.on_record_for : r.operator);
+
 /** What one part's verdict means, in a sentence a stranger can act on. */
-function partSentence(a: PartAnswer, operator: string | null, label: string): string {
+function partSentence(a: PartAnswer, operator: string | null, label: string): ReactNode {
   const who = a.on_record_for ?? "an unnamed account";
+  if (a.taken_down && a.verdict === "mismatch") {
+    return <>Proof Records took a record with this {label.toLowerCase()} down on {formatUtcDay(a.taken_down.at)}: <q>{a.taken_down.reason}</q>. Do not pay. <a className="underline" href={a.taken_down.certificate_url}>What was taken down</a></>;
+  }
   if (a.shared_name) {
     return label === "Operator"
       ? `More than one verified organisation is called ${who}. A name alone cannot say which one you mean: give its LEI or its website.`
@@ -56,21 +64,31 @@ function partSentence(a: PartAnswer, operator: string | null, label: string): st
     case "close_match":
       return `On record for ${who}, a verified organisation — not exactly "${operator ?? a.given}". Did you mean ${who}? If the name you were given differs, be careful.`;
     case "mismatch":
+      if (!a.name_verified) {
+        return <>Warning: not on record for {operator ?? "the operator you entered"}, a verified organisation — only for another account{a.on_record_for ? <>, calling itself “<SelfName name={a.on_record_for} />” (name not verified)</> : ""}. Do not pay until you have checked.</>;
+      }
       return `Warning: on record for a DIFFERENT operator: ${who}, a verified organisation. Do not pay until you have checked.`;
     case "unverified_operator":
       return a.on_record_for
-        ? `Only an account calling itself "${a.on_record_for}" has this on record — that name was not verified by anyone. This is no assurance of who you are dealing with.`
+        ? <>Only an account calling itself “<SelfName name={a.on_record_for} />” has this on record — that name was not verified by anyone. This is no assurance of who you are dealing with.</>
         : "Only an unnamed account that is not a verified organisation has this on record. This is no assurance of who you are dealing with.";
     case "not_on_record":
       return `Not on record${a.normalized === null ? " — not recognised as a valid value of its kind" : ""}. That proves nothing either way: ask the operator for a Proof Records certificate.`;
   }
 }
 
-function Answer({ label, a, operator }: { label: string; a: PartAnswer; operator: string | null }) {
+function Answer({ label, a, operator, overall }: { label: string; a: PartAnswer; operator: string | null; overall: Verdict }) {
+  // One colour per answer (issue 38): a matched operator is green only when the whole answer is; otherwise it is a plain
+  // fact ("a verified organisation") beside the warning, never a green tick next to red or amber.
+  const muted = label === "Operator" && a.verdict === "match" && overall !== "match";
+  const headline = a.taken_down && a.verdict === "mismatch" ? "✗ Taken down by Proof Records"
+    : a.shared_name ? "≈ More than one organisation has this name"
+    : muted ? "A verified organisation — see the warning above"
+    : HEADLINE[a.verdict];
   return (
-    <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${TONE[a.verdict]}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
+    <li className={`rounded-lg border-l-8 p-4 shadow-sm ring-1 ring-slate-200 ${muted ? TONE.not_on_record : TONE[a.verdict]}`} data-testid={`verdict-${label.toLowerCase()}`} data-verdict={a.verdict}>
       <p className="text-sm text-slate-500">{label}: <span className="break-all font-mono text-slate-800">{label === "Website" ? <DomainName domain={a.given} /> : a.given}</span></p>
-      <p className="mt-1 text-base font-bold">{a.shared_name ? "≈ More than one organisation has this name" : HEADLINE[a.verdict]}</p>
+      <p className="mt-1 text-base font-bold">{headline}</p>
       <p className={`mt-1 text-lg font-semibold ${a.verdict === "mismatch" ? "text-red-800" : ""}`} role={a.verdict === "mismatch" ? "alert" : undefined}>
         {partSentence(a, operator, label)}
       </p>
@@ -125,9 +143,9 @@ export default async function CheckPage({ searchParams }: Props) {
         {result && <Overall result={result} />}
         {result && (
           <ul className="mt-4 max-w-3xl space-y-3" data-testid="check-results">
-            {result.parts.website && <Answer label="Website" a={result.parts.website} operator={result.operator} />}
-            {result.parts.payee && <Answer label="Payee" a={result.parts.payee} operator={result.operator} />}
-            {result.parts.operator && <Answer label="Operator" a={result.parts.operator} operator={result.operator} />}
+            {result.parts.website && <Answer label="Website" a={result.parts.website} operator={askedName(result)} overall={result.overall} />}
+            {result.parts.payee && <Answer label="Payee" a={result.parts.payee} operator={askedName(result)} overall={result.overall} />}
+            {result.parts.operator && <Answer label="Operator" a={result.parts.operator} operator={result.operator} overall={result.overall} />}
           </ul>
         )}
         <p className="mt-8 max-w-3xl text-sm text-slate-600">

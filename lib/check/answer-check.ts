@@ -14,6 +14,7 @@ import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/sc
 import { recordUrls } from "@/lib/records/urls";
 import { composeCheck, type PartName, type PartVerdict, type Verdict } from "@/lib/trust/check-overall";
 import { judgeFound, type JudgedRecord } from "@/lib/trust/match-trust";
+import { takenDown, type TakenDown } from "@/lib/trust/taken-down";
 
 const part = (what: string) =>
   z.string().trim().max(500).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN).optional().describe(what);
@@ -30,7 +31,8 @@ export type CheckQuery = z.output<typeof checkQuerySchema>;
  * CONTRACT "What a public yes requires" → /check. `match`: on record, checked, standing, for a
  * verified organisation whose legal name (or LEI) is the operator asked; `close_match`: the
  * same, but the name differs slightly (the name on record is given); `mismatch`: on record for
- * a verified organisation with another name (named); `unverified_operator`: on record only
+ * a verified organisation with another name (named), or — the operator asked being one verified
+ * organisation — only through other accounts; `unverified_operator`: on record only
  * through accounts that are not verified organisations (their names are self-declared);
  * `not_on_record`.
  */
@@ -55,6 +57,8 @@ export type PartAnswer = {
    * website or payee on record for one of them, are close_match at best; the LEI tells them apart.
    */
   shared_name: boolean;
+  /** A record holding this value that Proof Records staff took down (lib/trust/taken-down.ts), or null. */
+  taken_down: TakenDown | null;
   as_of: string;
 };
 
@@ -92,12 +96,20 @@ function answer(given: string, normalized: string | null, verdict: Verdict, show
     verification_id: shown?.id ?? null,
     certificate_url: shown ? recordUrls(shown.id).certificate_url : null,
     shared_name: sharedName,
+    taken_down: null,
     as_of: now.toISOString(),
   } };
 }
 
 /** The verdict for a website or payee from the records found for it, each judged by the one trust decision. */
-function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date, sharedName = false): Answered {
+/**
+ * What the operator part found, for the other parts: `organisation` — the verified
+ * organisation's account the operator asked names (one, exactly); `sharedName` — the bare name
+ * asked is held by several.
+ */
+type OperatorFound = { organisation: string | null; sharedName: boolean };
+
+function verdictFor(given: string, value: LookupValue | null, judged: readonly JudgedRecord<MatchRow>[], asked: Asked, now: Date, found: OperatorFound = { organisation: null, sharedName: false }): Answered {
   const normalized = value?.value ?? null;
   // Only checked records that still stand can vouch; a record only stated, or whose part lapsed, never does.
   const standing = judged.filter((r) => r.trust.lookup === "verified" || r.trust.lookup === "checked");
@@ -106,19 +118,26 @@ function verdictFor(given: string, value: LookupValue | null, judged: readonly J
     if (!asked) return answer(given, normalized, "match", byOrg[0]!, now);
     const same = byOrg.find((r) => sameOperator(r.account.organisation!, asked));
     // A name several verified organisations hold says only "one of them": close_match at best (issue 38).
-    if (same && sharedName) return answer(given, normalized, "close_match", same, now, true);
+    if (same && found.sharedName) return answer(given, normalized, "close_match", same, now, true);
     if (same) return answer(given, normalized, "match", same, now);
     const close = asked.lei ? undefined : byOrg.find((r) => closeNames(r.account.organisation!.legal_name, asked.name));
     if (close) return answer(given, normalized, "close_match", close, now);
     return answer(given, normalized, "mismatch", byOrg[0]!, now);
   }
+  // The operator asked is a verified organisation, and this is on record only through other accounts — one may even
+  // carry its name: not the organisation's (issue 38, "one coherent answer"), never an amber note beside its green.
+  if (found.organisation !== null && judged.length > 0) return answer(given, normalized, "mismatch", standing[0] ?? judged[0]!, now);
   if (judged.length > 0) return answer(given, normalized, "unverified_operator", standing[0] ?? judged[0]!, now);
   return answer(given, normalized, "not_on_record", null, now);
 }
 
-async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], asked: Asked, now: Date, sharedName: boolean) {
-  const rows = await findMatches(db, candidates, now);
-  return verdictFor(given, candidates[0] ?? null, await judgeFound(db, rows, now), asked, now, sharedName);
+async function checkValue(db: DbOrTx, given: string, candidates: LookupValue[], asked: Asked, now: Date, found: OperatorFound) {
+  const [rows, down] = await Promise.all([findMatches(db, candidates, now), takenDown(db, candidates)]);
+  const answered = verdictFor(given, candidates[0] ?? null, await judgeFound(db, rows, now), asked, now, found);
+  if (!down) return answered;
+  // A take-down keeps warning (issue 38): red, unless a verified organisation vouches for the value now.
+  const vouched = answered.answer.verdict === "match" || answered.answer.verdict === "close_match";
+  return { ...answered, answer: { ...answered.answer, taken_down: down, verdict: vouched ? answered.answer.verdict : "mismatch" } };
 }
 
 /** The company_identity record a verified organisation keeps public for its LEI, to link the operator to; null when none. */
@@ -144,7 +163,7 @@ const MAX_CLOSE_SCAN = 5000;
  */
 async function checkOperator(db: DbOrTx, asked: NonNullable<Asked>, now: Date): Promise<Answered> {
   const key = legalNameKey(asked.name);
-  const base = { given: asked.name, normalized: asked.lei ?? key, shared_name: false, as_of: now.toISOString() };
+  const base = { given: asked.name, normalized: asked.lei ?? key, shared_name: false, taken_down: null, as_of: now.toISOString() };
   const verified = eq(organisations.status, "verified");
   // An LEI names one organisation (unique index); a bare name may be held by several (namesakes): two are enough to know.
   const exacts = await db.select().from(organisations)
@@ -192,21 +211,25 @@ export async function checkParts(db: DbOrTx, q: CheckQuery, now = new Date()) {
   const asked = askedOperator(q.operator || undefined);
   const answered: Partial<Record<PartName, Answered>> = {};
   if (asked) answered.operator = await checkOperator(db, asked, now);
-  const shared = answered.operator?.answer.shared_name ?? false;
+  const op = answered.operator;
+  const found: OperatorFound = { organisation: op?.answer.verdict === "match" ? op.organisation : null, sharedName: op?.answer.shared_name ?? false };
   if (q.website) {
     const n = normalizeAs("website", q.website);
-    answered.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now, shared);
+    answered.website = "error" in n ? verdictFor(q.website, null, [], asked, now) : await checkValue(db, q.website, [{ kind: "website", value: n.value }], asked, now, found);
   }
   if (q.payee) {
     const d = detect(q.payee);
     const candidates = "error" in d ? [] : d.candidates.filter((c) => c.kind === "iban" || c.kind === "wallet");
-    answered.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now, shared);
+    answered.payee = candidates.length === 0 ? verdictFor(q.payee, null, [], asked, now) : await checkValue(db, q.payee, candidates, asked, now, found);
   }
   const parts: { operator?: PartAnswer; website?: PartAnswer; payee?: PartAnswer } = {};
   const verdicts: Partial<Record<PartName, PartVerdict>> = {};
   for (const [k, a] of Object.entries(answered) as [PartName, Answered][]) {
     parts[k] = a.answer;
-    verdicts[k] = { verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation, shared_name: a.answer.shared_name };
+    verdicts[k] = {
+      verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation,
+      shared_name: a.answer.shared_name, taken_down: a.answer.taken_down,
+    };
   }
   const { overall, summary } = composeCheck(verdicts, asked !== null);
   return { operator: asked?.name ?? null, overall, summary, parts, as_of: now.toISOString() };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Assert, Out, SameKeys } from "@/lib/http/response-checks";
 import { base64url, evidenceLevelSchema, timestampSchema } from "@/lib/http/response-primitives";
+import { takenDownSchema } from "@/lib/lookup/lookup-schema";
 import { recordIdSchema } from "@/lib/records/schemas";
 import { VERDICTS, type checkParts, type PartAnswer } from "./answer-check";
 
@@ -13,7 +14,7 @@ export const checkPartSchema = z
     given: z.string().describe("The part as it was sent."),
     normalized: z.string().nullable().describe("Its normal form; null when it is not a valid value of its kind."),
     verdict: verdictSchema.describe(
-      "match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for; unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.",
+      "match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for — or, when the operator asked is one verified organisation, on record only through other accounts (name_verified false; on_record_for is such an account's own word, perhaps the organisation's very name); unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.",
     ),
     on_record_for: z.string().nullable().describe("The verified organisation's legal name the part is on record for; with unverified_operator, the self-declared name of the account (name_verified false)."),
     name_verified: z.boolean().describe("Whether on_record_for is a verified organisation's legal name; false: the account's own word."),
@@ -22,6 +23,7 @@ export const checkPartSchema = z
     verification_id: recordIdSchema.nullable(),
     certificate_url: z.url().nullable(),
     shared_name: z.boolean().describe("More than one verified organisation holds the operator name asked, so a bare name cannot say which one: the operator part, and a website or payee on record for one of them, are close_match at best. Give the LEI to tell them apart."),
+    taken_down: takenDownSchema.nullable().describe("A live public record holding this value that Proof Records staff revoked (the latest), or null. With one the part is mismatch — \"Proof Records took a record with this payee down on ‹date›: ‹reason›. Do not pay.\" — unless a verified organisation vouches for the value now."),
     as_of: timestampSchema,
   })
   .meta({ id: "CheckPart", description: "The verdict for one part of a check." });

@@ -11,6 +11,12 @@
  *   "everything you entered".
  * - An operator given as a bare name that several verified organisations hold (namesakes) is
  *   `close_match` at best, and the sentence asks for the LEI or the website.
+ * - An operator that is one verified organisation, with a website or payee on record only
+ *   through other accounts (one may carry its very name): `mismatch` — "not on record for ‹X›,
+ *   a verified organisation" — never an amber caution beside a green match.
+ * - A value whose record Proof Records staff took down is `mismatch` unless a verified
+ *   organisation vouches for it now: "Proof Records took a record with this payee down on
+ *   ‹date›: ‹reason›. Do not pay."
  */
 export type Verdict = "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
 export const VERDICTS = ["match", "close_match", "mismatch", "unverified_operator", "not_on_record"] as const;
@@ -23,6 +29,8 @@ export type PartVerdict = {
   organisation: string | null;
   /** The operator part: more than one verified organisation holds the name asked (namesakes). */
   shared_name?: boolean;
+  /** Proof Records staff took down a record holding the value (lib/trust/taken-down.ts). */
+  taken_down?: { at: string; reason: string } | null;
 };
 
 const SEVERITY: Record<Verdict, number> = { mismatch: 4, not_on_record: 3, unverified_operator: 2, close_match: 1, match: 0 };
@@ -72,8 +80,20 @@ export function composeCheck(parts: Partial<Record<PartName, PartVerdict>>, oper
       return { overall: "close_match", summary: `On record for ${org}, a verified organisation whose name differs slightly from the one you entered: check the name before you pay.` };
     }
     case "mismatch": {
-      const other = given.filter(([, p]) => p.verdict === "mismatch").map(([k, p]) => `${LABEL[k]} is on record for ${p.on_record_for}`);
-      return { overall: "mismatch", summary: `Stop: ${list(other)}, a different operator. Do not pay until you have checked.` };
+      const down = given.filter(([, p]) => p.verdict === "mismatch" && p.taken_down);
+      if (down.length > 0) {
+        const each = down.map(([k, p]) => `Proof Records took a record with ${LABEL[k].replace(/^the /, "this ")} down on ${p.taken_down!.at.slice(0, 10)}: ${p.taken_down!.reason}`);
+        return { overall: "mismatch", summary: `Stop: ${each.join("; ")}. Do not pay.` };
+      }
+      const wrong = given.filter(([, p]) => p.verdict === "mismatch");
+      // On record only through accounts that are not the verified organisation asked (perhaps under its very name).
+      const notTheirs = wrong.filter(([, p]) => p.organisation === null).map(([k]) => LABEL[k]);
+      const other = wrong.filter(([, p]) => p.organisation !== null).map(([k, p]) => `${LABEL[k]} is on record for ${p.on_record_for}, a different operator`);
+      const asked = parts.operator?.verdict === "match" ? parts.operator.on_record_for : null;
+      if (notTheirs.length > 0 && asked !== null) {
+        other.unshift(`${list(notTheirs)} ${notTheirs.length > 1 ? "are" : "is"} not on record for ${asked}, a verified organisation — only for another account, whose name nobody verified`);
+      }
+      return { overall: "mismatch", summary: `Stop: ${list(other)}. Do not pay until you have checked.` };
     }
     case "unverified_operator":
       return { overall: "unverified_operator", summary: "Caution: this is on record only through an account that is not a verified organisation. Its name is its own word." };

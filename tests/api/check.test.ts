@@ -192,6 +192,34 @@ describe("the public check", () => {
     expect(twinByLei.overall).toBe("mismatch");
   });
 
+  it("a verified organisation's name borrowed by another account: mismatch, one colour, never amber beside a green match", async () => {
+    // The attacker's steps: copy a verified organisation's exact legal name onto a new account, prove a look-alike website
+    // and a wallet, and send payers to /check with the real name.
+    const name = `Harbourside ${randomUUID().slice(0, 6)} Stays Ltd`;
+    const real = await verifiedOperator(name);
+    const realSite = await provedDomain(real.liveKey);
+    const copy = await operatorNamed(name);
+    const fakeSite = await provedDomain(copy.liveKey);
+    const fakeWallet = await provedWallet(copy.liveKey);
+    const r = await check({ operator: name, website: fakeSite.domain, payee: fakeWallet.address });
+    expect(r.parts.operator).toMatchObject({ verdict: "match", on_record_for: name, name_verified: true });
+    expect(r.parts.website).toMatchObject({ verdict: "mismatch", on_record_for: name, name_verified: false, verification_id: fakeSite.id });
+    expect(r.parts.payee).toMatchObject({ verdict: "mismatch", name_verified: false });
+    expect(r.overall).toBe("mismatch");
+    expect(r.summary).toBe(`Stop: the website and the payee are not on record for ${name}, a verified organisation — only for another account, whose name nobody verified. Do not pay until you have checked.`);
+    const page = await call("GET", `/check?${new URLSearchParams({ operator: name, website: fakeSite.domain })}`, { headers: { "x-forwarded-for": nextIp() } });
+    expect(page.text).toMatch(/data-testid="check-overall" data-verdict="mismatch"/);
+    expect(page.text).toMatch(/data-testid="verdict-website" data-verdict="mismatch"/);
+    expect(/data-verdict="unverified_operator"/.test(page.text), "no amber part beside the operator's green").toBe(false);
+    expect(page.text).toContain("only for another account");
+    // The self-declared name is shown as data, in an element of its own.
+    expect(page.text).toMatch(new RegExp(`<bdi [^>]*data-testid="self-name"[^>]*>${name}</bdi>`));
+    // The real organisation's own website still matches.
+    expect((await check({ operator: name, website: realSite.domain })).overall).toBe("match");
+    // Without an operator asked, the copy is what it always was: amber, its name its own word.
+    expect((await check({ website: fakeSite.domain })).parts.website).toMatchObject({ verdict: "unverified_operator", name_verified: false });
+  });
+
   it("counts only live, public, active records", async () => {
     const name = `Private ${randomUUID().slice(0, 6)} Ltd`;
     const op = await operatorNamed(name);
