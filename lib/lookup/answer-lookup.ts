@@ -3,6 +3,7 @@ import { recordUrls } from "@/lib/records/urls";
 import { signedAnswer } from "@/lib/signing/canonical";
 import { LOOKUP_RANK } from "@/lib/trust/decide";
 import { judgeFound, type JudgedRecord } from "@/lib/trust/match-trust";
+import { takenDown, type TakenDown } from "@/lib/trust/taken-down";
 import { findMatches, MAX_MATCHES, type MatchRow } from "./find-matches";
 import type { LookupRequest } from "./lookup-query";
 
@@ -15,9 +16,10 @@ import type { LookupRequest } from "./lookup-query";
  * (lib/trust/decide.ts): `verified` — checked, standing, and by a verified organisation;
  * `checked` — checked and standing, but no account behind them is a verified organisation;
  * `attested` — only stated by their accounts; `no_match`. Every match names who made the
- * statement (`account`, with `name_verified`).
+ * statement (`account`, with `name_verified`). `taken_down`: the latest record holding the value
+ * that Proof Records staff revoked (lib/trust/taken-down.ts), or null — a warning that stays.
  */
-export function lookupFields(req: LookupRequest, judged: readonly JudgedRecord<MatchRow>[], now: Date) {
+export function lookupFields(req: LookupRequest, judged: readonly JudgedRecord<MatchRow>[], now: Date, down: TakenDown | null = null) {
   const standing = judged.filter((r) => r.trust.lookup !== null);
   const chosen = req.candidates.find((c) => standing.some((r) => r.kind === c.kind)) ?? req.candidates[0]!;
   const found = standing.filter((r) => r.kind === chosen.kind).slice(0, MAX_MATCHES);
@@ -33,13 +35,13 @@ export function lookupFields(req: LookupRequest, judged: readonly JudgedRecord<M
   }));
   const best = Math.max(0, ...found.map((r) => LOOKUP_RANK[r.trust.lookup!]));
   const result = best === 3 ? "verified" as const : best === 2 ? "checked" as const : best === 1 ? "attested" as const : "no_match" as const;
-  return { query: req.query, normalized: chosen.value, type: chosen.kind, result, matches, as_of: now.toISOString() };
+  return { query: req.query, normalized: chosen.value, type: chosen.kind, result, matches, taken_down: down, as_of: now.toISOString() };
 }
 
 /** The lookup's answer, unsigned: what the API signs and the home page shows (app/page.tsx), from the one trust decision. */
 export async function lookupAnswer(db: Db, req: LookupRequest, now = new Date()) {
-  const rows = await findMatches(db, req.candidates, now);
-  return lookupFields(req, await judgeFound(db, rows, now), now);
+  const [rows, down] = await Promise.all([findMatches(db, req.candidates, now), takenDown(db, req.candidates)]);
+  return lookupFields(req, await judgeFound(db, rows, now), now, down);
 }
 
 export type LookupAnswer = Awaited<ReturnType<typeof lookupAnswer>>;

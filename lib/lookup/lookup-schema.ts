@@ -6,6 +6,16 @@ import { recordIdSchema } from "@/lib/records/schemas";
 import type { lookupFields } from "./answer-lookup";
 import { LOOKUP_KINDS } from "./normalize";
 
+/** A take-down (lib/trust/taken-down.ts), as lookup and /check answers carry it. */
+export const takenDownSchema = z
+  .strictObject({
+    verification_id: recordIdSchema.describe("The record staff revoked."),
+    at: timestampSchema.describe("When they revoked it."),
+    reason: z.string().describe("The public reason they gave (as on its certificate)."),
+    certificate_url: z.url(),
+  })
+  .meta({ id: "TakenDown", description: "A record holding the value that Proof Records staff took down." });
+
 /** The signed answer of GET /api/v1/lookup: the contract of lookupFields (./answer-lookup) plus its signature. */
 
 export const lookupMatchSchema = z
@@ -32,6 +42,7 @@ export const lookupAnswerSchema = z
         "verified: at least one match that was checked (source_verified or evidence_verified), still stands (every record it rests on is active) and whose account is a verified organisation; checked: checked, standing matches, but no account behind them is a verified organisation (their names are self-declared); attested: matches, all only stated by their accounts (participant_attested); no_match: none.",
       ),
     matches: z.array(lookupMatchSchema).max(20).describe("The strongest evidence first, then the newest; at most 20."),
+    taken_down: takenDownSchema.nullable().describe("A live public record holding this value that Proof Records staff revoked (the latest), or null: a warning that stays after the record is gone — \"Proof Records took a record with this value down on ‹date›: ‹reason›\"."),
     as_of: timestampSchema.describe("When this answer was signed."),
     signing_key_id: z.string().describe("kid of the JWKS key that signed this answer."),
     signature: base64url.describe("Ed25519 over the RFC 8785 canonical JSON of this object without signature; base64url without padding."),

@@ -22,7 +22,7 @@ import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
 import {
   dataIntegrityProofSchema, didDocumentSchema, multikeySchema, recordCredentialSchema, statusEntrySchema, statusListCredentialSchema,
 } from "@/lib/vc/vc-schema";
-import { lookupAnswerSchema, lookupMatchSchema } from "@/lib/lookup/lookup-schema";
+import { lookupAnswerSchema, lookupMatchSchema, takenDownSchema } from "@/lib/lookup/lookup-schema";
 import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
 import {
   eventDetailSchema, eventListSchema, eventSchema, webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookReplayedSchema,
@@ -55,6 +55,7 @@ export const RESPONSE_SCHEMAS = [
   logEntrySchema,
   signedStatusSchema,
   lookupMatchSchema,
+  takenDownSchema,
   lookupAnswerSchema,
   checkPartSchema,
   checkAnswerSchema,

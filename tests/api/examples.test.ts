@@ -1189,6 +1189,7 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
           },
         },
       }],
+      taken_down: null,
       as_of: expect.stringMatching(TIMESTAMP), signing_key_id: proved.integrity.signing_key_id, signature: expect.any(String),
     });
     expect(await lookupSignatureValid(r.body)).toBe(true);
@@ -1200,7 +1201,7 @@ describe("documented examples: the public lookup (docs/api.md)", () => {
     const r = await exchange("lookup_no_match", "GET", "/api/v1/lookup?q=NL91%20ABNA%200417%201643%2000");
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({
-      query: "NL91 ABNA 0417 1643 00", normalized: "NL91ABNA0417164300", type: "iban", result: "no_match", matches: [],
+      query: "NL91 ABNA 0417 1643 00", normalized: "NL91ABNA0417164300", type: "iban", result: "no_match", matches: [], taken_down: null,
     });
     expect(await lookupSignatureValid(r.body)).toBe(true);
   });

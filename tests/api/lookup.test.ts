@@ -83,7 +83,7 @@ describe("lookup: matches", () => {
           organisation: expect.objectContaining({ legal_name: "Acme Holidays Ltd", status: "verified", basis: "documents", domains: [] }),
         },
       }]);
-      expect(Object.keys(r.body).sort()).toEqual(["as_of", "matches", "normalized", "query", "result", "signature", "signing_key_id", "type"]);
+      expect(Object.keys(r.body).sort()).toEqual(["as_of", "matches", "normalized", "query", "result", "signature", "signing_key_id", "taken_down", "type"]);
       await expectSigned(r.body);
     }
     // With the type named, a URL with a path is still the website; as a listing link it is another value.

@@ -1,0 +1,34 @@
+import { and, desc, eq, like, or } from "drizzle-orm";
+import { recordHistory, records, recordValues } from "@/drizzle/schema";
+import type { DbOrTx } from "@/lib/db/client";
+import type { LookupValue } from "@/lib/lookup/normalize";
+import { recordUrls } from "@/lib/records/urls";
+
+/**
+ * Take-downs keep warning (issue 38, item 11). A value — a website, an IBAN, a wallet, a
+ * listing link — held by a live public record that Proof Records staff revoked stays a warning
+ * wherever it is looked up: "Proof Records took a record with this ‹value› down on ‹date›:
+ * ‹public reason›". Not "not on record — proves nothing": staff revoke a record only after
+ * looking at it, and the reason they give is public on its certificate already.
+ *
+ * One index probe per candidate (record_values by kind and value), then the record's revoking
+ * history entry: the same cost at any history length and number of records.
+ */
+export type TakenDown = { verification_id: string; at: string; reason: string; certificate_url: string };
+
+export async function takenDown(db: DbOrTx, candidates: readonly LookupValue[]): Promise<TakenDown | null> {
+  if (candidates.length === 0) return null;
+  const [row] = await db
+    .select({ id: records.id, at: recordHistory.at, reason: recordHistory.reason })
+    .from(recordValues)
+    .innerJoin(records, eq(records.id, recordValues.recordId))
+    .innerJoin(recordHistory, and(eq(recordHistory.recordId, records.id), eq(recordHistory.status, "revoked"), like(recordHistory.by, "staff:%")))
+    .where(and(
+      or(...candidates.map((c) => and(eq(recordValues.kind, c.kind), eq(recordValues.value, c.value)))),
+      eq(records.environment, "live"), eq(records.visibility, "public"), eq(records.status, "revoked"),
+    ))
+    .orderBy(desc(recordHistory.at), desc(records.id))
+    .limit(1);
+  if (!row) return null;
+  return { verification_id: row.id, at: row.at.toISOString(), reason: row.reason ?? "no reason was given", certificate_url: recordUrls(row.id).certificate_url };
+}
