@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { accounts, organisationVerifications } from "@/drizzle/schema";
+import { accounts, organisations, organisationVerifications } from "@/drizzle/schema";
 import { loadAccountProfiles, NO_PROFILE } from "@/lib/accounts/account-profile";
+import { legalNameKey } from "@/lib/connectors/legal-name";
 import type { Db } from "@/lib/db/client";
 import { filesOfAccount } from "@/lib/files/get-file";
 import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
@@ -26,10 +27,30 @@ export async function listPendingVerifications(db: Db, now = new Date(), limit =
   return rows.map((r) => ({ ...r, register: registerAnswerOf(r.register), sla: slaState(r.createdAt, now) }));
 }
 
+/** At most this many namesakes are shown (a name held by more is itself the finding). */
+const MAX_NAMESAKES = 10;
+
+/**
+ * Verified (or lapsed) organisations of other accounts whose normalised legal name is one of
+ * `names` (issue 38, "names are not identities"): the reviewer sees them before approving a
+ * second organisation under the same name — which /check then cannot tell apart by name.
+ */
+export async function namesakesOf(db: Db, accountId: string, names: readonly (string | null | undefined)[]) {
+  const keys = [...new Set(names.filter((n): n is string => typeof n === "string" && n.trim() !== "").map(legalNameKey))].filter((k) => k !== "");
+  if (keys.length === 0) return [];
+  return db
+    .select({ accountId: organisations.accountId, legalName: organisations.legalName, lei: organisations.lei, jurisdiction: organisations.jurisdiction, basis: organisations.basis, status: organisations.status, verifiedAt: organisations.verifiedAt })
+    .from(organisations)
+    .where(and(inArray(organisations.nameKey, keys), ne(organisations.accountId, accountId)))
+    .orderBy(asc(organisations.verifiedAt), asc(organisations.accountId))
+    .limit(MAX_NAMESAKES);
+}
+
 /**
  * Everything the reviewer's page of one application shows: the application, the register's
  * answer, its documents, the account (its profile and proved domains), the account that
- * already holds the LEI (if another does), the checklist and the account's earlier applications.
+ * already holds the LEI (if another does), other organisations with the same legal name
+ * (namesakes), the checklist and the account's earlier applications.
  */
 export async function getVerificationForReview(db: Db, id: string, now = new Date()) {
   if (!ORGANISATION_VERIFICATION_ID_RE.test(id)) return null;
@@ -50,8 +71,12 @@ export async function getVerificationForReview(db: Db, id: string, now = new Dat
     row.decidedBy ? db.select({ email: decider.email }).from(decider).where(eq(decider.id, row.decidedBy)) : Promise.resolve([]),
   ]);
   const holderAccount = holder ? (await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, holder.accountId)))[0] : undefined;
+  const register = registerAnswerOf(row.register);
+  // The names it could be approved under: the register's legal name, the name decided (once approved), the account's own.
+  const namesakes = await namesakesOf(db, row.accountId, [register?.result === "found" ? register.legal_name : null, row.legalName, account?.name]);
   return {
-    row, account: account!, documents, register: registerAnswerOf(row.register),
+    namesakes,
+    row, account: account!, documents, register,
     profile: profiles.get(row.accountId) ?? NO_PROFILE,
     holder: holder && { ...holder, email: holderAccount?.email ?? null },
     checklist: verificationChecklist(row.lei !== null), earlier, decidedBy: decidedBy[0]?.email ?? null,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { call, issue, newAccount, uniqueEmail, until } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
@@ -145,6 +146,39 @@ describe("the reviewer's decision", () => {
     expect((await decide(rev, b.id, { decision: "reject", reason: "This LEI is already verified for another account." })).text).toContain('"done":"rejected"');
     const rejected = (await call("GET", "/api/v1/account/organisation-verification", { key: second.sandboxKey })).body;
     expect(rejected.application).toMatchObject({ status: "rejected", reason: "This LEI is already verified for another account." });
+  });
+
+  it("a namesake — another organisation already verified under the same legal name — is shown to the reviewer before approval", async () => {
+    // The attacker's steps: an entity elsewhere (or none: documents) with a real organisation's legal name applies.
+    const rev = await staffSession("reviewer", "orgrev");
+    const name = `Jacquard Looms ${randomUUID().slice(0, 6)} Ltd`;
+    const first = await newAccount("org");
+    const lei = ownLei(name);
+    const a = (await apply(first.sandboxKey, { lei })).body;
+    // The first of the name: no namesake.
+    expect((await portalPage(rev, `/review/organisations/${a.id}`)).html).not.toContain('data-testid="namesakes"');
+    expect((await decide(rev, a.id, { decision: "approve", checklist: LEI_CHECKS })).text).toContain('"done":"approved"');
+
+    // A second account, no LEI, calling itself by the same name (other case and spacing): the reviewer sees the first.
+    const second = await newAccount("org");
+    expect((await call("PATCH", "/api/v1/account", { key: second.sandboxKey, body: { name: `  ${name.toUpperCase()} ` } })).status).toBe(200);
+    const b = (await apply(second.sandboxKey, {})).body;
+    const page = await portalPage(rev, `/review/organisations/${b.id}`);
+    expect(page.status).toBe(200);
+    const box = page.html.slice(page.html.indexOf('data-testid="namesakes"'));
+    expect(page.html).toContain('data-testid="namesakes"');
+    expect(box).toContain(name);
+    expect(box).toContain(lei);
+    expect(box).toContain(first.accountId);
+    expect(box).toContain("LEI register");
+    expect(box).toContain("GB");
+    // Approved all the same (a different entity may share a name): /check then cannot tell them apart by name alone.
+    expect((await decide(rev, b.id, { decision: "approve", checklist: ["legal_name_from_documents", "document_names_applicant", "independent_channel"], legal_name: name })).text).toContain('"done":"approved"');
+    const check = await call("GET", `/api/v1/check?${new URLSearchParams({ operator: name })}`, { headers: { "x-forwarded-for": nextIp() } });
+    expect(check.body.parts.operator).toMatchObject({ verdict: "close_match", shared_name: true });
+    expect((await call("GET", `/api/v1/check?${new URLSearchParams({ operator: lei })}`, { headers: { "x-forwarded-for": nextIp() } })).body.parts.operator).toMatchObject({ verdict: "match", lei });
+    // The first one's page now lists the second as its namesake, too.
+    expect((await portalPage(rev, `/review/organisations/${a.id}`)).html).toContain(second.accountId);
   });
 
   it("without an LEI the reviewer types the legal name from the documents (basis documents); customers cannot decide", async () => {

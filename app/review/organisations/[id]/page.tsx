@@ -52,6 +52,30 @@ export default async function OrganisationReviewPage({ params }: Props) {
           </div>
         )}
 
+        {v.namesakes.length > 0 && (
+          <section role="alert" className="rounded border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="namesakes">
+            <h2 className="text-base font-semibold">Namesakes: {v.namesakes.length === 1 ? "another organisation has" : `${v.namesakes.length} other organisations have`} this legal name</h2>
+            <p className="mt-1">
+              A name is not an identity. Approving gives two accounts the same verified name: a payer who asks <code>/check</code> by
+              name alone then gets &ldquo;more than one verified organisation has this name&rdquo; and must use the LEI or the website. Make
+              sure this is a different legal entity (LEI, jurisdiction), not the same one applying again.
+            </p>
+            <DataTable className="mt-2" head={["Legal name", "LEI", "Jurisdiction", "Basis", "Status", "Account", "Verified"]}>
+              {v.namesakes.map((n) => (
+                <tr key={n.accountId} className="border-b border-amber-200" data-testid="namesake">
+                  <td data-label="Legal name" className="py-2 font-semibold">{n.legalName}</td>
+                  <td data-label="LEI" className="font-mono">{n.lei ?? "none"}</td>
+                  <td data-label="Jurisdiction">{n.jurisdiction ?? "—"}</td>
+                  <td data-label="Basis">{n.basis === "lei_register" ? "LEI register" : "documents"}</td>
+                  <td data-label="Status">{n.status}</td>
+                  <td data-label="Account"><code>{n.accountId}</code></td>
+                  <td data-label="Verified">{formatUtc(n.verifiedAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </section>
+        )}
+
         <section>
           <h2 className="text-lg font-semibold">LEI register</h2>
           <RegisterView lei={row.lei} answer={v.register} />
