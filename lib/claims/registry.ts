@@ -79,6 +79,8 @@ export const walletControlClaimTypes = () => typesWith((m) => m.capabilities?.pr
 
 /** The types whose records name a principal their owner may change (`capabilities.principal`). */
 export const principalClaimTypes = () => typesWith((m) => m.capabilities?.principal);
+/** Types with a part resting on the account's verified organisation (a listing's operator): they follow its standing. */
+export const accountPartClaimTypes = () => typesWith((m) => m.policy?.accountPartLapsed !== undefined);
 
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
 export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.policy?.monitor);

@@ -5,6 +5,7 @@ import { announceAccountChange } from "@/lib/accounts/auth-cache";
 import { legalNameKey } from "@/lib/connectors/legal-name";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
+import { followOrganisation } from "@/lib/records/follow-organisation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { invalidateStatus } from "@/lib/records/status-cache";
 import { addDefaultWatches } from "@/lib/watches/default-watches";
@@ -52,12 +53,17 @@ export async function setVerifiedOrganisation(tx: Tx, o: VerifiedOrganisation) {
   await tx.update(accounts).set({ name: o.legalName }).where(eq(accounts.id, o.accountId));
   await addDefaultWatches(tx, o.accountId, { legalName: o.legalName, lei: o.lei, domains: o.domains }, o.at);
   await notifyStatusChanged(tx, [accountDependency(o.accountId)]);
+  // Verified again: what its lapse suspended is reinstated (issue 38, item 7).
+  await followOrganisation(tx, o.accountId, "verified again", o.at);
 }
 
 /** Staff remove a verification (the account's name stays as it was, now self-declared again). */
 export async function removeVerifiedOrganisation(tx: Tx, accountId: string): Promise<boolean> {
   const gone = await tx.delete(organisations).where(eq(organisations.accountId, accountId)).returning({ id: organisations.accountId });
-  if (gone.length > 0) await notifyStatusChanged(tx, [accountDependency(accountId)]);
+  if (gone.length > 0) {
+    await notifyStatusChanged(tx, [accountDependency(accountId)]);
+    await followOrganisation(tx, accountId, "Proof Records removed the verification", new Date());
+  }
   return gone.length > 0;
 }
 
@@ -65,6 +71,8 @@ export async function removeVerifiedOrganisation(tx: Tx, accountId: string): Pro
 export async function setOrganisationStanding(tx: Tx, accountId: string, status: "verified" | "lapsed", reason: string | null, at: Date) {
   await tx.update(organisations).set({ status, statusReason: reason, checkedAt: at, updatedAt: at }).where(eq(organisations.accountId, accountId));
   await notifyStatusChanged(tx, [accountDependency(accountId)]);
+  // What rests on the organisation follows it: suspended while it is lapsed, reinstated when it stands again (issue 38, item 7).
+  await followOrganisation(tx, accountId, reason ?? "verified again", at);
 }
 
 /** After the transaction committed: this process drops what it cached about the account at once. */

@@ -26,3 +26,6 @@ export async function lastMover(db: DbOrTx, id: string): Promise<string | null> 
   const [last] = await db.select({ by: recordHistory.by }).from(recordHistory).where(eq(recordHistory.recordId, id)).orderBy(desc(recordHistory.seq)).limit(1);
   return last?.by ?? null;
 }
+
+/** Who suspends a record resting on its account's verified organisation when that lapses, and reinstates it when it is verified again. */
+export const ORGANISATION_ACTOR = "system:organisation";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount } from "../helpers";
-import { LEI } from "../lei-register";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { admin, call, newAccount, newLiveAccount, until } from "../helpers";
+import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
@@ -81,6 +81,56 @@ describe("verified_listing", () => {
     expect((await call("POST", `/api/v1/records/${d.id}/lifecycle`, { key: live.liveKey, body: { operation: "revoke", reason: "Domain sold." } })).status).toBe(200);
     const changed = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "part_changed" && e.body.data.record.verification_id === id));
     expect(changed.body.data).toMatchObject({ part: d.id, record: { verification_id: id, status: "suspended" } });
+  });
+
+  it("an organisation's lapse reaches its listings: suspended by the system with the reason and an event, reinstated when it is verified again", async () => {
+    // The register lapses the entity (the LEI re-check runs every RECHECK_INTERVAL_MS here); staff remove a verification.
+    const name = `Seaview ${randomUUID().slice(0, 6)} Apartments`;
+    const lei = randomLei();
+    const { recordsFile } = inject("leiRegister");
+    setLeiRecord(recordsFile, lei, { legalName: name, jurisdiction: "MT", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+    const live = await newLiveAccount();
+    await admin("organisation", "verify", "--account", live.accountId, "--legal-name", name, "--lei", lei);
+    const ep = rx.endpoint(`orglapse-${randomUUID().slice(0, 6)}`);
+    const hook = await call("POST", "/api/v1/webhooks", { key: live.liveKey, body: { url: ep.url, events: ["record.status_changed"] } });
+    ep.setSecret(hook.body.secret);
+    const d = await domainRecord(live.liveKey);
+    const w = await walletRecord(live.liveKey);
+    const r = await call("POST", "/api/v1/records", {
+      key: live.liveKey,
+      body: listing({ operator: name, listing_url: `https://${d.domain}/listing/4471`, domain: d.domain, payee: { type: "wallet", value: w.address, network: "ethereum" }, domain_record: d.id, payee_record: w.id }),
+    });
+    expect(r.status, r.text).toBe(201);
+    const id = r.body.verification_id as string;
+    expect((await verifiedStatus(id)).status).toBe("active");
+
+    updateLeiRecord(recordsFile, lei, { entityStatus: "INACTIVE" });
+    const suspended = await until("the listing suspended by the organisation's lapse", async () => {
+      const st = await verifiedStatus(id);
+      return st.status === "suspended" ? st : null;
+    });
+    expect(suspended.verified).toBe(false);
+    const page = await call("GET", `/r/${id}`);
+    expect(page.text).toContain("The operator&#x27;s organisation verification lapsed (");
+    const evt = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "suspend" && e.body.data.record.verification_id === id));
+    expect(evt.body.data).toMatchObject({ previous_status: "active", record: { verification_id: id, status: "suspended" } });
+    // The owner cannot lift the system's suspension while the organisation is lapsed.
+    const lift = await call("POST", `/api/v1/records/${id}/lifecycle`, { key: live.liveKey, body: { operation: "reinstate", reason: "Please." } });
+    expect(lift.status, lift.text).toBeGreaterThanOrEqual(400);
+    // Its parts were never touched: they stand on their own.
+    expect((await verifiedStatus(d.id)).status).toBe("active");
+
+    updateLeiRecord(recordsFile, lei, { entityStatus: "ACTIVE" });
+    await until("the listing reinstated with the organisation", async () => (await verifiedStatus(id)).status === "active");
+    const back = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "reinstate" && e.body.data.record.verification_id === id));
+    expect(back.body.data).toMatchObject({ previous_status: "suspended", record: { status: "active" } });
+
+    // Staff remove the verification: the same; a new verification brings it back.
+    await admin("organisation", "remove", "--account", live.accountId);
+    expect((await verifiedStatus(id)).status).toBe("suspended");
+    expect((await call("GET", `/r/${id}`)).text).toContain("Proof Records removed the verification");
+    await admin("organisation", "verify", "--account", live.accountId, "--legal-name", name, "--lei", lei);
+    expect((await verifiedStatus(id)).status).toBe("active");
   });
 
   it("a licence number waits for a reviewer (202) when every other part is checked; without it the same listing is 201", async () => {
