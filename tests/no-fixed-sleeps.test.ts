@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  * condition with a deadline (`until` in tests/helpers.ts, `waitFor`).
  *
  * A pure file scan, no server: every `sleep(…)`, `setTimeout(…)`, `waitForTimeout(…)` (and
- * `await delay(500)`-like calls, and node:timers/promises) in tests/, e2e/ and packages/ * /test/
+ * `await delay(500)`-like calls, and node:timers/promises) in tests/, e2e/, packages/ * /test/ and the *.test.ts files under lib/
  * must say on its line, or the line just above, "time under test:" and why — a wait where
  * time itself is what is tested (an expiry passing, a clock tick so two timestamps differ, a
  * slow stand-in for a timeout) — or be one of the few helpers listed in ALLOWED below.
@@ -19,8 +19,9 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "..");
 const SELF = path.relative(root, import.meta.filename); // its own examples below are not waits
 
-/** Where tests live. */
+/** Where tests live: the suites, and (UNIT_TESTS) the unit tests beside the code under lib/. */
 const SCANNED = ["tests", "e2e", ...fs.readdirSync(path.join(root, "packages")).map((p) => `packages/${p}/test`)];
+const UNIT_TESTS = /\.test\.(m|c)?(t|j)sx?$/;
 const SOURCE = /\.(m|c)?(t|j)sx?$/;
 
 type Allowed = { file: string; line: string; why: string };
@@ -96,7 +97,8 @@ describe("every wait is for a fact", () => {
   });
 
   it("no test, helper or spec waits a fixed time unless time is under test", () => {
-    const files = SCANNED.flatMap(sourceFiles).filter((f) => f !== SELF);
+    const files = [...SCANNED.flatMap(sourceFiles), ...sourceFiles("lib").filter((f) => UNIT_TESTS.test(f))].filter((f) => f !== SELF);
+    expect(files.some((f) => f.startsWith("lib/"))).toBe(true);
     expect(files.length).toBeGreaterThan(100); // it did look
     const offenders = files.flatMap((file) =>
       fixedWaits(fs.readFileSync(path.join(root, file), "utf8"))

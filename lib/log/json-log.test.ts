@@ -129,6 +129,7 @@ describe("the service's JSON log", () => {
     const c = capture();
     c.logger.info("before");
     await runWithRequestId("req_0123456789abcdefghjk", async () => {
+      // time under test: a timer turn, so the log line is written after an await — the request id must survive it
       await new Promise((r) => setTimeout(r, 1));
       c.logger.info("during");
     });
