@@ -1223,7 +1223,7 @@ export interface components {
         };
         AccountUpdate: {
             /** @description The organisation name certificates and signed statuses show as the account that made each statement; null removes it. */
-            name: (string & (unknown & unknown)) | null;
+            name: (string & (unknown & unknown & unknown)) | null;
         };
         PrincipalChange: {
             /** @description A public, active, checked company_identity record of this account; null unlinks. */
@@ -1521,6 +1521,17 @@ export interface components {
             /** @description Who made the statement: the issuing account's name (self-declared unless `name_verified`), its verified organisation and the domains it proved. */
             account: components["schemas"]["AccountProfile"];
         };
+        /** @description A record holding the value that Proof Records staff took down. */
+        TakenDown: {
+            /** @description The record staff revoked. */
+            verification_id: components["schemas"]["RecordId"];
+            /** @description When they revoked it. */
+            at: components["schemas"]["Timestamp"];
+            /** @description The public reason they gave (as on its certificate). */
+            reason: string;
+            /** Format: uri */
+            certificate_url: string;
+        };
         /** @description Signed lookup answer. To verify: drop signature, canonicalize the rest (RFC 8785) and check it with the JWKS key whose kid equals signing_key_id. */
         LookupAnswer: {
             /** @description `q` as it was sent. */
@@ -1539,6 +1550,8 @@ export interface components {
             result: "verified" | "checked" | "attested" | "no_match";
             /** @description The strongest evidence first, then the newest; at most 20. */
             matches: components["schemas"]["LookupMatch"][];
+            /** @description A live public record holding this value that Proof Records staff revoked (the latest), or null: a warning that stays after the record is gone — "Proof Records took a record with this value down on ‹date›: ‹reason›". */
+            taken_down: components["schemas"]["TakenDown"] | null;
             /** @description When this answer was signed. */
             as_of: components["schemas"]["Timestamp"];
             /** @description kid of the JWKS key that signed this answer. */
@@ -1553,7 +1566,7 @@ export interface components {
             /** @description Its normal form; null when it is not a valid value of its kind. */
             normalized: string | null;
             /**
-             * @description match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for; unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.
+             * @description match: on record, checked and standing, for a verified organisation whose legal name (or LEI) is the operator asked (with no operator given: for a verified organisation); close_match: the same, but the name differs slightly — on_record_for gives the name on record; mismatch: on record for a verified organisation with ANOTHER name, named in on_record_for — or, when the operator asked is one verified organisation, on record only through other accounts (name_verified false; on_record_for is such an account's own word, perhaps the organisation's very name); unverified_operator: on record only through accounts that are not verified organisations (on_record_for is their own, unverified word — never reassuring); not_on_record.
              * @enum {string}
              */
             verdict: "match" | "close_match" | "mismatch" | "unverified_operator" | "not_on_record";
@@ -1568,6 +1581,8 @@ export interface components {
             certificate_url: string | null;
             /** @description More than one verified organisation holds the operator name asked, so a bare name cannot say which one: the operator part, and a website or payee on record for one of them, are close_match at best. Give the LEI to tell them apart. */
             shared_name: boolean;
+            /** @description A live public record holding this value that Proof Records staff revoked (the latest), or null. With one the part is mismatch — "Proof Records took a record with this payee down on ‹date›: ‹reason›. Do not pay." — unless a verified organisation vouches for the value now. */
+            taken_down: components["schemas"]["TakenDown"] | null;
             as_of: components["schemas"]["Timestamp"];
         };
         /** @description Signed check answer; verify it as the signed status (drop signature, RFC 8785, the JWKS key signing_key_id). */
