@@ -29,6 +29,8 @@ export default async function Home({ searchParams }: Props) {
   const typed = asked === undefined ? undefined : asked.slice(0, HOME_QUERY_MAX + 1);
   const read = typed === undefined ? null : readHomeQuery(typed);
   if (read?.kind === "record") redirect(`/r/${read.id}`);
+  // A company's name or LEI: the full check answers who that is (its operator part).
+  if (read?.kind === "operator") redirect(`/check?${new URLSearchParams({ operator: read.operator })}`);
   let answer: LookupAnswer | null = null;
   let limited = false;
   if (read?.kind === "lookup") {

@@ -18,6 +18,20 @@ describe("readHomeQuery: the home page's one box", () => {
     expect(kinds("seaview.example.com/listing/4471")).toEqual([["listing_url", "https://seaview.example.com/listing/4471"]]);
   });
 
+  it("reads a company's name or its LEI (with or without spaces) as an operator for the full check", () => {
+    // 549300PRSACTIVE00188: ISO 17442 check digits 88.
+    expect(readHomeQuery("5493 00PR SACT IVE0 0188")).toEqual({ kind: "operator", operator: "549300PRSACTIVE00188" });
+    expect(readHomeQuery(" 549300prsactive00188 ")).toEqual({ kind: "operator", operator: "549300PRSACTIVE00188" });
+    // Wrong check digits: no LEI (left to the lookup as a licence number).
+    expect(readHomeQuery("549300PRSACTIVE00189").kind).not.toBe("operator");
+    expect(readHomeQuery("Seaview  Apartments Ltd")).toEqual({ kind: "operator", operator: "Seaview Apartments Ltd" });
+    expect(readHomeQuery("Müller & Söhne GmbH")).toEqual({ kind: "operator", operator: "Müller & Söhne GmbH" });
+    expect(readHomeQuery("O'Brien (UK) Ltd.")).toEqual({ kind: "operator", operator: "O'Brien (UK) Ltd." });
+    // A wrong IBAN with spaces stays an IBAN typo, never a name; one word stays a lookup (licence number or handle).
+    expect(readHomeQuery("DE89 3704 0044 0532 0130 01").kind).toBe("refused");
+    expect(readHomeQuery("Seaview").kind).not.toBe("operator");
+  });
+
   it("refuses, in plain words, what it cannot read", () => {
     const message = (t: string) => {
       const r = readHomeQuery(t);

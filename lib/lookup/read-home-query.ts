@@ -1,3 +1,4 @@
+import { isValidLei } from "@/lib/connectors/lei-format";
 import { recordIdFromInput } from "@/lib/records/record-id-from-input";
 import { noControl, noHiddenText } from "@/lib/records/schemas";
 import type { LookupRequest } from "./lookup-query";
@@ -14,10 +15,26 @@ export const HOME_QUERY_MAX = 500;
  */
 export type HomeQuery =
   | { kind: "record"; id: string }
+  /** A company's name or LEI: answered by /check's operator part (issue 38, item 12). */
+  | { kind: "operator"; operator: string }
   | { kind: "lookup"; request: LookupRequest }
   | { kind: "refused"; message: string };
 
-const EXAMPLES = "a record id (PRS-…), an IBAN, a wallet address, a website or a listing link";
+const EXAMPLES = "a record id (PRS-…), a company's name or LEI, an IBAN, a wallet address, a website or a listing link";
+
+/** Words of a company's name: letters and digits of any script, with the marks names carry (& ' . , ( ) -). */
+const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}&'’.,()\- ]*$/u;
+
+/**
+ * Several words, at least two of them words of letters and one of three letters or more: a
+ * company's name ("Seaview Apartments Ltd", "Müller & Söhne GmbH"), not an IBAN or a licence
+ * number typed with spaces ("DE89 3704 …", "HPI 1234").
+ */
+function looksLikeName(text: string): boolean {
+  if (!/\s/.test(text) || !NAME.test(text)) return false;
+  const wordsOfLetters = text.split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w) && !/\p{N}/u.test(w));
+  return wordsOfLetters.length >= 2 && wordsOfLetters.some((w) => (w.match(/\p{L}/gu) ?? []).length >= 3);
+}
 
 export function readHomeQuery(typed: string): HomeQuery {
   const text = typed.trim();
@@ -26,12 +43,20 @@ export function readHomeQuery(typed: string): HomeQuery {
   if (!noControl.test(text) || !noHiddenText.test(text) || text.includes("\uFFFD")) {
     return { kind: "refused", message: "That holds hidden or control characters: type the value again rather than pasting it." };
   }
-  const id = recordIdFromInput(text);
-  if (id) return { kind: "record", id };
-  // Meant as a record id (or its certificate link) but not a well-formed one: never looked up as a licence number or handle.
-  if (/(^|\/r\/)PRS-/i.test(text)) {
+  // A record id with its PRS- (or in a certificate link) opens the certificate.
+  if (/PRS-/i.test(text)) {
+    const id = recordIdFromInput(text);
+    if (id) return { kind: "record", id };
+    // Meant as a record id (or its certificate link) but not a well-formed one: never looked up as a licence number or handle.
     return { kind: "refused", message: "That is not a record id. A record id is PRS- followed by 20 letters and digits, e.g. PRS-01JQ8Z3M7T5W9XKD4RBN." };
   }
+  // An LEI, with or without the spaces it is often printed with (before a bare record id: both are 20 letters and digits).
+  const compact = text.replace(/\s+/g, "").toUpperCase();
+  if (isValidLei(compact)) return { kind: "operator", operator: compact };
+  const id = recordIdFromInput(text);
+  if (id) return { kind: "record", id };
+  // Words that read as a company's name (not an IBAN or a licence number typed with spaces).
+  if (looksLikeName(text)) return { kind: "operator", operator: text.replace(/\s+/g, " ") };
   const found = detect(text);
   if ("candidates" in found) return { kind: "lookup", request: { query: text, candidates: found.candidates } };
   switch (found.error.code) {

@@ -257,3 +257,15 @@ describe("the public check", () => {
     expect((await call("GET", "/check?operator=%E2%80%AEgnp")).status).toBe(200);
   });
 });
+
+describe("the home box", () => {
+  it("sends a company's name or an LEI (with or without spaces) to the full check's operator", async () => {
+    const lei = randomLei();
+    const spaced = lei.match(/.{1,4}/g)!.join(" ");
+    for (const [typed, operator] of [[spaced, lei], ["Seaview  Holiday Homes Ltd", "Seaview Holiday Homes Ltd"]] as const) {
+      const r = await fetch(`${inject("baseUrl")}/?${new URLSearchParams({ q: typed })}`, { redirect: "manual", headers: { "x-forwarded-for": nextIp() } });
+      expect(r.status, typed).toBe(307);
+      expect(new URL(r.headers.get("location")!, inject("baseUrl")).search).toBe(`?${new URLSearchParams({ operator })}`);
+    }
+  });
+});
