@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { admin, call, newLiveAccount, setDns } from "../helpers";
+import { admin, call, newLiveAccount } from "../helpers";
 import { nextIp } from "../portal-client";
+import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
 
 /**
@@ -19,34 +18,13 @@ async function signed(path: string) {
   return rest;
 }
 
-async function provedWallet(key: string) {
-  const acct = privateKeyToAccount(generatePrivateKey());
-  const c = (await call("POST", "/api/v1/wallet-challenges", { key, body: { address: acct.address, network: "ethereum" } })).body;
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: acct.address, claim_type: "wallet_ownership", claim: "Our payout wallet.", visibility: "public", evidence: { challenge_id: c.id, signature: await acct.signMessage({ message: c.message }) } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { address: acct.address, id: r.body.verification_id as string };
-}
-
-async function provedDomain(key: string) {
-  const domain = `takedown-${randomUUID().slice(0, 8)}.example.com`;
-  const c = (await call("POST", "/api/v1/domain-challenges", { key, body: { domain } })).body;
-  setDns(c.txt_name, [c.txt_value]);
-  const r = await call("POST", "/api/v1/records", {
-    key, body: { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } },
-  });
-  expect(r.status, r.text).toBe(201);
-  return { domain, id: r.body.verification_id as string };
-}
-
 describe("a value whose record Proof Records took down", () => {
   it("stays a red warning on the lookup, /check and the home box, with the date and the public reason", async () => {
     // The attacker's steps: an account proves a wallet and a website, collects payments; a victim reports it; staff revoke.
     const scam = await newLiveAccount();
     expect((await call("PATCH", "/api/v1/account", { key: scam.liveKey, body: { name: "Seaview Holiday Lets" } })).status).toBe(200);
-    const wallet = await provedWallet(scam.liveKey);
-    const site = await provedDomain(scam.liveKey);
+    const wallet = await walletRecord(scam.liveKey);
+    const site = await domainRecord(scam.liveKey);
     const before = await signed(`/api/v1/lookup?${new URLSearchParams({ q: wallet.address })}`);
     expect(before).toMatchObject({ result: "checked", taken_down: null });
 
@@ -80,7 +58,7 @@ describe("a value whose record Proof Records took down", () => {
 
   it("an owner's own revocation is no take-down", async () => {
     const owner = await newLiveAccount();
-    const w = await provedWallet(owner.liveKey);
+    const w = await walletRecord(owner.liveKey);
     expect((await call("POST", `/api/v1/records/${w.id}/lifecycle`, { key: owner.liveKey, body: { operation: "revoke", reason: "Wallet retired." } })).status).toBe(200);
     expect((await signed(`/api/v1/lookup?${new URLSearchParams({ q: w.address })}`)).taken_down).toBeNull();
     const c = await signed(`/api/v1/check?${new URLSearchParams({ payee: w.address })}`);
