@@ -64,7 +64,7 @@ export default async function Home({ searchParams }: Props) {
             </p>
             <form action="/" method="get" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" data-testid="home-lookup-form">
               <div className="min-w-0 flex-1">
-                <label htmlFor="q" className="block text-sm font-medium text-slate-800">A record id, IBAN, wallet, website or listing link</label>
+                <label htmlFor="q" className="block text-sm font-medium text-slate-800">A company name or LEI, record id, IBAN, wallet, website or listing link</label>
                 <input
                   id="q"
                   name="q"
@@ -73,7 +73,7 @@ export default async function Home({ searchParams }: Props) {
                   maxLength={HOME_QUERY_MAX}
                   autoComplete="off"
                   spellCheck={false}
-                  placeholder="PRS-…, DE89 3704 …, 0x…, example.com"
+                  placeholder="Seaview Ltd, PRS-…, DE89 3704 …, 0x…, example.com"
                   aria-invalid={refused !== null || undefined}
                   aria-describedby={refused !== null ? "q-error" : undefined}
                   className={`mt-1 block w-full rounded border bg-white px-3 py-2 font-mono text-slate-900 focus:outline-none ${refused !== null ? "border-red-500 focus:border-red-600" : "border-slate-300 focus:border-slate-500"}`}

@@ -78,7 +78,7 @@ test("check a record: an id in any form opens its certificate; a bad one is refu
   const id = await issue(sandbox_key, "Homepage Check Ltd");
 
   await page.goto("/");
-  const field = page.getByRole("textbox", { name: "A record id, IBAN, wallet, website or listing link" });
+  const field = page.getByRole("textbox", { name: "A company name or LEI, record id, IBAN, wallet, website or listing link" });
   await field.fill(` ${id.toLowerCase()} `);
   await page.getByRole("button", { name: "Look it up" }).click();
   await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
@@ -99,7 +99,7 @@ test("check a record: an id in any form opens its certificate; a bad one is refu
   const noJs = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const p = await noJs.newPage();
   await p.goto("/");
-  await p.getByRole("textbox", { name: "A record id, IBAN, wallet, website or listing link" }).fill(`${baseURL}/r/${id}`);
+  await p.getByRole("textbox", { name: "A company name or LEI, record id, IBAN, wallet, website or listing link" }).fill(`${baseURL}/r/${id}`);
   await p.getByRole("button", { name: "Look it up" }).click();
   await expect(p).toHaveURL(new RegExp(`/r/${id}$`));
   await noJs.close();

@@ -53,7 +53,7 @@ async function approve(browser: Browser, id: string) {
 /** Type into the home page's box and look it up (a plain GET form). */
 async function lookUp(page: Page, value: string) {
   await page.goto("/");
-  await page.getByLabel("A record id, IBAN, wallet, website or listing link").fill(value);
+  await page.getByLabel("A company name or LEI, record id, IBAN, wallet, website or listing link").fill(value);
   await page.getByRole("button", { name: "Look it up" }).click();
 }
 
@@ -142,6 +142,14 @@ test("from the home page a visitor reaches the lookup's answer for an IBAN, a wa
   await expect(answer).not.toContainText("a verified organisation,");
   await shotBoth(page, "new-visitor-self-declared");
 
+  // The company's name typed into the home box: the full check's operator part answers (issue 38).
+  await lookUp(page, legal.toUpperCase());
+  await expect(page).toHaveURL(/\/check\?operator=/);
+  await expect(page.getByLabel("Operator")).toHaveValue(legal.toUpperCase());
+  await expect(page.getByTestId("verdict-operator")).toHaveAttribute("data-verdict", "match");
+  await expect(page.getByTestId("verdict-operator")).toContainText(`${legal} is a verified organisation`);
+  await shotBoth(page, "new-visitor-company-name");
+
   // Nothing on record: said plainly, and that it is no guarantee either way.
   await lookUp(page, `nobody-${tag}.example.org`);
   await expect(answer).toHaveAttribute("data-result", "no_match");
@@ -157,7 +165,7 @@ test("from the home page a visitor reaches the lookup's answer for an IBAN, a wa
   ] as const) {
     await lookUp(page, typed);
     await expect(page.locator("#q-error"), typed).toContainText(said);
-    await expect(page.getByLabel("A record id, IBAN, wallet, website or listing link")).toHaveValue(typed);
+    await expect(page.getByLabel("A company name or LEI, record id, IBAN, wallet, website or listing link")).toHaveValue(typed);
   }
   await shotBoth(page, "new-visitor-refused");
   const res = await page.goto(`/?q=${encodeURIComponent("a\u202Eb")}`);
