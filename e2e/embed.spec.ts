@@ -98,6 +98,10 @@ ${badges.map(([id, label, rec]) => `<p>${label}</p>\n<div id="${id}" data-prs-re
 
 const state = (p: Page, id: string) => p.locator(`#${id} .badge`);
 
+/** The full browser with `domain` resolved to loopback and its page at `origin` a secure context (the badge's WebCrypto). */
+const browserOnHost = (domain: string, origin: string): Promise<Browser> =>
+  chromium.launch({ executablePath, args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--unsafely-treat-insecure-origin-as-secure=${origin}`] });
+
 async function expectBadges(p: Page, expected: Record<string, string>) {
   for (const [id, s] of Object.entries(expected)) await expect(state(p, id), id).toHaveAttribute("data-state", s);
 }
@@ -236,10 +240,7 @@ test("the badge verifies the signed status in the browser and is green only wher
 
     // The listing on its own website (resolved to loopback): green.
     const own = `http://${domain}:${sitePort}`;
-    const b2: Browser = await chromium.launch({
-      executablePath,
-      args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--unsafely-treat-insecure-origin-as-secure=${own}`],
-    });
+    const b2 = await browserOnHost(domain, own);
     try {
       const q = await b2.newPage();
       const errs = await collectBrowserErrors(q);
@@ -277,10 +278,7 @@ test("a look-alike domain proved by an account that calls itself a real company:
   const site = customerSite({ "/": page("Coinbase support", `${baseURL}/embed.js`, [["b-site", "Verified by Proof Records", id]]) }, baseURL);
   const port = await listen(site);
   const own = `http://${domain}:${port}`;
-  const b: Browser = await chromium.launch({
-    executablePath,
-    args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--unsafely-treat-insecure-origin-as-secure=${own}`],
-  });
+  const b = await browserOnHost(domain, own);
   try {
     const q = await b.newPage();
     await q.setViewportSize({ width: 1280, height: 900 });

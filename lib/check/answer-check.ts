@@ -226,10 +226,7 @@ export async function checkParts(db: DbOrTx, q: CheckQuery, now = new Date()) {
   const verdicts: Partial<Record<PartName, PartVerdict>> = {};
   for (const [k, a] of Object.entries(answered) as [PartName, Answered][]) {
     parts[k] = a.answer;
-    verdicts[k] = {
-      verdict: a.answer.verdict, on_record_for: a.answer.on_record_for, organisation: a.organisation,
-      shared_name: a.answer.shared_name, taken_down: a.answer.taken_down,
-    };
+    verdicts[k] = { ...a.answer, organisation: a.organisation };
   }
   const { overall, summary } = composeCheck(verdicts, asked !== null);
   return { operator: asked?.name ?? null, overall, summary, parts, as_of: now.toISOString() };

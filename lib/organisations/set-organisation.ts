@@ -54,7 +54,7 @@ export async function setVerifiedOrganisation(tx: Tx, o: VerifiedOrganisation) {
   await addDefaultWatches(tx, o.accountId, { legalName: o.legalName, lei: o.lei, domains: o.domains }, o.at);
   await notifyStatusChanged(tx, [accountDependency(o.accountId)]);
   // Verified again: what its lapse suspended is reinstated (issue 38, item 7).
-  await followOrganisation(tx, o.accountId, "verified again", o.at);
+  await followOrganisation(tx, o.accountId, null, o.at);
 }
 
 /** Staff remove a verification (the account's name stays as it was, now self-declared again). */
@@ -72,7 +72,7 @@ export async function setOrganisationStanding(tx: Tx, accountId: string, status:
   await tx.update(organisations).set({ status, statusReason: reason, checkedAt: at, updatedAt: at }).where(eq(organisations.accountId, accountId));
   await notifyStatusChanged(tx, [accountDependency(accountId)]);
   // What rests on the organisation follows it: suspended while it is lapsed, reinstated when it stands again (issue 38, item 7).
-  await followOrganisation(tx, accountId, reason ?? "verified again", at);
+  await followOrganisation(tx, accountId, reason, at);
 }
 
 /** After the transaction committed: this process drops what it cached about the account at once. */

@@ -16,11 +16,11 @@ const MAX_FOLLOWERS = 5000;
  * after the change: every active record of the account whose part rests on its verified
  * organisation (`policy.accountPartLapsed`: a listing's operator) and no longer stands is
  * suspended by `system:organisation` — "The operator's organisation verification lapsed
- * (‹why›)." — with its `record.status_changed` event and log entry; a record that
+ * (‹lapseReason›)." — with its `record.status_changed` event and log entry; a record that
  * `system:organisation` suspended is reinstated by it once the part stands again. Never a
  * suspension of the owner, staff or another system actor. Returns the ids it moved.
  */
-export async function followOrganisation(tx: Tx, accountId: string, why: string, at: Date): Promise<string[]> {
+export async function followOrganisation(tx: Tx, accountId: string, lapseReason: string | null, at: Date): Promise<string[]> {
   const types = accountPartClaimTypes();
   if (types.length === 0) return [];
   const rows = await tx.select().from(records)
@@ -34,7 +34,7 @@ export async function followOrganisation(tx: Tx, accountId: string, why: string,
     if (!isIssued(current)) continue;
     const lapsed = claimModuleFor(row.claimType).policy?.accountPartLapsed?.(row.evidencePublic ?? {}, profile) ?? null;
     if (current === "active" && lapsed !== null) {
-      await applyTransition(tx, row, { next: "suspended", at, by: ORGANISATION_ACTOR, operation: "suspend", reason: `The operator's organisation verification lapsed (${why}).` });
+      await applyTransition(tx, row, { next: "suspended", at, by: ORGANISATION_ACTOR, operation: "suspend", reason: `The operator's organisation verification lapsed (${lapseReason ?? "no reason given"}).` });
       moved.push(row.id);
     } else if (current === "suspended" && lapsed === null && (await lastMover(tx, row.id)) === ORGANISATION_ACTOR) {
       await applyTransition(tx, row, { next: "active", at, by: ORGANISATION_ACTOR, operation: "reinstate", reason: "The operator's organisation is verified again." });

@@ -46,6 +46,16 @@ async function verifiedOperator(name: string, lei?: string) {
   return live;
 }
 
+/**
+ * A verified organisation with an LEI in the register stand-in, as a real one's is: the sweep
+ * re-checks it every RECHECK_INTERVAL_MS (1.5 s here), and an LEI the register does not know lapses it.
+ */
+async function verifiedWithLei(name: string) {
+  const lei = randomLei();
+  setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName: name, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
+  return { ...(await verifiedOperator(name, lei)), lei };
+}
+
 /** Each check from a client address of its own: the lookup allowance (30 a minute per address) is shared with every other file's. */
 async function check(params: Record<string, string>) {
   const r = await call("GET", `/api/v1/check?${new URLSearchParams(params)}`, { headers: { "x-forwarded-for": nextIp() } });
@@ -86,11 +96,8 @@ describe("the public check", () => {
   it("a slightly misspelt operator gets close_match with the name on record; an operator given as its LEI matches", async () => {
     const tag = randomUUID().slice(0, 6);
     const name = `Harbourview ${tag} Holidays Limited`;
-    const lei = randomLei();
-    // In the register, as a verified organisation's LEI is: the sweep re-checks it every
-    // RECHECK_INTERVAL_MS (1.5 s here), and an LEI the register does not know lapses it.
-    setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName: name, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
-    const op = await verifiedOperator(name, lei);
+    const op = await verifiedWithLei(name);
+    const { lei } = op;
     const d = await provedDomain(op.liveKey);
     const typo = await check({ operator: `Harbourveiw ${tag} Holidays Limited`, website: d.domain });
     expect(typo.parts.website).toMatchObject({ verdict: "close_match", on_record_for: name, name_verified: true });
@@ -159,9 +166,8 @@ describe("the public check", () => {
     // without an LEI), prove a payee, and hope a payer asks /check with the name alone.
     const tag = randomUUID().slice(0, 6);
     const name = `Quayside ${tag} Rentals Limited`;
-    const lei = randomLei();
-    setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName: name, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
-    const real = await verifiedOperator(name, lei);
+    const real = await verifiedWithLei(name);
+    const { lei } = real;
     const site = await provedDomain(real.liveKey);
     const realWallet = await provedWallet(real.liveKey);
     const twin = await verifiedOperator(name.toUpperCase());
