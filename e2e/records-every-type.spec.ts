@@ -244,7 +244,9 @@ const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
   },
 
   verified_listing: async (browser) => {
-    const { page } = await liveCustomer(browser);
+    const { page, accountId } = await liveCustomer(browser);
+    // A listing speaks only for its own operator: the account is the verified organisation it names.
+    await admin("organisation", "verify", "--account", accountId, "--legal-name", "Seaview Apartments Ltd");
     const domain = `${uniq()}.example.com`;
     const domainRecord = await proveDomain(page, domain);
     await openForm(page, "verified_listing");

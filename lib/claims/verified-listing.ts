@@ -113,21 +113,35 @@ export function hostIsProved(listingUrl: string, provedDomain: string): boolean 
 }
 
 /**
- * The parts no check of this service established, each with why, for the reviewer and the
- * customer (who can attach documents): the operator unless it is this account's verified
- * organisation's legal name; the listing link unless its host is the proved domain; the
- * domain without its record; an IBAN payee; a licence without a reviewer-confirmed licence
- * record. Linked records were already found valid (partProblem).
+ * A listing speaks only for its own operator (issue 38, item 9): the operator must be this
+ * account's verified organisation, under its legal name. Nobody else can make it so — not a
+ * reviewer reading an uploaded document, not the account's self-declared name. Naming another
+ * organisation (a marketplace listing on someone's behalf) would need that organisation's
+ * consent through its own verified account, which the service does not offer yet (docs/decisions.md).
  */
-function uncheckedParts(e: Listing, profile: AccountProfile, provedDomain: string | null): { part: ListingPart; why: string }[] {
+function operatorProblem(e: Listing, profile: AccountProfile): FieldError | null {
+  const org = profile.organisation?.status === "verified" && profile.name_verified ? profile.organisation : null;
+  if (org && sameLegalName(org.legal_name, e.operator)) return null;
+  const why = org
+    ? `The operator "${e.operator}" is not this account's verified organisation "${org.legal_name}".`
+    : "This account is not a verified organisation.";
+  return {
+    code: "operator_not_own_organisation",
+    param: "evidence.operator",
+    message: `${why} A listing's operator must be the listing account's own verified organisation, named by its legal name; ` +
+      "a reviewer cannot confirm another operator from documents. Verify your organisation first (portal: Organisation), or let the operator list it from its own account.",
+  };
+}
+
+/**
+ * The parts no check of this service established, each with why, for the reviewer and the
+ * customer (who can attach documents): the listing link unless its host is the proved domain;
+ * the domain without its record; an IBAN payee; a licence without a reviewer-confirmed
+ * licence record. The operator is never among them (operatorProblem); linked records were
+ * already found valid (partProblem).
+ */
+function uncheckedParts(e: Listing, provedDomain: string | null): { part: ListingPart; why: string }[] {
   const out: { part: ListingPart; why: string }[] = [];
-  const org = profile.organisation?.status === "verified" ? profile.organisation : null;
-  if (!org || !sameLegalName(org.legal_name, e.operator)) {
-    out.push({
-      part: "operator",
-      why: `the operator "${e.operator}" (${org ? `this account is the verified organisation "${org.legal_name}", another name` : "this account is not a verified organisation"}: a document naming the operator, or verify the organisation)`,
-    });
-  }
   if (!provedDomain || !hostIsProved(e.listing_url, provedDomain)) {
     out.push({
       part: "listing_link",
@@ -166,13 +180,13 @@ export const verifiedListing: ClaimModule = {
     describe:
       "`verified_listing`: `{operator, listing_url, domain, licence?, payee, licence_record?, domain_record?, payee_record?}` (schema " +
       "VerifiedListingEvidence); linked records must be active, of this account and environment and about the same operator, domain, " +
-      "address and licence (422 linked_record_invalid). 201 source_verified only when every part is checked: the operator is this " +
-      "account's verified organisation's legal name, the listing link's host is the proved domain (or www. + it), the domain and a wallet " +
+      "address and licence (422 linked_record_invalid). The operator must be this account's verified organisation's legal name " +
+      "(422 operator_not_own_organisation otherwise: a reviewer never confirms another operator). 201 source_verified only when every part is checked: the listing link's host is the proved domain (or www. + it), the domain and a wallet " +
       "payee rest on their records, a licence on a reviewer-confirmed licence record with the same authority and number (company_identity " +
       "is not a licence). Any unchecked part (an IBAN payee — checked: 422 invalid_iban —, a licence given only by number, …) → 202 " +
       "pending_review naming each, evidence_verified once a reviewer confirms them. The signed status lists `parts` with their standing.",
     evidenceSchema: listingEvidence,
-    errors: ["invalid_iban", "invalid_address", "invalid_domain", "linked_record_invalid", "field_not_allowed", "evidence_level_not_allowed"],
+    errors: ["invalid_iban", "invalid_address", "invalid_domain", "linked_record_invalid", "operator_not_own_organisation", "field_not_allowed", "evidence_level_not_allowed"],
     example: {
       summary: "A listing of the account's own verified organisation, on its proved domain, paid to its proved wallet (201)",
       value: {
@@ -190,10 +204,10 @@ export const verifiedListing: ClaimModule = {
     levels: LEVELS,
     form: {
       label: "A listing, its operator and its payee",
-      summary: "Bind a listing to its operator, website and payee, using your domain and wallet records; a reviewer confirms what no record of yours covers.",
+      summary: "Bind a listing of your verified organisation to its website and payee, using your domain and wallet records; a reviewer confirms what no record of yours covers.",
       fields: {
         subject: { help: "What the listing is, as the certificate names it (e.g. the property or the shop).", placeholder: "Seaview Apartments" },
-        "evidence.operator": { help: "Who runs the listing and is paid: checked when it is your verified organisation's legal name, otherwise confirmed by a reviewer.", placeholder: "Seaview Apartments Ltd" },
+        "evidence.operator": { help: "Who runs the listing and is paid: your verified organisation's legal name. A listing speaks only for its own operator.", placeholder: "Seaview Apartments Ltd" },
         "evidence.listing_url": { label: "Listing link", help: "The listing's address (marketplace page, booking page), http or https.", placeholder: "https://" },
         "evidence.domain": { label: "Operator's website", help: "The operator's own website, as a domain name (example.com).", placeholder: "example.com" },
         "evidence.licence": { label: "Licence (optional)", help: "A licence the operator holds. Leave both empty if none." },
@@ -249,7 +263,9 @@ export const verifiedListing: ClaimModule = {
     const publicEvidence = { ...e, domain: "domain" in d ? d.domain : e.domain, payee, checked_at: ctx.now.toISOString() };
     // partProblem made sure a domain_record proves exactly this domain.
     const provedDomain = e.domain_record && "domain" in d ? d.domain : null;
-    const open = uncheckedParts(e, await getAccountProfile(ctx.db, ctx.auth.accountId), provedDomain);
+    const notOwn = operatorProblem(e, await getAccountProfile(ctx.db, ctx.auth.accountId));
+    if (notOwn) return { kind: "fail", error: notOwn };
+    const open = uncheckedParts(e, provedDomain);
     if (open.length === 0) return { kind: "issue", evidenceLevel: "source_verified", publicEvidence };
     return {
       kind: "review", evidenceLevel: "evidence_verified", publicEvidence: { ...publicEvidence, reviewed_parts: open.map((o) => o.part) },
@@ -260,10 +276,15 @@ export const verifiedListing: ClaimModule = {
     checklist: [
       {
         key: "parts_confirmed",
-        label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the operator is the account's organisation (or the document names the operator); the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's.",
+        label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's. (The operator itself is the account's verified organisation: the service checked it.)",
       },
       { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token)." },
     ],
+    /** A submission from before the operator rule listed the operator for a reviewer: no reviewer confirms an operator. */
+    beforeApprove: ({ evidence }) =>
+      reviewedParts(evidence).includes("operator")
+        ? "A reviewer cannot confirm a listing's operator: only the operator's own verified account can list it. Reject this submission."
+        : null,
   },
   view: {
     /** One fact per part: each resting on the record (or the organisation verification) that checked it. */

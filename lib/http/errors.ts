@@ -103,6 +103,7 @@ const CODES = {
   agent_record_invalid: [422, "invalid_request_error"],
   secret_material_refused: [422, "invalid_request_error"],
   linked_record_invalid: [422, "invalid_request_error"],
+  operator_not_own_organisation: [422, "invalid_request_error"],
   credentials_not_read_only: [422, "invalid_request_error"],
   credentials_invalid: [422, "invalid_request_error"],
   window_too_long: [422, "invalid_request_error"],

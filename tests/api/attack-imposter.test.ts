@@ -203,7 +203,7 @@ describe("an imposter copying a real operator", () => {
     expect(listing.status, listing.text).toBe(201);
     expect((await lookup(listingUrl)).result).toBe("verified");
     expect((await status(listing.body.verification_id)).verified).toBe(true);
-    // The imposter copying the listing gets no yes: its listing waits for a reviewer, and the real one is not affected.
+    // The imposter copying the listing gets no yes: a listing speaks only for its own verified organisation (422, nothing written), and the real one is not affected.
     const copy = await call("POST", "/api/v1/records", {
       key: imposter.liveKey,
       body: {
@@ -214,7 +214,8 @@ describe("an imposter copying a real operator", () => {
         },
       },
     });
-    expect(copy.status, copy.text).toBe(202);
+    expect(copy.status, copy.text).toBe(422);
+    expect(copy.body.error).toMatchObject({ code: "operator_not_own_organisation", param: "evidence.operator" });
     expect((await lookup(`HUT-${tag}-999`, "licence_number")).result).toBe("no_match");
     expect((await lookup(listingUrl)).matches.map((m: any) => m.verification_id)).toEqual([listing.body.verification_id]);
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { admin, call, newAccount, newLiveAccount, until } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { domainRecord, walletRecord } from "../proved-records";
+import { PDF, upload } from "../uploads";
 import { verifyWithJwks } from "../signatures";
 import { startReceiver, waitFor } from "../webhook-receiver";
 
@@ -202,37 +203,53 @@ describe("verified_listing", () => {
     expect(revoked.body.error).toMatchObject({ code: "linked_record_invalid", param: "evidence.payee_record" });
   });
 
-  it("an account that is not that operator, with another operator's link and a made-up licence, is never 201: 202 naming each unchecked part", async () => {
+  it("a listing speaks only for its own operator: an account that is not that verified organisation is refused (422), whatever it calls itself or uploads", async () => {
     // The real operator: a verified organisation with its own proved domain.
     const owner = await verifiedOrganisation("Seaview Apartments");
     const theirs = await domainRecord(owner.liveKey);
-    // The impostor: its own domain and wallet on record, nothing else.
-    const impostor = await newLiveAccount();
-    const d = await domainRecord(impostor.liveKey);
-    const w = await walletRecord(impostor.liveKey);
-    const r = await call("POST", "/api/v1/records", {
-      key: impostor.liveKey,
-      body: listing({
-        operator: "Seaview Apartments", listing_url: `https://${theirs.domain}/listing/4471`, domain: d.domain, domain_record: d.id,
-        payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id,
-        licence: { authority: "Malta Tourism Authority", number: "HPI/0000" },
-      }),
+    // The attacker: its own domain and wallet on record, nothing else; it names the real operator, links the real site, makes up a licence.
+    const attacker = await newLiveAccount();
+    const d = await domainRecord(attacker.liveKey);
+    const w = await walletRecord(attacker.liveKey);
+    const asTheOperator = (over: Record<string, unknown> = {}, documents?: string[]) => call("POST", "/api/v1/records", {
+      key: attacker.liveKey,
+      body: {
+        ...listing({
+          operator: "Seaview Apartments", listing_url: `https://${theirs.domain}/listing/4471`, domain: d.domain, domain_record: d.id,
+          payee: { type: "iban", value: "DE89 3704 0044 0532 0130 00", account_name: "Seaview Apartments" },
+          licence: { authority: "Malta Tourism Authority", number: "HPI/0000" }, ...over,
+        }),
+        ...(documents && { documents }),
+      },
     });
-    expect(r.status, r.text).toBe(202);
-    expect(r.body).toMatchObject({ status: "pending_review", evidence_level: null, verified: false, review: { evidence_level: "evidence_verified" } });
-    expect(r.body.review.reason).toMatch(/^Not checked: operator, listing_link, licence\./);
-    expect(r.body.review.reason).toContain("this account is not a verified organisation");
-    expect(r.body.review.reason).toContain(`its host is not the proved domain ${d.domain}`);
-    expect((await call("GET", `/api/v1/records/${r.body.verification_id}/status`)).status).toBe(404);
+    const before = (await call("GET", "/api/v1/records?limit=100", { key: attacker.liveKey })).body.data.length;
+    const r = await asTheOperator();
+    expect(r.status, r.text).toBe(422);
+    expect(r.body.error).toMatchObject({ code: "operator_not_own_organisation", param: "evidence.operator" });
+    expect(r.body.error.message).toContain("This account is not a verified organisation.");
+    expect(r.body.error.message).toContain("a reviewer cannot confirm another operator from documents");
+    // With a forged bank letter attached: the same (no reviewer ever sees it).
+    const letter = await upload(attacker.liveKey, PDF, "bank-letter.pdf");
+    expect(letter.status, JSON.stringify(letter.body)).toBe(201);
+    const withDoc = await asTheOperator({}, [letter.body.id as string]);
+    expect(withDoc.status, withDoc.text).toBe(422);
+    expect(withDoc.body.error).toMatchObject({ code: "operator_not_own_organisation" });
+    // Calling itself by the operator's name changes nothing: a self-declared name is not a verified organisation.
+    expect((await call("PATCH", "/api/v1/account", { key: attacker.liveKey, body: { name: "Seaview Apartments" } })).status).toBe(200);
+    const named = await asTheOperator({ listing_url: `https://${d.domain}/x`, licence: undefined, payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id });
+    expect(named.status, named.text).toBe(422);
+    expect(named.body.error).toMatchObject({ code: "operator_not_own_organisation", param: "evidence.operator" });
+    // Nothing was written: no submission for a reviewer, no record.
+    expect((await call("GET", "/api/v1/records?limit=100", { key: attacker.liveKey })).body.data.length).toBe(before);
 
-    // Its company_identity record is not a licence; and calling the real operator's name its own changes nothing.
+    // Its company_identity record is not a licence (checked before the operator: a linked part is refused first).
     const company = await call("POST", "/api/v1/records", {
-      key: impostor.liveKey,
+      key: attacker.liveKey,
       body: { subject: "Proof Records Test Company Ltd", claim_type: "company_identity", claim: "Holds an active LEI.", visibility: "public", evidence: { lei: LEI.active } },
     });
     expect(company.status, company.text).toBe(201);
     const asLicence = await call("POST", "/api/v1/records", {
-      key: impostor.liveKey,
+      key: attacker.liveKey,
       body: {
         ...listing({
           operator: "Proof Records Test Company Ltd", listing_url: `https://${d.domain}/x`, domain: d.domain, domain_record: d.id,
@@ -244,16 +261,9 @@ describe("verified_listing", () => {
     });
     expect(asLicence.status, asLicence.text).toBe(422);
     expect(asLicence.body.error).toMatchObject({ code: "linked_record_invalid", param: "evidence.licence_record" });
-    expect((await call("PATCH", "/api/v1/account", { key: impostor.liveKey, body: { name: "Seaview Apartments" } })).status).toBe(200);
-    const named = await call("POST", "/api/v1/records", {
-      key: impostor.liveKey,
-      body: listing({ listing_url: `https://${d.domain}/x`, domain: d.domain, domain_record: d.id, payee: { type: "wallet", value: w.address, network: "ethereum" }, payee_record: w.id }),
-    });
-    expect(named.status, named.text).toBe(202);
-    expect(named.body.review.reason).toMatch(/^Not checked: operator\./);
   });
 
-  it("the listing link counts only on the proved domain or www. + it; a verified organisation under another name is not the operator", async () => {
+  it("the listing link counts only on the proved domain or www. + it; a verified organisation cannot name another operator", async () => {
     const live = await verifiedOrganisation("Seaview Apartments");
     const d = await domainRecord(live.liveKey);
     const w = await walletRecord(live.liveKey);
@@ -268,10 +278,11 @@ describe("verified_listing", () => {
       expect(r.status, `${url}: ${r.text}`).toBe(202);
       expect(r.body.review.reason).toMatch(/^Not checked: listing_link\./);
     }
+    // A verified organisation cannot list another operator either (a marketplace on someone's behalf): 422, naming its own name.
     const other = await send({ listing_url: `https://${d.domain}/1`, operator: "Seaview Holidays" });
-    expect(other.status, other.text).toBe(202);
-    expect(other.body.review.reason).toMatch(/^Not checked: operator\./);
-    expect(other.body.review.reason).toContain('this account is the verified organisation "Seaview Apartments"');
+    expect(other.status, other.text).toBe(422);
+    expect(other.body.error).toMatchObject({ code: "operator_not_own_organisation", param: "evidence.operator" });
+    expect(other.body.error.message).toContain('is not this account\'s verified organisation "Seaview Apartments"');
     const noDomainRecord = await send({ listing_url: `https://${d.domain}/1`, domain_record: undefined });
     expect(noDomainRecord.status, noDomainRecord.text).toBe(202);
     expect(noDomainRecord.body.review.reason).toMatch(/^Not checked: listing_link, domain\./);

@@ -148,6 +148,8 @@ describe("an imposter's records fire the owner's watches once, with the record",
   beforeAll(async () => {
     owner = await liveAccountWithEmail("owner");
     imposter = await newLiveAccount();
+    // A listing speaks only for its own verified organisation: the imposter is one, under its own name, and lists a payee that is not its own.
+    await admin("organisation", "verify", "--account", imposter.accountId, "--legal-name", `Seaview Lettings ${tag} Ltd`);
     ep = rx.endpoint(`watch-${tag}`);
     const hook = await call("POST", "/api/v1/webhooks", { key: owner.liveKey, body: { url: ep.url, events: ["watch.matched"] } });
     expect(hook.status, hook.text).toBe(201);
@@ -188,7 +190,7 @@ describe("an imposter's records fire the owner's watches once, with the record",
       body: {
         subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 9.", visibility: "public",
         evidence: {
-          operator: "Seaview Apartments", listing_url: `https://${d.domain}/listing/9`, domain: d.domain, domain_record: d.id,
+          operator: `Seaview Lettings ${tag} Ltd`, listing_url: `https://${d.domain}/listing/9`, domain: d.domain, domain_record: d.id,
           payee: { type: "iban", value: iban.toLowerCase(), account_name: "Seaview Apartments" },
         },
       },

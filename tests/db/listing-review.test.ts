@@ -19,6 +19,8 @@ const { setVerifiedOrganisation, afterOrganisationChange } = await import("@/lib
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { checklistFor } = await import("@/lib/reviews/checklists");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
+const { records } = await import("@/drizzle/schema");
+const { eq, sql } = await import("drizzle-orm");
 
 type Auth = Awaited<ReturnType<typeof authenticateApiKey>>;
 const reviewer = await newReviewer();
@@ -138,5 +140,27 @@ describe("verified_listing and reviewers", () => {
     });
     await changeLifecycle(db, auth, d.id, { operation: "reinstate", reason: "DNS moved." });
     expect(await approve(sub.body.verification_id, "verified_listing", sub.body.evidence)).toMatchObject({ status: "active" });
+  });
+
+  it("no reviewer confirms a listing's operator: a submission from before the rule that lists it for review cannot be approved", async () => {
+    const auth = await organisation("Pier Rooms Ltd");
+    const d = await domainRecord(auth);
+    const sub = await create(auth, {
+      subject: "Pier Rooms", claim_type: "verified_listing", claim: "Pier Rooms Ltd runs listing 3.",
+      evidence: {
+        operator: "Pier Rooms Ltd", listing_url: `https://${d.domain}/listing/3`, domain: d.domain, domain_record: d.id,
+        payee: { type: "iban", value: "DE89370400440532013000", account_name: "Pier Rooms Ltd" },
+      },
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(202);
+    expect(sub.body.evidence.reviewed_parts).toEqual(["payee"]);
+    // As a submission made before the operator rule was stored: the operator among the parts a reviewer was to confirm.
+    const id = sub.body.verification_id as string;
+    await db.update(records).set({ evidencePublic: sql`jsonb_set(${records.evidencePublic}, '{reviewed_parts}', '["operator", "payee"]'::jsonb)` }).where(eq(records.id, id));
+    const [row] = await db.select().from(records).where(eq(records.id, id));
+    await expect(approve(id, "verified_listing", row!.evidencePublic)).rejects.toMatchObject({
+      code: "review_precondition_failed", message: expect.stringContaining("A reviewer cannot confirm a listing's operator"),
+    });
+    expect((await db.select().from(records).where(eq(records.id, id)))[0]!.status).toBe("pending_review");
   });
 });
