@@ -55,6 +55,16 @@ test("/check gives one plain verdict per part and an overall sentence, without J
   await expect(page.getByTestId("verdict-website")).toContainText(`On record for ${legal}, a verified organisation`);
   await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "match");
   await shotBoth(page, "check-match");
+  // On a phone the answer is above the fold: the overall sentence and the first part's verdict, before the form to ask again.
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  for (const id of ["check-overall", "verdict-website"]) {
+    const box = (await page.getByTestId(id).boundingBox())!;
+    expect(box.y + Math.min(box.height, 120), id).toBeLessThanOrEqual(844);
+  }
+  expect((await page.getByTestId("check-overall").boundingBox())!.y).toBeLessThan((await page.getByTestId("check-form").boundingBox())!.y);
+  await page.setViewportSize(before);
 
   await ask(legal.replace("Apartments", "Apartmnets"), domain);
   await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "close_match");

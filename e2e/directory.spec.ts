@@ -31,3 +31,39 @@ test("the directory lists public live records and searches without JavaScript", 
   await expect(page).toHaveURL(new RegExp(`/r/${id}$`));
   await ctx.close();
 });
+
+test("a search for a verified organisation's name starts with it, and marks another account's record under the name", async ({ browser }) => {
+  const account = async () => {
+    const a = await admin("account", "create", "--email", `e2e-dir-${randomUUID().slice(0, 8)}@example.com`);
+    await admin("account", "confirm-email", "--account", String(a.account_id));
+    await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
+    const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+    const call = async (method: string, path: string, body: unknown) => (await fetch(`${baseURL}${path}`, {
+      method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() }, body: JSON.stringify(body),
+    })).json();
+    return { id: String(a.account_id), call };
+  };
+  const legal = `Quayside ${randomUUID().slice(0, 6)} Holidays Ltd`;
+  const real = await account();
+  await admin("organisation", "verify", "--account", real.id, "--legal-name", legal);
+  const statement = { claim_type: "company_status", claim: `${legal} is an active company.`, visibility: "public" };
+  const own = (await real.call("POST", "/api/v1/records", { subject: legal, ...statement })).verification_id as string;
+  const copier = await account();
+  await copier.call("PATCH", "/api/v1/account", { name: legal });
+  const copy = (await copier.call("POST", "/api/v1/records", { subject: legal, ...statement })).verification_id as string;
+
+  const ctx = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await page.goto(`/directory?${new URLSearchParams({ q: legal })}`);
+  const head = page.getByTestId("directory-organisations");
+  await expect(head).toContainText(`✓ ${legal}`);
+  // Above every record, the copy included.
+  expect((await head.boundingBox())!.y).toBeLessThan((await page.getByTestId("directory-row").first().boundingBox())!.y);
+  await expect(page.locator(`[data-testid="directory-row"][data-id="${copy}"]`).getByTestId("not-this-organisation")).toContainText(`Not from ${legal}`);
+  await expect(page.locator(`[data-testid="directory-row"][data-id="${own}"]`).getByTestId("not-this-organisation")).toHaveCount(0);
+  await shotBoth(page, "directory-verified-first");
+  await head.getByRole("link", { name: "its records" }).click();
+  await expect(page.locator(`[data-testid="directory-row"][data-id="${own}"]`)).toBeVisible();
+  await expect(page.locator(`[data-testid="directory-row"][data-id="${copy}"]`)).toHaveCount(0);
+  await ctx.close();
+});

@@ -103,7 +103,7 @@ function Answer({ label, a, operator, overall }: { label: string; a: PartAnswer;
 /** The one sentence the answer starts with, as the decision composed it (lib/trust/check-overall.ts). */
 function Overall({ result }: { result: Awaited<ReturnType<typeof checkParts>> }) {
   return (
-    <p className={`mt-8 max-w-3xl rounded-lg border-l-8 p-4 text-xl font-bold ${TONE[result.overall]}`} data-testid="check-overall" data-verdict={result.overall}>
+    <p className={`mt-6 max-w-3xl rounded-lg border-l-8 p-4 text-xl font-bold ${TONE[result.overall]}`} data-testid="check-overall" data-verdict={result.overall}>
       {result.summary}
     </p>
   );
@@ -128,17 +128,14 @@ export default async function CheckPage({ searchParams }: Props) {
       <SiteHeader />
       <main className={`${column} py-10`}>
         <h1 className="text-2xl font-semibold sm:text-3xl">Check before you pay</h1>
-        <p className="mt-2 max-w-3xl text-slate-700">
-          About to pay a holiday rental, a marketplace seller or a crypto merchant? Enter what you were given. We say whether the
-          website and the payee are on record for that operator — only live, public records in force count.
-        </p>
+        {/* With an answer, the answer comes first: on a phone it is above the fold, the form to ask again below it. */}
+        {!result && (
+          <p className="mt-2 max-w-3xl text-slate-700">
+            About to pay a holiday rental, a marketplace seller or a crypto merchant? Enter what you were given. We say whether the
+            website and the payee are on record for that operator — only live, public records in force count.
+          </p>
+        )}
         {!parsed.success && <p role="alert" className="mt-4 text-red-700">Each field takes at most 500 characters of plain text.</p>}
-        <form method="get" className="mt-6 grid max-w-3xl gap-4 sm:grid-cols-3" data-testid="check-form">
-          <label className="text-sm">Operator<input name="operator" defaultValue={q.operator} maxLength={500} className={field} placeholder="Seaview Apartments Ltd or its LEI" /></label>
-          <label className="text-sm">Website<input name="website" defaultValue={q.website} maxLength={500} className={field} placeholder="seaview-apartments.com" /></label>
-          <label className="text-sm">Payee (IBAN or wallet)<input name="payee" defaultValue={q.payee} maxLength={500} className={field} placeholder="DE89 3704 …" /></label>
-          <div className="sm:col-span-3"><button className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700" type="submit">Check</button></div>
-        </form>
         {limited && <p role="alert" className="mt-6 text-red-700">Too many checks from your network in the last minute; wait a minute and try again.</p>}
         {result && <Overall result={result} />}
         {result && (
@@ -148,6 +145,13 @@ export default async function CheckPage({ searchParams }: Props) {
             {result.parts.operator && <Answer label="Operator" a={result.parts.operator} operator={result.operator} overall={result.overall} />}
           </ul>
         )}
+        {result && <h2 className="mt-10 text-lg font-semibold">Check something else</h2>}
+        <form method="get" className={`${result ? "mt-3" : "mt-6"} grid max-w-3xl gap-4 sm:grid-cols-3`} data-testid="check-form">
+          <label className="text-sm">Operator<input name="operator" defaultValue={q.operator} maxLength={500} className={field} placeholder="Seaview Apartments Ltd or its LEI" /></label>
+          <label className="text-sm">Website<input name="website" defaultValue={q.website} maxLength={500} className={field} placeholder="seaview-apartments.com" /></label>
+          <label className="text-sm">Payee (IBAN or wallet)<input name="payee" defaultValue={q.payee} maxLength={500} className={field} placeholder="DE89 3704 …" /></label>
+          <div className="sm:col-span-3"><button className="rounded bg-slate-900 px-5 py-2.5 font-medium text-white hover:bg-slate-700" type="submit">Check</button></div>
+        </form>
         <p className="mt-8 max-w-3xl text-sm text-slate-600">
           Green means a Proof Records reviewer verified the organisation behind the record and the record was checked and still
           stands. A name an account merely gave itself is never shown as verified.

@@ -29,10 +29,10 @@ const TONE: Record<string, string> = {
 /** The public directory: server-rendered, works without JavaScript, only live, public, active records. */
 export default async function DirectoryPage({ searchParams }: Props) {
   const sp = await searchParams;
-  const q = directoryQuerySchema.parse({ q: one(sp.q), claim_type: one(sp.claim_type), cursor: one(sp.cursor) });
-  const { data, nextCursor } = await listDirectory(await getDb(), q);
+  const q = directoryQuerySchema.parse({ q: one(sp.q), claim_type: one(sp.claim_type), cursor: one(sp.cursor), account: one(sp.account) });
+  const { data, nextCursor, organisations } = await listDirectory(await getDb(), q);
   const types = documentedClaimTypes().map((m) => m.type).filter((t) => t !== "*");
-  const keep = new URLSearchParams(Object.entries({ q: q.q ?? "", claim_type: q.claim_type ?? "" }).filter(([, v]) => v));
+  const keep = new URLSearchParams(Object.entries({ q: q.q ?? "", claim_type: q.claim_type ?? "", account: q.account ?? "" }).filter(([, v]) => v));
 
   return (
     <>
@@ -60,6 +60,28 @@ export default async function DirectoryPage({ searchParams }: Props) {
           <p id="directory-search-hint" className="-mt-1 basis-full text-xs text-slate-600">Whole words, in any order: a name, a domain, a full address.</p>
         </form>
 
+        {q.account && (
+          <p className="mt-6 text-sm text-slate-700" data-testid="directory-account">
+            Only the records of one account{data[0] ? <> — <WithSpeaker text={`Stated by ${WHO}`} account={data[0].account} /></> : null}. <Link className="underline" href="/directory">All records</Link>
+          </p>
+        )}
+        {organisations.length > 0 && (
+          <section className="mt-8 rounded-lg border border-emerald-600 bg-emerald-50 p-4" aria-labelledby="directory-organisations-title" data-testid="directory-organisations">
+            <h2 id="directory-organisations-title" className="text-base font-semibold text-emerald-950">Verified organisations with this name</h2>
+            <p className="mt-1 text-sm text-emerald-950">A reviewer verified who these are. Records below from other accounts may only use the name.</p>
+            <ul className="mt-3 space-y-2">
+              {organisations.map((o) => (
+                <li key={o.accountId} className="text-sm [overflow-wrap:anywhere]" data-testid="directory-organisation">
+                  <span className="font-semibold text-emerald-900">✓ {o.legalName}</span>
+                  {o.lei && <span className="text-slate-700"> · LEI <code>{o.lei}</code></span>}
+                  {o.jurisdiction && <span className="text-slate-700"> · {o.jurisdiction}</span>}
+                  {" · "}<Link className="underline" href={`/directory?${new URLSearchParams({ account: o.accountId })}`}>its records</Link>
+                  {" · "}<Link className="underline" href={`/check?${new URLSearchParams({ operator: o.lei ?? o.legalName })}`}>check a website or payee against it</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         {data.length === 0 ? (
           <p className="mt-8 text-slate-600" data-testid="directory-empty">No public record matches.</p>
         ) : (
@@ -72,6 +94,11 @@ export default async function DirectoryPage({ searchParams }: Props) {
                     <SubjectName subject={r.subject} />
                   </Link>
                   <p className="mt-1 line-clamp-2 break-words text-sm text-slate-700">{r.claim}</p>
+                  {r.notThisOrganisation && (
+                    <p className="mt-2 text-sm font-semibold text-red-800 [overflow-wrap:anywhere]" data-testid="not-this-organisation">
+                      ⚠ Not from {r.notThisOrganisation}: that name belongs to a verified organisation, and this record is from another account.
+                    </p>
+                  )}
                   <p className="mt-2 text-sm font-medium">{h.tone === "verified" ? "✓ " : ""}<WithSpeaker text={h.title} account={r.account} /></p>
                   <p className="mt-1 text-xs text-slate-500 [overflow-wrap:anywhere]">
                     {r.trust.speaker === "verified_organisation" ? <>Stated by <span className="font-semibold text-emerald-800">✓ {speakerName(r.account)}, a verified organisation</span></> : <WithSpeaker text={`Stated by ${WHO}`} account={r.account} />}

@@ -3,16 +3,20 @@ import { z } from "zod";
 import { records, SEARCH_WORD_GLUE } from "@/drizzle/schema";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { DbOrTx } from "@/lib/db/client";
-import { RECORD_ID_RE } from "@/lib/ids";
+import { ACCOUNT_ID_RE, RECORD_ID_RE } from "@/lib/ids";
 import { listedNow } from "@/lib/records/listed-now";
 import type { Trust } from "@/lib/trust/decide";
+import { borrowedNames } from "@/lib/trust/borrowed-names";
 import { judgeFound } from "@/lib/trust/match-trust";
+import { verifiedOrganisationsMatching, type DirectoryOrganisation } from "./verified-organisations";
 
 /** What the public directory takes from its query string; anything else is ignored, never an error page. */
 export const directoryQuerySchema = z.object({
   q: z.string().trim().max(200).optional().catch(undefined),
   claim_type: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/).optional().catch(undefined),
   cursor: z.string().regex(RECORD_ID_RE).optional().catch(undefined),
+  /** One account's records (a verified organisation's, linked from the head of a search). */
+  account: z.string().regex(ACCOUNT_ID_RE).optional().catch(undefined),
 });
 export type DirectoryQuery = z.infer<typeof directoryQuerySchema>;
 
@@ -32,6 +36,8 @@ export type DirectoryRow = {
   id: string; claimType: string; subject: string; claim: string; evidenceLevel: string; issuedAt: Date | null; account: AccountProfile;
   /** The one trust decision for the row (lib/trust/decide.ts). */
   trust: Trust;
+  /** The verified organisation whose exact name this record goes under without being it (lib/trust/borrowed-names.ts), or null. */
+  notThisOrganisation: string | null;
 };
 
 /** A pasted address searches for its host and path: no scheme, no leading `www.` (records name the domain). */
@@ -39,7 +45,7 @@ const searchText = (q: string) => q.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").repl
 
 /**
  * The public directory: live, public, active records, newest first, searchable by words,
- * filterable by claim type, cursor-paginated (the last id of the previous page). Sandbox,
+ * filterable by claim type and account, cursor-paginated (the last id of the previous page). Sandbox,
  * private, pending and inactive records never appear (CONTRACT "Directory").
  *
  * A search matches records whose subject or claim holds every word of it, in any order,
@@ -47,8 +53,8 @@ const searchText = (q: string) => q.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").repl
  * is read in one of three ways, all exact: from the newest RECENT_WINDOW or WIDE_WINDOW listed
  * records when a page of matches is among them, else from the word index (all matches, sorted).
  */
-export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Date()) {
-  const after: (SQL | undefined)[] = [listedNow(now)];
+export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Date()): Promise<{ data: DirectoryRow[]; nextCursor: string | null; organisations: DirectoryOrganisation[] }> {
+  const after: (SQL | undefined)[] = [listedNow(now), q.account ? eq(records.accountId, q.account) : undefined];
   if (q.cursor) {
     const [c] = await db.select({ createdAt: records.createdAt, id: records.id }).from(records).where(eq(records.id, q.cursor));
     if (c) after.push(or(lt(records.createdAt, c.createdAt), and(eq(records.createdAt, c.createdAt), lt(records.id, c.id))));
@@ -90,6 +96,12 @@ export async function listDirectory(db: DbOrTx, q: DirectoryQuery, now = new Dat
     }
   }
   const page = rows.slice(0, DIRECTORY_PAGE);
-  const data: DirectoryRow[] = (await judgeFound(db, page, now)).map(({ accountId: _, createdAt: __, ...r }) => r);
-  return { data, nextCursor: rows.length > DIRECTORY_PAGE ? page.at(-1)!.id : null };
+  const judged = await judgeFound(db, page, now);
+  // A search's first page starts with the verified organisations of that name, above records that may only use it.
+  const [borrowed, organisations] = await Promise.all([
+    borrowedNames(db, judged),
+    q.q && !q.cursor && !q.account && /[\p{L}\p{N}]/u.test(searchText(q.q)) ? verifiedOrganisationsMatching(db, searchText(q.q)) : Promise.resolve([]),
+  ]);
+  const data: DirectoryRow[] = judged.map(({ accountId: _, createdAt: __, ...r }) => ({ ...r, notThisOrganisation: borrowed.get(r.id) ?? null }));
+  return { data, nextCursor: rows.length > DIRECTORY_PAGE ? page.at(-1)!.id : null, organisations };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { call, issue, newAccount, newLiveAccount, withShortExpiry, untilPast } from "../helpers";
+import { admin, call, issue, newAccount, newLiveAccount, sentenceText, withShortExpiry, untilPast } from "../helpers";
 
 /**
  * The public directory (CONTRACT "Directory"): live, public, active records only, newest
@@ -53,5 +53,46 @@ describe("the public directory", () => {
       expect(r.status, odd).toBe(200);
       expect(r.text).not.toContain("<script>");
     }
+  });
+
+  it("a search for a verified organisation's name starts with it; another account's record under that exact name is marked as not from it", async () => {
+    const legal = `Harbourside ${randomUUID().slice(0, 8)} Trading Ltd`;
+    const real = await newLiveAccount();
+    await admin("organisation", "verify", "--account", real.accountId, "--legal-name", legal);
+    const realRecord = (await issue(real.liveKey, { subject: legal, visibility: "public" })).verification_id;
+    // The attacker: calls itself by the real name and issues a record under it; a second one only borrows the name as a subject.
+    const attacker = await newLiveAccount();
+    expect((await call("PATCH", "/api/v1/account", { key: attacker.liveKey, body: { name: legal } })).status).toBe(200);
+    const copied = (await issue(attacker.liveKey, { subject: legal, visibility: "public" })).verification_id;
+    const borrower = await newLiveAccount();
+    const borrowed = (await issue(borrower.liveKey, { subject: legal.toUpperCase(), visibility: "public" })).verification_id;
+
+    const html = await page(`q=${encodeURIComponent(legal.split(" ").slice(0, 2).join(" "))}`);
+    const text = sentenceText(html);
+    // The verified organisation heads the answer, before any record.
+    const head = html.indexOf('data-testid="directory-organisations"');
+    expect(head).toBeGreaterThan(-1);
+    expect(head).toBeLessThan(html.indexOf('data-testid="directory-row"'));
+    expect(text).toContain(`✓ ${legal}`);
+    expect(html).toContain(`href="/directory?account=${real.accountId}"`);
+    // Each row from another account under the name says so; the organisation's own record does not.
+    const row = (id: string) => { const at = html.indexOf(`data-id="${id}"`); expect(at, id).toBeGreaterThan(-1); return html.slice(at, html.indexOf("</li>", at)); };
+    for (const id of [copied, borrowed]) {
+      expect(row(id), id).toContain('data-testid="not-this-organisation"');
+      expect(sentenceText(row(id)), id).toContain(`Not from ${legal}: that name belongs to a verified organisation, and this record is from another account.`);
+    }
+    expect(row(realRecord)).not.toContain("not-this-organisation");
+    expect(sentenceText(row(realRecord))).toContain(`${legal}, a verified organisation`);
+
+    // The organisation's records alone: its own, none of the copies.
+    const own = await page(`account=${real.accountId}`);
+    expect(listed(own, realRecord)).toBe(true);
+    for (const id of [copied, borrowed]) expect(listed(own, id), id).toBe(false);
+    // Once the organisation is no longer verified, the name is nobody's: no head, no mark.
+    await admin("organisation", "remove", "--account", real.accountId);
+    const after = await page(`q=${encodeURIComponent(legal)}`);
+    expect(after).not.toContain('data-testid="directory-organisations"');
+    expect(after).not.toContain('data-testid="not-this-organisation"');
+    expect(listed(after, copied)).toBe(true);
   });
 });
