@@ -183,9 +183,17 @@ describe("an imposter copying a real operator", () => {
     const imposterRows = rows.filter((r) => r.includes(fakeDomainId) || r.includes(fakeWallet.id) || r.includes(fakeCompanyId));
     expect(imposterRows.length).toBeGreaterThan(0);
     for (const row of imposterRows) {
-      expect(row).not.toContain("a verified organisation");
+      expect(row).not.toContain(`${legalName}, a verified organisation`);
+      expect(row).not.toContain("✓");
       expect(row).not.toMatch(/data-tone="verified"/);
     }
+    // The imposter calls itself by the real name: each of its records says it is not from the organisation (issue 38, item 12).
+    for (const row of imposterRows) {
+      expect(sentenceText(row)).toContain(`⚠ Not from ${legalName}: that name belongs to a verified organisation, and this record is from another account.`);
+    }
+    // The real organisation heads the search.
+    expect(html.indexOf('data-testid="directory-organisations"')).toBeGreaterThan(-1);
+    expect(html.indexOf('data-testid="directory-organisations"')).toBeLessThan(html.indexOf('data-testid="directory-row"'));
   });
 
   it("a listing whose operator was checked as the verified organisation stops standing the moment the organisation does", async () => {
