@@ -6,7 +6,7 @@ import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
 import { normalizedValue, provedHost } from "@/lib/lookup/normalize";
 import { checksOf, type Check } from "@/lib/trust/checks";
-import { badgeHosts, decideTrust, type Trust } from "@/lib/trust/decide";
+import { badgeHosts, decideTrust, recordHosts, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";
 import { getPublicRecord } from "./get-record";
 import { loadRecentHistories } from "./history-page";
@@ -47,7 +47,9 @@ export type PublicView = {
   trust: Trust;
   /** What was checked, by whom, on what (lib/trust/checks.ts); empty until issued. */
   checks: Check[];
-  /** The exact hosts a page may show the record's badge green on (signed as `covers_hosts`). */
+  /** The exact hosts the record is about (lib/trust/decide.ts `recordHosts`: the one coverage rule), whatever its standing. */
+  aboutHosts: string[];
+  /** The exact hosts a page may show the record's badge green on (signed as `covers_hosts`): `aboutHosts` while verified. */
   coversHosts: string[];
   /** The latest entries of the history (at most HISTORY_RECENT, history-page.ts), oldest first. */
   history: HistoryEntry[];
@@ -109,10 +111,11 @@ export function buildPublicView(
     partsStand: links.every((l) => l.standing === "active") && accountPart === null, account,
   });
   const websites = websitesOf(row);
+  const aboutHosts = recordHosts(provedHostsOf(row), account);
   return {
     row, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
-    fields, websites, trust, checks: checksOfRow(row), coversHosts: badgeHosts(provedHostsOf(row), account, trust),
+    fields, websites, trust, checks: checksOfRow(row), aboutHosts, coversHosts: badgeHosts(aboutHosts, trust),
     history: hist, historyCount, historyBefore: tail.olderBefore, now,
   };
 }

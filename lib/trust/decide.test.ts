@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { speakerName } from "@/lib/records/evidence-level-text";
-import { badgeHosts, decideTrust, speakerOf, type TrustFacts } from "./decide";
+import { badgeHosts, decideTrust, recordHosts, speakerOf, type TrustFacts } from "./decide";
 
 const org = (over: Partial<NonNullable<AccountProfile["organisation"]>> = {}): NonNullable<AccountProfile["organisation"]> => ({
   legal_name: "Acme Widgets Limited", lei: "5493001KJTIIGC8Y1R12", jurisdiction: "GB", basis: "lei_register",
@@ -57,40 +57,42 @@ describe("decideTrust", () => {
   });
 });
 
-describe("badgeHosts (exact hosts)", () => {
-  const verified = { speaker: "self_declared" as const, verified: true };
+describe("recordHosts and badgeHosts: the one coverage rule (exact hosts)", () => {
 
   it("a proof of x covers x and www.x, nothing else", () => {
-    expect(badgeHosts(["example.com"], selfDeclared, verified)).toEqual(["example.com", "www.example.com"]);
+    expect(recordHosts(["example.com"], selfDeclared)).toEqual(["example.com", "www.example.com"]);
   });
 
   it("a proof of www.x covers www.x only: not x, not another subdomain", () => {
-    const hosts = badgeHosts(["www.example.com"], selfDeclared, verified);
+    const hosts = recordHosts(["www.example.com"], selfDeclared);
     expect(hosts).toEqual(["www.example.com"]);
     expect(hosts).not.toContain("example.com");
     expect(hosts).not.toContain("www.www.example.com");
   });
 
   it("a subdomain proof covers that subdomain (and its www.), not its parent", () => {
-    expect(badgeHosts(["shop.example.com"], selfDeclared, verified)).toEqual(["shop.example.com", "www.shop.example.com"]);
+    expect(recordHosts(["shop.example.com"], selfDeclared)).toEqual(["shop.example.com", "www.shop.example.com"]);
   });
 
   it("hosts are compared as a browser's location.hostname: lower case, IDN as A-labels", () => {
-    expect(badgeHosts(["Example.COM."], selfDeclared, verified)).toEqual(["example.com", "www.example.com"]);
-    expect(badgeHosts(["аррӏе.com"], selfDeclared, verified)).toEqual(["www.xn--80ak6aa92e.com", "xn--80ak6aa92e.com"]);
+    expect(recordHosts(["Example.COM."], selfDeclared)).toEqual(["example.com", "www.example.com"]);
+    expect(recordHosts(["аррӏе.com"], selfDeclared)).toEqual(["www.xn--80ak6aa92e.com", "xn--80ak6aa92e.com"]);
   });
 
-  it("adds the organisation's proved domains only while the account is a verified organisation", () => {
-    const account = verifiedOrg(["www.acme.example"]);
-    expect(badgeHosts([], account, { speaker: "verified_organisation", verified: true })).toEqual(["www.acme.example"]);
-    expect(badgeHosts([], account, { speaker: "self_declared", verified: true })).toEqual([]);
+  it("adds the domains the account proves now, whoever it is (the badge's colour is the speaker's, not the rule's)", () => {
+    expect(recordHosts([], { verified_domains: ["www.acme.example"] })).toEqual(["www.acme.example"]);
+    expect(recordHosts(["example.com"], { verified_domains: ["acme.example"] })).toEqual(["acme.example", "example.com", "www.acme.example", "www.example.com"]);
+    expect(recordHosts([], { verified_domains: [] })).toEqual([]);
   });
 
-  it("is empty for a record that is not verified", () => {
-    expect(badgeHosts(["example.com"], verifiedOrg(["acme.example"]), { speaker: "verified_organisation", verified: false })).toEqual([]);
+  it("the badge covers them while the record is verified, and nothing otherwise", () => {
+    const about = recordHosts(["example.com"], { verified_domains: ["acme.example"] });
+    expect(about).toEqual(["acme.example", "example.com", "www.acme.example", "www.example.com"]);
+    expect(badgeHosts(about, { verified: true })).toEqual(about);
+    expect(badgeHosts(about, { verified: false })).toEqual([]);
   });
 
   it("skips values that are not host names", () => {
-    expect(badgeHosts(["", "https://x.example/path", "a b"], selfDeclared, verified)).toEqual([]);
+    expect(recordHosts(["", "https://x.example/path", "a b"], selfDeclared)).toEqual([]);
   });
 });

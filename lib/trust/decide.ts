@@ -58,25 +58,34 @@ export function decideTrust(f: TrustFacts): Trust {
 export const LOOKUP_RANK = { verified: 3, checked: 2, attested: 1 } as const;
 
 /**
- * The hosts a page may show a record's badge green on (CONTRACT "Embed badge"): the hosts the
- * record proved or names, as proved (`www.` kept: lib/records/public-view.ts `provedHostsOf`),
- * and, while its account is a verified organisation, the organisation's proved domains. Exact
- * hosts: a proof of `x` covers `x` and `www.x`; a proof of `www.x` covers `www.x` only, never
- * `x` or another subdomain. Hosts are compared as the browser sees them (A-labels, lower case).
- * Empty for a record that is not verified, or names no website and whose account has no
- * verified domains: its badge is neutral everywhere.
+ * The one coverage rule (CONTRACT "Embed badge"; issue 38, item 13): the exact hosts a record
+ * is about — the hosts it proved or names, as proved (`www.` kept: lib/records/public-view.ts
+ * `provedHostsOf`), and the domains its account proves now (`verified_domains`: active live
+ * records of a type that proves an account domain — for a verified organisation these include
+ * the domains the reviewer confirmed). A proof of `x` covers `x` and `www.x`; a proof of
+ * `www.x` covers `www.x` only, never `x` or another subdomain. Hosts are compared as the
+ * browser sees them (A-labels, lower case). The badge (`badgeHosts`), badge sightings, the
+ * certificate's "you came from elsewhere" notice and the portal's embed panel all use it.
  */
-export function badgeHosts(provedHosts: readonly string[], account: AccountProfile, trust: Pick<Trust, "speaker" | "verified">): string[] {
-  if (!trust.verified) return [];
-  const org = trust.speaker === "verified_organisation" ? (account.organisation?.domains ?? []) : [];
+export function recordHosts(provedHosts: readonly string[], account: Pick<AccountProfile, "verified_domains">): string[] {
   const hosts = new Set<string>();
-  for (const h of [...provedHosts, ...org]) {
+  for (const h of [...provedHosts, ...account.verified_domains]) {
     const host = asciiHost(h);
     if (!host) continue;
     hosts.add(host);
     if (!host.startsWith("www.")) hosts.add(`www.${host}`);
   }
   return [...hosts].sort();
+}
+
+/**
+ * The hosts a page may show a record's badge green (or, for an account whose name nobody
+ * verified, amber) on: `recordHosts` while the record is verified (live, checked, standing);
+ * empty otherwise, or for a record that names no website and whose account has no verified
+ * domains — its badge is neutral everywhere.
+ */
+export function badgeHosts(aboutHosts: readonly string[], trust: Pick<Trust, "verified">): string[] {
+  return trust.verified ? [...aboutHosts] : [];
 }
 
 /** A host name as a browser's `location.hostname` has it (WHATWG URL: lower case, IDN as A-labels, no trailing dot); null if it is none. */

@@ -41,7 +41,7 @@ describe("badge sightings", () => {
     expect(s.reported_at).not.toBeNull();
     const events = await seenElsewhere(a.sandboxKey, id);
     expect(events).toHaveLength(1);
-    expect(events[0].data).toMatchObject({ host, first_seen_at: s.first_seen_at, covers: [domain] });
+    expect(events[0].data).toMatchObject({ host, first_seen_at: s.first_seen_at, covers: [domain, `www.${domain}`] }); // exact hosts: the one coverage rule
     expect(events[0].data.record).toMatchObject({ verification_id: id, subject: domain });
 
     // More loads, later flushes: the count grows, the report is not repeated.
@@ -57,7 +57,7 @@ describe("badge sightings", () => {
     expect(await seenElsewhere(a.sandboxKey, id)).toHaveLength(1);
   });
 
-  it("records the record's own domain, its subdomains and www as covered, and reports none of them", async () => {
+  it("covers exactly the record's hosts and the account's proved domains (each with www.): another subdomain is reported, as the badge warns there", async () => {
     // Live: the account's proved domains count only while proved by live records.
     const a = await newLiveAccount();
     const key = a.liveKey;
@@ -70,15 +70,19 @@ describe("badge sightings", () => {
       const l = await sightings(key);
       return l.length === 4 ? l : null;
     });
-    expect(list.map((x) => [x.record_id, x.host, x.covered, x.reported_at]).sort()).toEqual([
-      [company, domain, true, null], [id, domain, true, null], [id, `shop.${domain}`, true, null], [id, `www.${domain}`, true, null],
+    // One coverage rule (issue 38, item 13): the badge on shop.‹domain› says "a site this record does not cover", so the owner hears of it.
+    expect(list.map((x) => [x.record_id, x.host, x.covered]).sort()).toEqual([
+      [company, domain, true], [id, domain, true], [id, `shop.${domain}`, false], [id, `www.${domain}`, true],
     ].sort());
-    // A look-alike that merely ends with the domain's text is not under it.
+    expect(list.filter((x) => x.covered).every((x) => x.reported_at === null)).toBe(true);
+    const badge = await status(id, `https://shop.${domain}`);
+    expect(badge.body.covers_hosts).toEqual([domain, `www.${domain}`]);
+    // A look-alike that merely ends with the domain's text is not covered either.
     const lookalike = `evil${domain}`;
     expect((await status(id, `https://${lookalike}`)).status).toBe(200);
     const s = await until("the look-alike", async () => (await sightings(key, "?covered=no")).find((x) => x.host === lookalike));
     expect(s).toMatchObject({ covered: false, count: 1 });
-    expect(await seenElsewhere(key, id)).toHaveLength(1);
+    expect((await seenElsewhere(key, id)).length).toBe(2);
     expect(await seenElsewhere(key, company)).toHaveLength(0);
   });
 
@@ -164,7 +168,7 @@ describe("badge sightings", () => {
     expect(warned.status).toBe(200);
     expect(warned.text).toContain('data-testid="arrived-from"');
     expect(warned.text).toContain(host);
-    expect(warned.text).toMatch(new RegExp(`It covers only .*${domain.replaceAll(".", "\\.")}`));
+    expect(warned.text).toMatch(new RegExp(`It covers exactly .*${domain.replaceAll(".", "\\.")}.* and no other site`));
     for (const r of [undefined, `https://${domain}/`, `https://www.${domain}/x`, `${baseUrl()}/directory`, `https://${imposter()}/`, "not a url"]) {
       const p = await page(r);
       expect(p.status, String(r)).toBe(200);

@@ -211,7 +211,7 @@ function ArrivedFrom({ arrival }: { arrival: ForeignArrival }) {
       </p>
       <p className="mt-1 [overflow-wrap:anywhere]" data-testid="arrived-covers">
         {arrival.covers.length
-          ? <>It covers only {arrival.covers.map((d, i) => <span key={d}>{i > 0 && ", "}<span className="font-mono font-semibold">{d}</span></span>)} (and {arrival.covers.length === 1 ? "its" : "their"} subdomains).</>
+          ? <>It covers exactly {arrival.covers.map((d, i) => <span key={d}>{i > 0 && ", "}<span className="font-mono font-semibold">{d}</span></span>)} and no other site.</>
           : <>It names no website at all.</>}
         {" "}A site showing someone else&apos;s badge may be pretending to be them: do not pay or sign in there because of this record.
       </p>

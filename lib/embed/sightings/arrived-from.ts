@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { badgeSightings } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import type { PublicView } from "@/lib/records/public-view";
-import { coveredDomains, hostCovered } from "./covered-hosts";
+import { coveredHosts, hostCovered } from "./covered-hosts";
 import { pendingSighting, sightingHost } from "./sighting-counter";
 
 export type ForeignArrival = { host: string; covers: string[] };
@@ -15,7 +15,7 @@ export type ForeignArrival = { host: string; covers: string[] };
  * merely links to the certificate (a search engine, a mail). One primary-key read, only when the
  * Referer names an uncovered host.
  */
-export async function foreignArrival(db: DbOrTx, view: Pick<PublicView, "row" | "account">, referer: string | null, ownOrigin: string): Promise<ForeignArrival | null> {
+export async function foreignArrival(db: DbOrTx, view: Pick<PublicView, "row" | "aboutHosts">, referer: string | null, ownOrigin: string): Promise<ForeignArrival | null> {
   let origin: string | null = null;
   try {
     origin = referer ? new URL(referer).origin : null;
@@ -24,7 +24,7 @@ export async function foreignArrival(db: DbOrTx, view: Pick<PublicView, "row" | 
   }
   const host = sightingHost(origin, ownOrigin);
   if (!host) return null;
-  const covers = coveredDomains(view);
+  const covers = coveredHosts(view);
   if (hostCovered(host, covers)) return null;
   if (!pendingSighting(view.row.id, host)) {
     const [seen] = await db.select({ host: badgeSightings.host }).from(badgeSightings)

@@ -3,10 +3,12 @@ import { hostCovered } from "./covered-hosts";
 import { sightingHost } from "./sighting-counter";
 
 describe("hostCovered", () => {
-  const domains = ["example.com", "shop.example.org"];
-  it("covers a domain and its subdomains, nothing that merely ends with its text", () => {
-    for (const h of ["example.com", "www.example.com", "a.b.example.com", "EXAMPLE.COM.", "shop.example.org", "eu.shop.example.org"]) expect(hostCovered(h, domains), h).toBe(true);
-    for (const h of ["evilexample.com", "example.com.evil.test", "example.org", "www.example.org", "", "com"]) expect(hostCovered(h, domains), h).toBe(false);
+  const hosts = ["example.com", "www.example.com", "shop.example.org"];
+  it("covers exactly the hosts of the one rule: no other subdomain, nothing that merely ends with their text", () => {
+    for (const h of ["example.com", "www.example.com", "EXAMPLE.COM.", "shop.example.org"]) expect(hostCovered(h, hosts), h).toBe(true);
+    for (const h of ["a.b.example.com", "shop.example.com", "eu.shop.example.org", "evilexample.com", "example.com.evil.test", "example.org", "www.example.org", "", "com"]) {
+      expect(hostCovered(h, hosts), h).toBe(false);
+    }
     expect(hostCovered("example.com", [])).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { writeEvent } from "@/lib/outbox/write-event";
 import { loadPublicViews } from "@/lib/records/public-view";
 import { serializeRecord } from "@/lib/records/serialize-record";
 import { recordUrls } from "@/lib/records/urls";
-import { coveredDomains, hostCovered } from "./covered-hosts";
+import { coveredHosts, hostCovered } from "./covered-hosts";
 import { restoreSightings, takeSightings, type Pending } from "./sighting-counter";
 
 /** Sightings written per transaction. */
@@ -66,7 +66,7 @@ export async function addSightings(db: Db, pending: readonly Pending[], now = ne
       subject: `Your Proof Records badge for ${m.recordId} is shown on ${m.host}`,
       text:
         `The embed badge of your record ${m.recordId} was loaded on a page at ${m.host}, a site the record does not cover` +
-        (m.covers.length ? ` (it covers ${m.covers.join(", ")} and ${m.covers.length === 1 ? "its" : "their"} subdomains).` : " (it names no website).") +
+        (m.covers.length ? ` (it covers exactly ${m.covers.join(", ")}).` : " (it names no website).") +
         `\n\nIf that site is not yours, someone may be showing your record to look like you. Visitors who follow the badge\n` +
         `to the certificate are told which site they came from and which sites the record is about.\n\n` +
         `Certificate: ${recordUrls(m.recordId).certificate_url}\n` +
@@ -81,7 +81,7 @@ async function flushBatch(db: Db, batch: readonly Pending[], now: Date): Promise
   return db.transaction(async (tx) => {
     const rows = await tx.select().from(records).where(inArray(records.id, ids));
     const views = new Map((await loadPublicViews(tx, rows, now.getTime())).map((v) => [v.row.id, v]));
-    const covers = new Map([...views].map(([id, v]) => [id, coveredDomains(v)]));
+    const covers = new Map([...views].map(([id, v]) => [id, coveredHosts(v)]));
     const values = batch
       .filter((p) => views.has(p.recordId))
       .map((p) => ({

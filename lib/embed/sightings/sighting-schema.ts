@@ -11,7 +11,7 @@ export const badgeSightingSchema = z
     record_id: z.string(),
     certificate_url: z.string().describe("The record's public certificate."),
     host: z.string().describe("The host name of the page that loaded the badge (from the request's `Origin`; no port, path or visitor data)."),
-    covered: z.boolean().describe("Whether the record covers the host: it is, or is under, one of the record's websites or listing hosts or its account's proved domains (judged at each count)."),
+    covered: z.boolean().describe("Whether the record covers the host, by the badge's own rule: exactly one of the record's websites or its account's proved domains, or one of them with `www.` in front — no other subdomain (judged at each count)."),
     count: z.number().int().describe("Badge loads from this host that reached the service (answers a browser or cache kept are not counted)."),
     first_seen_at: timestampSchema,
     last_seen_at: timestampSchema.describe("Up to one flush interval (BADGE_SIGHTINGS_FLUSH_MS) behind."),

@@ -2286,7 +2286,7 @@ export interface components {
             certificate_url: string;
             /** @description The host name of the page that loaded the badge (from the request's `Origin`; no port, path or visitor data). */
             host: string;
-            /** @description Whether the record covers the host: it is, or is under, one of the record's websites or listing hosts or its account's proved domains (judged at each count). */
+            /** @description Whether the record covers the host, by the badge's own rule: exactly one of the record's websites or its account's proved domains, or one of them with `www.` in front — no other subdomain (judged at each count). */
             covered: boolean;
             /** @description Badge loads from this host that reached the service (answers a browser or cache kept are not counted). */
             count: number;
