@@ -59,7 +59,7 @@ export default async function globalSetup() {
     // New password hashes at scrypt's weakest accepted cost (2^14): the suite signs up and in
     // hundreds of times. tests/api/sessions.test.ts proves the production cost on a server of its own.
     PASSWORD_HASH_FAST: "1",
-    WORKER_POLL_MS: "200",
+    WORKER_POLL_MS: "1000", // the floor: the server's own events and retries wake its worker at once (lib/outbox/wake.ts)
     LOG_CHECKPOINT_INTERVAL_MS: "300",
     BADGE_SIGHTINGS_FLUSH_MS: "300",
     // Every server that shares a database (the vitest and e2e runs of one PostgreSQL database

@@ -55,6 +55,8 @@ const envSchema = z.object({
   /** How long the log waits for one witness's answer. */
   LOG_WITNESS_TIMEOUT_MS: intFrom(5000, 100, 60_000),
   EXPIRY_SWEEP_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
+  /** How often the sweep also purges what is past its retention (documents, idempotency keys, sessions, rate-limit rows, status-list changes): at most once a round. */
+  PURGE_INTERVAL_MS: intFrom(60_000, 100, 86_400_000),
   /** How often each instance adds the badge sightings it counted in memory to the database (docs/embed.md). */
   BADGE_SIGHTINGS_FLUSH_MS: intFrom(10_000, 100, 600_000),
   DEFAULT_RECORD_VALIDITY_DAYS: intFrom(365, 1, 3650),

@@ -112,7 +112,7 @@ export default async function setup(project: TestProject) {
     WEBHOOK_RETRY_SCHEDULE_MS: "150,150,150,150,150,150,150",
     WEBHOOK_DISABLE_AFTER: "4",
     WEBHOOK_TIMEOUT_MS: "700",
-    WORKER_POLL_MS: "100",
+    WORKER_POLL_MS: "1000", // the floor: events and retries of the server itself wake its worker at once (lib/outbox/wake.ts)
     LOG_CHECKPOINT_INTERVAL_MS: "300",
     BADGE_SIGHTINGS_FLUSH_MS: "300",
     // Every server that shares a database (the vitest and e2e runs of one PostgreSQL database

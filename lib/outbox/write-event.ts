@@ -1,6 +1,7 @@
 import { events } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { newEventId } from "@/lib/ids";
+import { nudgeOutbox } from "./wake";
 
 export type EventType =
   | "record.issued"
@@ -40,5 +41,6 @@ export function buildEvent(e: EventInput) {
 export async function writeEvent(tx: DbOrTx, e: EventInput) {
   const row = buildEvent(e);
   await tx.insert(events).values(row);
+  nudgeOutbox();
   return row.id;
 }

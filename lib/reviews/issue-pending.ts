@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { nudgeOutbox } from "@/lib/outbox/wake";
 import { accounts, events, recordLinks, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -52,6 +53,7 @@ export async function issuePending(
   await supersedeRenewed(tx, row, at, o.by);
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await tx.insert(events).values(entryEvent(issued, at, body));
+  nudgeOutbox();
   o.watchMails?.push(...(await matchWatches(tx, [{ row: issued, values: entry.values }], at)));
   await notifyStatusChanged(tx, [row.id, ...movedByNewRecords([{ row: issued }])]);
   return body;

@@ -139,7 +139,14 @@ function startSightingsFlush(db: Awaited<ReturnType<typeof getHandle>>["db"], in
   setInterval(tick, intervalMs).unref();
 }
 
-/** Expiry, stale submissions, re-checks (records, then verified organisations' LEIs) and purges (documents included): one round. */
+/** When this process last purged (sweepOnce): purges run at most every PURGE_INTERVAL_MS. */
+let lastPurge = 0;
+
+/**
+ * Expiry, stale submissions, re-checks (records, then verified organisations' LEIs): one round;
+ * and, when PURGE_INTERVAL_MS has passed since the last, the purges (documents included) —
+ * nothing waits on a purge, while expiry and re-checks are what a round is for.
+ */
 async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   const n = await expireDueRecords(handle.db);
   if (n > 0) log().info({ records: n }, "sweep: records expired");
@@ -150,6 +157,8 @@ async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
   if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
   const o = await recheckOrganisations(handle.db);
   if (o.lapsed + o.restored > 0) log().info({ lapsed: o.lapsed, restored: o.restored }, "sweep: LEI re-checks changed verified organisations");
+  if (Date.now() - lastPurge < getEnv().PURGE_INTERVAL_MS) return;
+  lastPurge = Date.now();
   const purged = await purgeExpiredFiles(handle.db);
   if (purged > 0) log().info({ files: purged }, "sweep: documents past their retention deleted");
   await purgeIdempotencyKeys(handle.db);

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { nudgeOutbox } from "@/lib/outbox/wake";
 import { accounts, events, records, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
 import type { RecordValueRow } from "@/lib/lookup/record-values";
@@ -94,7 +95,10 @@ export async function fireWatches(tx: DbOrTx, found: readonly Found[], at: Date)
     .returning({ eventId: watchMatches.eventId });
   const fresh = new Set(written.map((w) => w.eventId));
   const firing = rows.filter(({ event }) => fresh.has(event.id));
-  if (firing.length) await tx.insert(events).values(firing.map(({ event }) => event));
+  if (firing.length) {
+    await tx.insert(events).values(firing.map(({ event }) => event));
+    nudgeOutbox();
+  }
   return firing.map(({ f }) => ({
     to: f.watch.email, watch: { kind: f.watch.kind, value: f.watch.value }, how: f.how, value: f.v.value, recordId: f.r.row.id,
   }));

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { nudgeOutbox } from "@/lib/outbox/wake";
 import { accounts, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import { rowsOf, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -241,6 +242,7 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
   const ok = isOk(r);
   const attempts = c.attempts + 1;
   const delays = schedule();
+  const retryIn = ok || attempts > delays.length ? null : jitter(delays[attempts - 1]!);
   const disabledBy = await db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       id: newAttemptId(), deliveryId: c.id, attemptedAt: now, statusCode: r.statusCode, latencyMs: r.latencyMs,
@@ -256,7 +258,7 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
       .update(webhookDeliveries)
       .set({
         status: exhausted ? "failed" : "pending", attempts, lastAttemptAt: now, lockedUntil: null,
-        nextAttemptAt: exhausted ? now : new Date(now.getTime() + jitter(delays[attempts - 1]!)),
+        nextAttemptAt: exhausted || retryIn === null ? now : new Date(now.getTime() + retryIn),
       })
       // Still pending: a delivery ended while this attempt was in flight (its endpoint removed,
       // e.g. at a first confirmation) stays ended — a failed attempt must not bring it back.
@@ -275,6 +277,8 @@ async function recordOutcome(db: Db, c: Claimed, r: SendResult) {
     const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, w.accountId));
     return { webhook: w, reason, email: owner?.email };
   });
+  // A retry is due after its delay: this process's worker looks then, not at its next poll.
+  if (retryIn !== null) nudgeOutbox(retryIn + 20);
   if (disabledBy?.email) {
     await sendMail({
       to: disabledBy.email,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { onOutboxNudge } from "@/lib/outbox/wake";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
 import { keyring } from "@/lib/signing/keys";
@@ -20,8 +21,8 @@ export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent
 }
 
 /**
- * The running worker: polls every WORKER_POLL_MS (and again whenever an endpoint's chain
- * ends), fans out new events and keeps up to WEBHOOK_CONCURRENCY endpoints' chains in flight
+ * The running worker: polls every WORKER_POLL_MS, looks again whenever an endpoint's chain
+ * ends and whenever this process wrote an event or made a delivery due (nudgeOutbox), fans out new events and keeps up to WEBHOOK_CONCURRENCY endpoints' chains in flight
  * (each one send at a time, in order: sendChain) without waiting for any of them — so one slow
  * endpoint holds one slot for at most its deadline (send-webhook.ts; its chain stops at the
  * failure) and never delays another endpoint's events. An endpoint has at most one send in
@@ -74,9 +75,12 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
   };
   const timer = setInterval(tick, getEnv().WORKER_POLL_MS);
   timer.unref();
+  // Events written and retries due in this process are looked at once (lib/outbox/wake.ts); the poll finds the rest.
+  const unsubscribe = onOutboxNudge(tick);
   tick();
   return async () => {
     stopped = true;
+    unsubscribe();
     clearInterval(timer);
     await pumping;
     await Promise.all(inFlight);

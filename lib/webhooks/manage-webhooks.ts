@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { nudgeOutbox } from "@/lib/outbox/wake";
 import { z } from "zod";
 import { events, webhookAttempts, webhookDeliveries, webhooks } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
@@ -129,6 +130,7 @@ export async function enableWebhook(db: Db, auth: AuthContext, id: string) {
       .returning();
     return updated!;
   });
+  nudgeOutbox();
   return serializeWebhook(row);
 }
 
@@ -140,6 +142,7 @@ export async function sendTestEvent(db: Db, auth: AuthContext, id: string) {
     data: { webhook: { id: w.id, url: w.url }, message: "This is a test event from Proof Records." },
   });
   await db.insert(events).values({ ...e, onlyWebhookId: w.id });
+  nudgeOutbox();
   return { object: "event" as const, id: e.id, type: e.type, webhook_id: w.id, created_at: e.createdAt.toISOString() };
 }
 
@@ -187,6 +190,7 @@ export async function replayEvent(db: Db, auth: AuthContext, id: string, input: 
       set: { status: "pending", attempts: 0, nextAttemptAt: now },
     })
     .returning();
+  nudgeOutbox();
   return {
     object: "webhook_delivery" as const, id: d!.id, webhook_id: w.id, event_id: e.id, event_type: e.type, status: "pending" as const,
     next_attempt_at: d!.nextAttemptAt.toISOString(),
