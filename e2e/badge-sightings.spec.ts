@@ -77,7 +77,7 @@ test("a badge shown on an uncovered host: one sighting counted twice, one event,
     const events = await callApi("GET", `/api/v1/events?type=badge.seen_elsewhere&record_id=${id}`, key);
     expect(events.status).toBe(200);
     expect(events.body.data).toHaveLength(1);
-    expect(events.body.data[0].data).toMatchObject({ host: IMPOSTER, covers: [domain], record: { verification_id: id } });
+    expect(events.body.data[0].data).toMatchObject({ host: IMPOSTER, covers: [domain, `www.${domain}`], record: { verification_id: id } }); // exact hosts
     // A live record's owner is also mailed, with the certificate's address.
     await expect.poll(() => mailsTo(email).filter((m) => m.includes(`${baseURL}/r/${id}`) && m.includes(`loaded on a page at ${IMPOSTER}`)).length, { timeout: 15_000 }).toBe(1);
 
