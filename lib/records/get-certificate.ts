@@ -3,21 +3,15 @@ import { speakerName, type SpeakerAccount } from "./evidence-level-text";
 import { moverKind } from "./standing-actor";
 import { latestProvenEntry } from "@/lib/tlog/store";
 import { getPublicRecord } from "./get-record";
-import { getPublicView } from "./public-view";
-import type { RecordRow } from "./serialize-record";
+import { getPublicView, type PublicView } from "./public-view";
 
 /**
- * Only a live, public record that something was checked for may be indexed: sandbox,
- * private and participant-attested pages carry noindex.
+ * Whether search engines may index a certificate, from the one trust decision: only a public
+ * record the decision calls verified now (live, checked, standing — every part too). Sandbox,
+ * private, only-stated, suspended, revoked, expired or superseded records, and records whose
+ * parts lapsed, carry noindex: a results page showing a certificate is a public answer too.
  */
-export const isIndexable = (row: Pick<RecordRow, "environment" | "visibility" | "evidenceLevel">) =>
-  !(row.environment === "sandbox" || row.visibility === "private" || row.evidenceLevel === "participant_attested");
-
-/** What the certificate page's head says: the record's id and subject, and whether it may be indexed. Null: no issued record. */
-export async function getCertificateHead(db: DbOrTx, id: string) {
-  const row = await getPublicRecord(db, id);
-  return row ? { id: row.id, subject: row.subject, indexable: isIndexable(row) } : null;
-}
+export const isIndexable = (view: Pick<PublicView, "row" | "trust">) => view.row.visibility === "public" && view.trust.verified;
 
 /**
  * Everything the certificate page (app/r/[id]) shows, decided here so the page only renders:

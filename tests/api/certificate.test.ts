@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, issue, newAccount, newLiveAccount } from "../helpers";
+import { domainRecord } from "../proved-records";
 
 describe("certificate page and QR code", () => {
   it("renders subject, claim, evidence level in plain words, status, validity, history and how to verify", async () => {
@@ -37,6 +38,19 @@ describe("certificate page and QR code", () => {
     expect(revoked.text).toContain('data-testid="status-alert"');
     expect(revoked.text).toContain("REVOKED");
     expect(revoked.text).toContain("Company dissolved");
+  });
+
+  it("lets search engines index a certificate only while the trust decision calls the record verified (issue 38)", async () => {
+    const acct = await newLiveAccount();
+    const { id } = await domainRecord(acct.liveKey);
+    const robots = async () => /<meta name="robots" content="noindex, nofollow"/.test((await call("GET", `/r/${id}`)).text);
+    expect(await robots()).toBe(false); // live, public, checked, standing
+    expect((await call("POST", `/api/v1/records/${id}/lifecycle`, { key: acct.liveKey, body: { operation: "suspend", reason: "Moving hosts." } })).status).toBe(200);
+    expect(await robots()).toBe(true); // suspended: not verified now, so not in anyone's results page
+    expect((await call("POST", `/api/v1/records/${id}/lifecycle`, { key: acct.liveKey, body: { operation: "reinstate", reason: "Moved." } })).status).toBe(200);
+    expect(await robots()).toBe(false);
+    expect((await call("POST", `/api/v1/records/${id}/lifecycle`, { key: acct.liveKey, body: { operation: "revoke", reason: "Domain sold." } })).status).toBe(200);
+    expect(await robots()).toBe(true);
   });
 
   it("keeps private live records out of search engines", async () => {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import QRCode from "qrcode";
+import { cache } from "react";
 import { claimUi } from "@/components/claims";
 import { SubjectName } from "@/components/domain-name";
 import { EvidenceList } from "@/components/evidence-list";
@@ -16,7 +17,7 @@ import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
 import { WithSpeaker } from "@/components/speaker-name";
 import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
-import { getCertificate, getCertificateHead } from "@/lib/records/get-certificate";
+import { getCertificate, isIndexable } from "@/lib/records/get-certificate";
 import { recordUrls } from "@/lib/records/urls";
 import { formatUtc } from "@/lib/format/dates";
 import { ReportForm } from "./report-form";
@@ -26,12 +27,16 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-/** Which certificates may be indexed is decided in lib (isIndexable). */
+/** One read of the certificate per request, shared by the page and its head (React's request cache). */
+const certificateOf = cache(async (id: string) => getCertificate(await getDb(), id));
+
+/** Which certificates may be indexed is decided from the trust decision (lib/records/get-certificate.ts isIndexable). */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const head = await getCertificateHead(await getDb(), id);
-  if (!head) return { title: "Record not found", robots: { index: false } };
-  return { title: `${head.id} — ${subjectDisplayText(head.subject)}`, robots: head.indexable ? undefined : { index: false, follow: false } };
+  const certificate = await certificateOf(id);
+  if (!certificate) return { title: "Record not found", robots: { index: false } };
+  const { row } = certificate.view;
+  return { title: `${row.id} — ${subjectDisplayText(row.subject)}`, robots: isIndexable(certificate.view) ? undefined : { index: false, follow: false } };
 }
 
 const TONE = {
@@ -45,8 +50,7 @@ const TONE = {
 
 export default async function CertificatePage({ params }: Props) {
   const { id } = await params;
-  const db = await getDb();
-  const certificate = await getCertificate(db, id);
+  const certificate = await certificateOf(id);
   if (!certificate) notFound();
   const { view, logEntry, replacedBy, actedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
@@ -59,7 +63,7 @@ export default async function CertificatePage({ params }: Props) {
   const statusText = STATUS_TEXT[status]!;
   const qrSvg = await QRCode.toString(urls.certificate_url, { type: "svg", margin: 1 });
   // The page is rendered per request already (force-dynamic): reading Referer costs nothing more.
-  const arrival = await foreignArrival(db, view, (await headers()).get("referer"), new URL(base).origin);
+  const arrival = await foreignArrival(await getDb(), view, (await headers()).get("referer"), new URL(base).origin);
 
   return (
     <>

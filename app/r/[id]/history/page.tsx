@@ -6,7 +6,6 @@ import { PublicFooter, PublicHeader } from "@/components/public-shell";
 import { getDb } from "@/lib/db/client";
 import { actorKind } from "@/lib/records/public-view";
 import { getPublicHistoryPage } from "@/lib/records/history-page";
-import { isIndexable } from "@/lib/records/get-certificate";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +32,7 @@ export default async function HistoryPage({ params, searchParams }: Props) {
   return (
     <>
       <PublicHeader />
-      <main className="mx-auto max-w-3xl px-4 py-6 sm:py-10" data-indexable={isIndexable(record)}>
+      <main className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
         <p className="text-xs uppercase tracking-wide text-slate-500">Proof record {record.id}</p>
         <h1 className="mt-1 text-2xl font-bold leading-tight [overflow-wrap:anywhere]">
           History of the record about <SubjectName subject={record.subject} />
