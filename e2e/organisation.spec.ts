@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -59,6 +60,11 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   await expect(cp.getByTestId("pending-note")).toBeVisible();
   await shotBoth(cp, "organisation-portal-pending");
 
+  // A namesake: another account a reviewer verified under the same legal name, in another jurisdiction and without an
+  // LEI. The reviewer is told before approving (issue 38, "names are not identities").
+  const namesake = await admin("account", "create", "--email", `e2e-namesake-${randomUUID().slice(0, 8)}@example.com`);
+  await admin("organisation", "verify", "--account", String(namesake.account_id), "--legal-name", "Lovelace Analytical Engines Ltd", "--jurisdiction", "IE");
+
   // The reviewer: from the console to the application.
   const reviewer = await person(browser, "orgrev");
   await admin("role", "grant", "--account", reviewer.accountId, "--role", "reviewer");
@@ -75,6 +81,11 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   await expect(rp.getByTestId("register")).toContainText("ACTIVE");
   await expect(rp.getByTestId("lei-holder-warning")).toHaveCount(0);
   await expect(rp.getByTestId("applicant")).toContainText("Ada Lovelace, Director");
+  const namesakes = rp.getByTestId("namesakes");
+  await expect(namesakes).toContainText("another organisation has this legal name");
+  await expect(namesakes.getByTestId("namesake")).toHaveCount(1);
+  await expect(namesakes.getByTestId("namesake")).toContainText("IE");
+  await shotBoth(rp, "organisation-review-namesake");
 
   // The PDF is shown inline: a frame whose document is the PDF, served as one.
   const frame = rp.getByTestId("document-frame");

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { admin, collectBrowserErrors, hydrated, issue, newClientContext, shotBoth, signInWithPassword, signUp } from "./helpers";
+import { randomUUID } from "node:crypto";
+import { admin, baseURL, collectBrowserErrors, hydrated, issue, newClientContext, setDns, shotBoth, signInWithPassword, signUp } from "./helpers";
 
 /**
  * CONTRACT "What still stands" → staff actions, in Chromium: a visitor reports a record from
@@ -61,4 +62,49 @@ test("a reviewer opens a reported record and suspends it; the certificate says P
 
   await ctx.close();
   await visitor.close();
+});
+
+/**
+ * Take-downs keep warning (issue 38, item 11), as a stranger sees it: staff revoke a scam
+ * shop's domain record; the home box and /check then answer that value in red — "Proof
+ * Records took a record with this … down" — not a grey "nothing on record".
+ */
+test("a value whose record staff took down stays a red warning in the home box and at /check", async ({ browser }) => {
+  const made = (await admin("account", "create", "--email", `e2e-takedown-${Date.now()}@example.com`)) as { account_id: string };
+  await admin("account", "confirm-email", "--account", made.account_id);
+  await admin("plan", "set", "--account", made.account_id, "--plan", "growth");
+  const key = String((await admin("key", "create", "--account", made.account_id, "--env", "live")).key);
+  const domain = `bargain-flats-${Date.now()}.example.com`;
+  const api = async (p: string, body: unknown) => (await fetch(`${baseURL}${p}`, {
+    method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() }, body: JSON.stringify(body),
+  })).json();
+  const c = await api("/api/v1/domain-challenges", { domain });
+  setDns(c.txt_name, [c.txt_value]);
+  const rec = await api("/api/v1/records", { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } });
+  expect(rec.status).toBe("active");
+  const reason = "Reported by three renters: deposits taken for flats that do not exist.";
+  await admin("record", "revoke", "--id", rec.verification_id, "--reason", reason);
+
+  const ctx = await newClientContext(browser);
+  const page = await ctx.newPage();
+  await page.goto("/");
+  await page.getByLabel("A company name or LEI, record id, IBAN, wallet, website or listing link").fill(`https://${domain}/flat/12`);
+  await page.getByRole("button", { name: "Look it up" }).click();
+  const warning = page.getByTestId("taken-down");
+  await expect(warning).toContainText("Proof Records took a record with this");
+  await expect(warning).toContainText(reason);
+  await expect(page.getByTestId("lookup-headline")).toContainText("taken down");
+  await shotBoth(page, "home-taken-down");
+  // On a phone the warning is the first thing under the box.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = (await warning.boundingBox())!;
+  expect(box.y).toBeLessThan(844);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.goto(`/check?${new URLSearchParams({ website: domain })}`);
+  await expect(page.getByTestId("check-overall")).toHaveAttribute("data-verdict", "mismatch");
+  await expect(page.getByTestId("check-overall")).toContainText(reason);
+  await expect(page.getByTestId("verdict-website")).toHaveAttribute("data-verdict", "mismatch");
+  await shotBoth(page, "check-taken-down");
+  await ctx.close();
 });
