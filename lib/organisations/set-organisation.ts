@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { followOrganisation } from "@/lib/records/follow-organisation";
 import { notifyStatusChanged } from "@/lib/records/notify-status";
 import { invalidateStatus } from "@/lib/records/status-cache";
+import { removeDefaultWatches } from "@/lib/watches/default-watches";
 import { addDefaultWatches } from "@/lib/watches/default-watches";
 
 /** What makes an account a verified organisation (a reviewer's approval, or staff through the operator CLI). */
@@ -57,12 +58,13 @@ export async function setVerifiedOrganisation(tx: Tx, o: VerifiedOrganisation) {
   await followOrganisation(tx, o.accountId, null, o.at);
 }
 
-/** Staff remove a verification (the account's name stays as it was, now self-declared again). */
+/** Staff remove a verification (the account's name stays as it was, now self-declared again); its default watches go with it. */
 export async function removeVerifiedOrganisation(tx: Tx, accountId: string): Promise<boolean> {
   const gone = await tx.delete(organisations).where(eq(organisations.accountId, accountId)).returning({ id: organisations.accountId });
   if (gone.length > 0) {
     await notifyStatusChanged(tx, [accountDependency(accountId)]);
     await followOrganisation(tx, accountId, "Proof Records removed the verification", new Date());
+    await removeDefaultWatches(tx, accountId);
   }
   return gone.length > 0;
 }

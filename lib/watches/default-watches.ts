@@ -32,6 +32,18 @@ export async function addDefaultWatches(
   await insertDefaults(tx, accountId, wanted, at);
 }
 
+/**
+ * When staff remove an organisation's verification, its default watches go with it (issue 38,
+ * item 7): they watched the name, LEI and domains of an organisation the account no longer is.
+ * Watches the owner made stay. A lapse (the register) keeps them: it is often an LEI renewal
+ * away from ending, and what they watch is still the account's. A new verification adds
+ * them again (addDefaultWatches). Answers how many went.
+ */
+export async function removeDefaultWatches(tx: DbOrTx, accountId: string): Promise<number> {
+  const gone = await tx.delete(watches).where(and(eq(watches.accountId, accountId), eq(watches.origin, "default"))).returning({ id: watches.id });
+  return gone.length;
+}
+
 async function insertDefaults(tx: DbOrTx, accountId: string, wanted: { kind: WatchKind; value: string }[], at: Date) {
   const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(watches).where(eq(watches.accountId, accountId)) as [{ n: number }];
   const rows = wanted.flatMap((w) => {

@@ -418,5 +418,16 @@ describe("default watches of a verified organisation", () => {
     const nameWatch = list.find((w) => w.kind === "name")!;
     expect((await call("DELETE", `/api/v1/watches/${nameWatch.id}`, { key: org.liveKey })).status).toBe(200);
     expect((await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data).toHaveLength(3);
+
+    // Staff remove the verification: the default watches go with it (issue 38, item 7); the owner's own watch stays.
+    const own = await createWatch(org.liveKey, "domain", `own-${tag}.example.org`);
+    expect(own.status, own.text).toBe(201);
+    await admin("organisation", "remove", "--account", org.accountId);
+    list = (await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data;
+    expect(list.map((w) => `${w.origin} ${w.match_key}`)).toEqual([`user own-${tag}.example.org`]);
+    // Verified again: they come back.
+    await admin("organisation", "verify", "--account", org.accountId, "--legal-name", legalName, "--lei", lei, "--jurisdiction", "GB", "--domains", d.domain);
+    list = (await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data;
+    expect(list.filter((w) => w.origin === "default").map((w) => w.kind).sort()).toEqual(["domain", "domain", "lei", "name"]);
   });
 });
