@@ -15,7 +15,7 @@ export const companyIdentityUi: ClaimUi = {
   }),
   ReviewEvidence: ({ evidence }) => (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
-      <dt className="text-slate-500">LEI</dt><dd><code>{shown(evidence, "lei")}</code></dd>
+      <dt className="text-slate-500">LEI</dt><dd data-field="evidence.lei"><code>{shown(evidence, "lei")}</code></dd>
       <dt className="text-slate-500">Register</dt>
       <dd><a className="underline" href={`https://search.gleif.org/#/record/${shown(evidence, "lei")}`} target="_blank" rel="noopener noreferrer">search.gleif.org</a></dd>
     </dl>

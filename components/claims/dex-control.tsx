@@ -38,13 +38,13 @@ export const dexControlUi: ClaimUi = {
   ReviewEvidence: ({ evidence }) => (
     <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm [&_dd]:[overflow-wrap:anywhere]" data-testid="evidence">
       <dt className="text-slate-500">Subtype</dt><dd>{SUBTYPE[str(evidence.subtype)] ?? shown(evidence, "subtype")}{evidence.mode === "domainless" ? " (domainless)" : ""}</dd>
-      <dt className="text-slate-500">Wallet</dt><dd><code className="break-all">{shown(evidence, "address")}</code> — signature {evidence.signature_checked ? "checked" : "not checked yet"}</dd>
-      <dt className="text-slate-500">Social account</dt><dd>{shown(evidence, "social_handle")}</dd>
+      <dt className="text-slate-500">Wallet</dt><dd data-field="evidence.address"><code className="break-all">{shown(evidence, "address")}</code> — signature {evidence.signature_checked ? "checked" : "not checked yet"}</dd>
+      <dt className="text-slate-500">Social account</dt><dd data-field="evidence.social_handle">{shown(evidence, "social_handle")}</dd>
       {evidence.mode === "domainless"
-        ? <><dt className="text-slate-500">Post</dt><dd><a className="break-all underline" href={str(evidence.social_post_url)} rel="noreferrer noopener" target="_blank">{shown(evidence, "social_post_url")}</a></dd>
-          <dt className="text-slate-500">Token the post must carry</dt><dd><code data-testid="dex-token">{shown(evidence, "token")}</code></dd></>
-        : <><dt className="text-slate-500">Domain</dt><dd>{shown(evidence, "domain")} (record {shown(evidence, "domain_record")})</dd></>}
-      {evidence.vault_address ? <><dt className="text-slate-500">Vault</dt><dd><code className="break-all">{shown(evidence, "vault_address")}</code></dd></> : null}
+        ? <><dt className="text-slate-500">Post</dt><dd data-field="evidence.social_post_url"><a className="break-all underline" href={str(evidence.social_post_url)} rel="noreferrer noopener" target="_blank">{shown(evidence, "social_post_url")}</a></dd>
+          <dt className="text-slate-500">Token the post must carry</dt><dd data-field="evidence.token"><code data-testid="dex-token">{shown(evidence, "token")}</code></dd></>
+        : <><dt className="text-slate-500">Domain</dt><dd data-field="evidence.domain">{shown(evidence, "domain")} (record {shown(evidence, "domain_record")})</dd></>}
+      {evidence.vault_address ? <><dt className="text-slate-500">Vault</dt><dd data-field="evidence.vault_address"><code className="break-all">{shown(evidence, "vault_address")}</code></dd></> : null}
       <dt className="text-slate-500">Evidence checked</dt><dd data-testid="evidence-age">{shown(evidence, "checked_at")} ({age(evidence)}; must be under 24 h at approval)</dd>
     </dl>
   ),

@@ -14,9 +14,9 @@ export const domainOwnershipUi: ClaimUi = {
   }),
   ReviewEvidence: ({ evidence }) => (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
-      <dt className="text-slate-500">Domain</dt><dd>{shown(evidence, "domain")}</dd>
-      <dt className="text-slate-500">TXT name</dt><dd><code>{shown(evidence, "txt_name")}</code></dd>
-      <dt className="text-slate-500">TXT value expected</dt><dd><code className="break-all">{shown(evidence, "txt_value")}</code></dd>
+      <dt className="text-slate-500">Domain</dt><dd data-field="evidence.domain">{shown(evidence, "domain")}</dd>
+      <dt className="text-slate-500">TXT name</dt><dd data-field="evidence.txt_name"><code>{shown(evidence, "txt_name")}</code></dd>
+      <dt className="text-slate-500">TXT value expected</dt><dd data-field="evidence.txt_value"><code className="break-all">{shown(evidence, "txt_value")}</code></dd>
       <dt className="text-slate-500">Checked at</dt><dd>{shown(evidence, "checked_at")}</dd>
       <dt className="text-slate-500">Check yourself</dt><dd><code>dig +short TXT {shown(evidence, "txt_name")}</code></dd>
     </dl>

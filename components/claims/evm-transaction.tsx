@@ -64,10 +64,10 @@ export const evmTransactionUi: ClaimUi = {
   },
   ReviewEvidence: ({ evidence }) => (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
-      <dt className="text-slate-500">Network</dt><dd>{shown(evidence, "network")}</dd>
-      <dt className="text-slate-500">Transaction</dt><dd><code className="break-all">{shown(evidence, "tx_hash")}</code></dd>
-      <dt className="text-slate-500">Expected sender</dt><dd><code className="break-all">{shown(evidence, "expected_from")}</code></dd>
-      <dt className="text-slate-500">Expected recipient</dt><dd><code className="break-all">{shown(evidence, "expected_to")}</code></dd>
+      <dt className="text-slate-500">Network</dt><dd data-field="evidence.network">{shown(evidence, "network")}</dd>
+      <dt className="text-slate-500">Transaction</dt><dd data-field="evidence.tx_hash"><code className="break-all">{shown(evidence, "tx_hash")}</code></dd>
+      <dt className="text-slate-500">Expected sender</dt><dd data-field="evidence.expected_from"><code className="break-all">{shown(evidence, "expected_from")}</code></dd>
+      <dt className="text-slate-500">Expected recipient</dt><dd data-field="evidence.expected_to"><code className="break-all">{shown(evidence, "expected_to")}</code></dd>
       {evidence.agent_record !== undefined && (
         <>
           <dt className="text-slate-500">Made by the agent of</dt><dd><code>{shown(evidence, "agent_record")}</code> (issued only by a re-run on-chain check)</dd>

@@ -12,10 +12,10 @@ export const walletOwnershipUi: ClaimUi = {
   }),
   ReviewEvidence: ({ evidence }) => (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="evidence">
-      <dt className="text-slate-500">Address</dt><dd><code className="break-all">{shown(evidence, "address")}</code></dd>
-      <dt className="text-slate-500">Network</dt><dd>{shown(evidence, "network")}</dd>
-      <dt className="text-slate-500">Message signed</dt><dd><pre className="whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{shown(evidence, "message")}</pre></dd>
-      <dt className="text-slate-500">Signature</dt><dd><code className="break-all text-xs">{shown(evidence, "signature")}</code></dd>
+      <dt className="text-slate-500">Address</dt><dd data-field="evidence.address"><code className="break-all">{shown(evidence, "address")}</code></dd>
+      <dt className="text-slate-500">Network</dt><dd data-field="evidence.network">{shown(evidence, "network")}</dd>
+      <dt className="text-slate-500">Message signed</dt><dd data-field="evidence.message"><pre className="whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{shown(evidence, "message")}</pre></dd>
+      <dt className="text-slate-500">Signature</dt><dd data-field="evidence.signature"><code className="break-all text-xs">{shown(evidence, "signature")}</code></dd>
       <dt className="text-slate-500">Checked at</dt><dd>{shown(evidence, "checked_at")}</dd>
     </dl>
   ),

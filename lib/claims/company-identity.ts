@@ -106,8 +106,8 @@ export const companyIdentity: ClaimModule = {
   },
   review: {
     checklist: [
-      { key: "register_checked", label: "In the LEI register (search.gleif.org) the LEI is ISSUED and the entity ACTIVE." },
-      { key: "name_matches", label: "The register's legal name is the record's subject." },
+      { key: "register_checked", label: "In the LEI register (search.gleif.org) the LEI is ISSUED and the entity ACTIVE.", fields: ["evidence.lei"] },
+      { key: "name_matches", label: "The register's legal name is the record's subject.", fields: ["subject", "evidence.lei"] },
     ],
   },
   view: {

@@ -123,19 +123,19 @@ function renewalProblem(t: LinkTarget | undefined, wallet: string, ctx: ClaimCon
 
 const CHECKLISTS: Record<DexSubtype | "domainless", readonly ChecklistItem[]> = {
   builder: [
-    { key: "social_account", label: "The social account is the builder's: it links the domain, or the domain links it." },
-    { key: "builder_front_end", label: "The domain serves the builder's front end, which sends orders with this builder wallet." },
+    { key: "social_account", label: "The social account is the builder's: it links the domain, or the domain links it.", fields: ["evidence.social_handle", "evidence.domain"] },
+    { key: "builder_front_end", label: "The domain serves the builder's front end, which sends orders with this builder wallet.", fields: ["evidence.domain", "evidence.address"] },
   ],
   vault_leader: [
-    { key: "social_account", label: "The social account is the vault leader's: it links the domain, or the domain links it." },
-    { key: "vault_named", label: "The domain or the social account names this vault." },
+    { key: "social_account", label: "The social account is the vault leader's: it links the domain, or the domain links it.", fields: ["evidence.social_handle", "evidence.domain"] },
+    { key: "vault_named", label: "The domain or the social account names this vault.", fields: ["evidence.domain", "evidence.social_handle", "evidence.vault_address"] },
   ],
   wallet_owner: [
-    { key: "social_account", label: "The social account links the domain, or the domain links it." },
+    { key: "social_account", label: "The social account links the domain, or the domain links it.", fields: ["evidence.social_handle", "evidence.domain"] },
   ],
   domainless: [
-    { key: "post_author", label: "The post at social_post_url is by the social account named (its author, not a repost)." },
-    { key: "post_token", label: "The post's text carries this submission's challenge token, exactly." },
+    { key: "post_author", label: "The post at social_post_url is by the social account named (its author, not a repost).", fields: ["evidence.social_post_url", "evidence.social_handle"] },
+    { key: "post_token", label: "The post's text carries this submission's challenge token, exactly.", fields: ["evidence.social_post_url", "evidence.token"] },
   ],
 };
 

@@ -78,8 +78,8 @@ export const domainOwnership: ClaimModule = {
   },
   review: {
     checklist: [
-      { key: "txt_found", label: "With a resolver of my own, the TXT record at txt_name holds txt_value exactly." },
-      { key: "domain_matches", label: "The domain in the evidence is the record's subject." },
+      { key: "txt_found", label: "With a resolver of my own, the TXT record at txt_name holds txt_value exactly.", fields: ["evidence.txt_name", "evidence.txt_value"] },
+      { key: "domain_matches", label: "The domain in the evidence is the record's subject.", fields: ["evidence.domain", "subject"] },
     ],
   },
   view: {

@@ -146,8 +146,8 @@ export const evmTransaction: ClaimModule = {
   },
   review: {
     checklist: [
-      { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough." },
-      { key: "parties_match", label: "Its sender and recipient are the expected ones given in the evidence." },
+      { key: "explorer_checked", label: "On the network's explorer (or an RPC of my own) the transaction exists, succeeded and is deep enough.", fields: ["evidence.network", "evidence.tx_hash"] },
+      { key: "parties_match", label: "Its sender and recipient are the expected ones given in the evidence.", fields: ["evidence.expected_from", "evidence.expected_to"] },
     ],
     // The agent's status at payment is read at the block's time, which only the chain gives (spec 2.4 rule 1).
     beforeApprove: ({ evidence }) => (evidence.agent_record === undefined ? null

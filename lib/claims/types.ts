@@ -61,7 +61,13 @@ export type MonitorOutcome =
   | { kind: "unreachable"; reason: string };
 
 /** What a reviewer confirms before approving; every item must be ticked. */
-export type ChecklistItem = { key: string; label: string };
+/**
+ * One thing a reviewer ticks before approving. `fields`: what in the submission the item asks
+ * them to confirm — `subject`, `claim` (shown at the top of the review page) or `evidence.…`
+ * (shown by the type's review view, components/claims, as `data-field`): the reviewer sees on
+ * the page every fact they are asked to confirm (issue 39; tests/components/review-views.test.ts).
+ */
+export type ChecklistItem = { key: string; label: string; fields: readonly string[] };
 
 /** How the type is documented (OpenAPI document and docs/api.md): read from the registry, never written out elsewhere. */
 export type ClaimDocs = {

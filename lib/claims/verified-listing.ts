@@ -277,8 +277,9 @@ export const verifiedListing: ClaimModule = {
       {
         key: "parts_confirmed",
         label: "Each part the submission lists as not checked is confirmed from a document or a source I reached myself: the bank letter names the operator as the IBAN's holder; the licence is in the authority's register under the operator's name; the domain is the operator's. (The operator itself is the account's verified organisation: the service checked it.)",
+        fields: ["evidence.reviewed_parts", "evidence.operator", "evidence.payee.value", "evidence.payee.account_name", "evidence.licence.authority", "evidence.licence.number", "evidence.domain"],
       },
-      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token)." },
+      { key: "listing_matches", label: "The listing page names the operator and the payee as submitted (or shows this record's token).", fields: ["evidence.listing_url", "evidence.operator", "evidence.payee.value"] },
     ],
     /** A submission from before the operator rule listed the operator for a reviewer: no reviewer confirms an operator. */
     beforeApprove: ({ evidence }) =>

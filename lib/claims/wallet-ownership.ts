@@ -120,8 +120,8 @@ export const walletOwnership: ClaimModule = {
   },
   review: {
     checklist: [
-      { key: "message_matches", label: "The signed message is the challenge issued for this address and network." },
-      { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain)." },
+      { key: "message_matches", label: "The signed message is the challenge issued for this address and network.", fields: ["evidence.message", "evidence.address", "evidence.network"] },
+      { key: "signature_verified", label: "The signature verifies for the address (for a smart account: EIP-1271/6492 on its chain).", fields: ["evidence.signature", "evidence.address"] },
     ],
   },
   view: {

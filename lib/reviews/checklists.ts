@@ -8,10 +8,10 @@ import type { ChecklistItem, ClaimModule } from "@/lib/claims/types";
 export type { ChecklistItem };
 
 const GENERIC: ChecklistItem[] = [
-  { key: "source_opened", label: "I opened the source URL myself and it is the source named (source_name)." },
-  { key: "subject_matches", label: "The source names the subject exactly as submitted." },
-  { key: "claim_supported", label: "The source supports the claim as worded, no more." },
-  { key: "checked_at_plausible", label: "What the source shows is consistent with checked_at." },
+  { key: "source_opened", label: "I opened the source URL myself and it is the source named (source_name).", fields: ["evidence.source_url", "evidence.source_name"] },
+  { key: "subject_matches", label: "The source names the subject exactly as submitted.", fields: ["subject"] },
+  { key: "claim_supported", label: "The source supports the claim as worded, no more.", fields: ["claim"] },
+  { key: "checked_at_plausible", label: "What the source shows is consistent with checked_at.", fields: ["evidence.checked_at"] },
 ];
 
 /** The claim type's review policy (its definition under lib/claims/); none for the reviewed fallback. */

@@ -167,7 +167,10 @@ describe("an imposter copying a real operator", () => {
 
   it("badge: the imposter's wallet record is green on no site; the real domain record only on the real host", async () => {
     const wallet = await status(fakeWallet.id);
-    expect(wallet.covers_hosts).toEqual([]);
+    // One coverage rule (issue 38, item 13): it covers the look-alike its account proved — where the badge is amber, never
+    // green, since the account's name is its own word — and never the real domain.
+    expect(wallet.covers_hosts).toEqual([lookAlike, `www.${lookAlike}`]);
+    expect(wallet.account).toMatchObject({ name: legalName, name_verified: false });
     const realWalletStatus = await status(realWallet.id);
     // A verified organisation's wallet record may be shown green on its confirmed domain only.
     expect(realWalletStatus.covers_hosts).toEqual([realDomain, `www.${realDomain}`]);

@@ -52,8 +52,13 @@ describe("exact-host coverage", () => {
     const www = (await call("GET", `/api/v1/records/${wwwId}/status`)).body;
     expect(www.covers_hosts).toEqual([`www.${bare}`]);
 
+    // Another account (an account's proved domains are covered by all its records: one coverage rule, issue 38).
+    const second = await newLiveAccount();
     const other = `exact-${randomUUID().slice(0, 8)}.example.com`;
-    const bareId = (await domainRecord(liveKey, other)).id;
+    const bareId = (await domainRecord(second.liveKey, other)).id;
     expect((await call("GET", `/api/v1/records/${bareId}/status`)).body.covers_hosts).toEqual([other, `www.${other}`]);
+    // The first account proves it too: each of its records now covers both, each exactly.
+    await domainRecord(liveKey, other);
+    expect((await call("GET", `/api/v1/records/${wwwId}/status`)).body.covers_hosts).toEqual([other, `www.${bare}`, `www.${other}`].sort());
   });
 });

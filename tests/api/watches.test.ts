@@ -424,7 +424,7 @@ describe("default watches of a verified organisation", () => {
     expect(own.status, own.text).toBe(201);
     await admin("organisation", "remove", "--account", org.accountId);
     list = (await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data;
-    expect(list.map((w) => `${w.origin} ${w.match_key}`)).toEqual([`user own-${tag}.example.org`]);
+    expect(list.map((w) => `${w.origin} ${w.kind} ${w.id}`)).toEqual([`user domain ${own.body.id}`]);
     // Verified again: they come back.
     await admin("organisation", "verify", "--account", org.accountId, "--legal-name", legalName, "--lei", lei, "--jurisdiction", "GB", "--domains", d.domain);
     list = (await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data;

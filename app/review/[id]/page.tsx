@@ -54,8 +54,8 @@ export default async function ReviewPage({ params }: Props) {
           <div className="mt-2" data-testid="submission-status"><StatusBadge status={row.status} /></div>
           <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Claim type</dt><dd data-testid="claim-type">{row.claimType}</dd>
-            <dt className="text-slate-500">Subject</dt><dd data-testid="subject">{row.subject}</dd>
-            <dt className="text-slate-500">Claim</dt><dd>{row.claim}</dd>
+            <dt className="text-slate-500">Subject</dt><dd data-testid="subject" data-field="subject">{row.subject}</dd>
+            <dt className="text-slate-500">Claim</dt><dd data-field="claim">{row.claim}</dd>
             <dt className="text-slate-500">Environment</dt><dd>{row.environment}</dd>
             {pending
               ? <><dt className="text-slate-500">Issues at</dt><dd>{row.evidenceLevel} (once confirmed)</dd></>
