@@ -57,7 +57,7 @@ export function LookupAnswerView({ answer }: { answer: LookupAnswer }) {
       {answer.taken_down && answer.result !== "verified" && (
         // A take-down keeps warning (issue 38): red, above everything else, not a grey "nothing on record".
         <p role="alert" className="rounded-lg border-l-8 border-red-600 bg-red-50 p-4 text-lg font-semibold text-red-900" data-testid="taken-down">
-          Proof Records took a record with this {KIND_NAME[answer.type]} down on {formatUtcDay(answer.taken_down.at)}: <q>{answer.taken_down.reason}</q>. Do not pay.{" "}
+          Proof Records took a record with this {KIND_NAME[answer.taken_down.kind] ?? KIND_NAME[answer.type]} down on {formatUtcDay(answer.taken_down.at)}: <q>{answer.taken_down.reason}</q>. Do not pay.{" "}
           <a className="text-base font-normal underline" href={answer.taken_down.certificate_url}>What was taken down</a>
         </p>
       )}

@@ -111,11 +111,14 @@ async function proveDomain(page: Page, domain: string): Promise<string> {
 }
 
 /** A reviewer (signed up in a browser of their own) sees the submission and the documents attached to it. */
-async function reviewerSeesDocuments(browser: Browser, id: string, count: number) {
+async function reviewerSeesDocuments(browser: Browser, id: string, count: number, facts: Record<string, string> = {}, shotName?: string) {
   const reviewer = await signedUpPerson(browser, "every-rev");
   await admin("role", "grant", "--account", reviewer.accountId, "--role", "reviewer");
   await reviewer.page.goto(`/review/${id}`);
   await expect(reviewer.page.getByTestId("document")).toHaveCount(count);
+  // Every fact the checklist asks to confirm is on the page beside the documents (issue 39, item 1).
+  for (const [field, value] of Object.entries(facts)) await expect(reviewer.page.locator(`[data-field="${field}"]`)).toContainText(value);
+  if (shotName) await shotBoth(reviewer.page, shotName);
   await reviewer.ctx.close();
 }
 
@@ -275,7 +278,10 @@ const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
     const id = await submit(page, "verified_listing", "Pending review");
     await expect(page.getByTestId("review-outcome")).toContainText("IBAN");
     await expect(page.getByTestId("record-documents")).toContainText("bank-letter.png");
-    await reviewerSeesDocuments(browser, id, 1);
+    await reviewerSeesDocuments(browser, id, 1, {
+      "evidence.operator": "Seaview Apartments Ltd", "evidence.listing_url": `https://www.${domain}/listing/4471`, "evidence.domain": domain,
+      "evidence.payee.value": "DE89370400440532013000", "evidence.payee.account_name": "Seaview Apartments Ltd", "evidence.reviewed_parts": "the payee",
+    }, "review-verified_listing");
   },
 
   dex_control: async (browser) => {

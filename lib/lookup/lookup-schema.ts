@@ -13,6 +13,7 @@ export const takenDownSchema = z
     at: timestampSchema.describe("When they revoked it."),
     reason: z.string().describe("The public reason they gave (as on its certificate)."),
     certificate_url: z.url(),
+    kind: z.string().describe("What the revoked record held: the kind of value (`website` also for a page link on that site, `iban`, `wallet`, `listing_url`, …)."),
   })
   .meta({ id: "TakenDown", description: "A record holding the value that Proof Records staff took down." });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, like, or } from "drizzle-orm";
 import { recordHistory, records, recordValues } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import type { LookupValue } from "@/lib/lookup/normalize";
+import { normalizedValue, type LookupValue } from "@/lib/lookup/normalize";
 import { recordUrls } from "@/lib/records/urls";
 
 /**
@@ -14,12 +14,33 @@ import { recordUrls } from "@/lib/records/urls";
  * One index probe per candidate (record_values by kind and value), then the record's revoking
  * history entry: the same cost at any history length and number of records.
  */
-export type TakenDown = { verification_id: string; at: string; reason: string; certificate_url: string };
+export type TakenDown = { verification_id: string; at: string; reason: string; certificate_url: string; kind: LookupValue["kind"] };
 
-export async function takenDown(db: DbOrTx, candidates: readonly LookupValue[]): Promise<TakenDown | null> {
-  if (candidates.length === 0) return null;
+/**
+ * A page link also asks about its site: a stranger pastes `https://scam.example/flat/12`, and
+ * the record staff took down was about the website `scam.example`.
+ */
+function withSites(candidates: readonly LookupValue[]): LookupValue[] {
+  const out = [...candidates];
+  for (const c of candidates) {
+    if (c.kind !== "listing_url") continue;
+    let host: string;
+    try {
+      host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(c.value) ? c.value : `https://${c.value}`).hostname;
+    } catch {
+      continue;
+    }
+    const site = normalizedValue("website", host);
+    if (site && !out.some((o) => o.kind === "website" && o.value === site)) out.push({ kind: "website", value: site });
+  }
+  return out;
+}
+
+export async function takenDown(db: DbOrTx, asked: readonly LookupValue[]): Promise<TakenDown | null> {
+  if (asked.length === 0) return null;
+  const candidates = withSites(asked);
   const [row] = await db
-    .select({ id: records.id, at: recordHistory.at, reason: recordHistory.reason })
+    .select({ id: records.id, at: recordHistory.at, reason: recordHistory.reason, kind: recordValues.kind })
     .from(recordValues)
     .innerJoin(records, eq(records.id, recordValues.recordId))
     .innerJoin(recordHistory, and(eq(recordHistory.recordId, records.id), eq(recordHistory.status, "revoked"), like(recordHistory.by, "staff:%")))
@@ -30,5 +51,8 @@ export async function takenDown(db: DbOrTx, candidates: readonly LookupValue[]):
     .orderBy(desc(recordHistory.at), desc(records.id))
     .limit(1);
   if (!row) return null;
-  return { verification_id: row.id, at: row.at.toISOString(), reason: row.reason ?? "no reason was given", certificate_url: recordUrls(row.id).certificate_url };
+  return {
+    verification_id: row.id, at: row.at.toISOString(), reason: row.reason ?? "no reason was given", certificate_url: recordUrls(row.id).certificate_url,
+    kind: row.kind as LookupValue["kind"],
+  };
 }

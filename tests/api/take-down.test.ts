@@ -54,6 +54,14 @@ describe("a value whose record Proof Records took down", () => {
     expect(home.text).toContain('data-testid="taken-down"');
     expect(home.text).toContain("Proof Records took a record with this");
     expect(home.text).not.toContain("no guarantee either way");
+
+    // A page link on the taken-down site warns too: the record was about the website, the stranger pasted a page of it.
+    const link = `https://${site.domain}/flats/12?from=ad`;
+    const byLink = await signed(`/api/v1/lookup?${new URLSearchParams({ q: link })}`);
+    expect(byLink).toMatchObject({ type: "listing_url", result: "no_match", taken_down: { verification_id: site.id, kind: "website", reason: "Phishing copy of a rental site." } });
+    const linkHome = await call("GET", `/?${new URLSearchParams({ q: link })}`, { headers: { "x-forwarded-for": nextIp() } });
+    expect(linkHome.text).toContain('data-testid="taken-down"');
+    expect(linkHome.text).toMatch(/Proof Records took a record with this (<!-- -->)?website(<!-- -->)? down/);
   });
 
   it("an owner's own revocation is no take-down", async () => {

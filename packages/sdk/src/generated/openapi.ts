@@ -1531,6 +1531,8 @@ export interface components {
             reason: string;
             /** Format: uri */
             certificate_url: string;
+            /** @description What the revoked record held: the kind of value (`website` also for a page link on that site, `iban`, `wallet`, `listing_url`, …). */
+            kind: string;
         };
         /** @description Signed lookup answer. To verify: drop signature, canonicalize the rest (RFC 8785) and check it with the JWKS key whose kid equals signing_key_id. */
         LookupAnswer: {
