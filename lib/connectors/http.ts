@@ -31,20 +31,37 @@ export async function postJson(source: HttpSource, body: unknown): Promise<HttpA
   });
 }
 
+/**
+ * The whole exchange — connect, headers and body — ends at `timeoutMs`, whatever fetch does:
+ * an explicit timer holds the controller (a signal only fetch holds can be lost to garbage
+ * collection, nodejs/undici#4068), and the body is read racing the signal (a read that started
+ * before the abort can stay pending for good, nodejs/node#56917). Without both, a source that
+ * sends headers and then stalls hung the caller — seen in CI as a test that ran into vitest's
+ * 30 s limit; in production it would hold the sweep.
+ */
 async function exchange(source: HttpSource, url: string, init: RequestInit): Promise<HttpAnswer> {
-  const signal = AbortSignal.timeout(source.timeoutMs);
-  let res: Response;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${source.timeoutMs} ms`, "TimeoutError")), source.timeoutMs);
   try {
-    res = await fetch(url, { ...init, signal, redirect: "error", cache: "no-store" });
-  } catch (e) {
-    return { kind: "failed", reason: failure(e, source.timeoutMs) };
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: controller.signal, redirect: "error", cache: "no-store" });
+    } catch (e) {
+      return { kind: "failed", reason: failure(e, source.timeoutMs) };
+    }
+    let text: string;
+    try {
+      text = await readCapped(res, controller.signal);
+    } catch (e) {
+      return { kind: "failed", reason: failure(e, source.timeoutMs) };
+    }
+    return answerOf(res, text);
+  } finally {
+    clearTimeout(timer);
   }
-  let text: string;
-  try {
-    text = await readCapped(res);
-  } catch (e) {
-    return { kind: "failed", reason: failure(e, source.timeoutMs) };
-  }
+}
+
+function answerOf(res: Response, text: string): HttpAnswer {
   const retryAfter = res.headers.get("retry-after");
   try {
     return { kind: "answered", status: res.status, retryAfter, body: JSON.parse(text) };
@@ -55,13 +72,25 @@ async function exchange(source: HttpSource, url: string, init: RequestInit): Pro
 
 class TooLarge extends Error {}
 
-async function readCapped(res: Response): Promise<string> {
+async function readCapped(res: Response, signal: AbortSignal): Promise<string> {
   if (!res.body) return "";
   const reader = res.body.getReader();
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {}); // settled by the race below, or never looked at
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await Promise.race([reader.read(), aborted]);
+    } catch (e) {
+      await reader.cancel().catch(() => {});
+      throw e;
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

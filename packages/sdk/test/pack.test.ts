@@ -7,11 +7,14 @@ import { expect, it } from "vitest";
 const SDK = path.resolve(import.meta.dirname, "..");
 
 it("npm pack builds dist/ (ESM + .d.ts), and the packed package loads in node", () => {
-  // Inside the repository, so the packed copy finds its dependencies in the root node_modules.
-  const out = path.join(SDK, ".pack");
+  // Inside the repository, so the packed copy finds its dependencies in the root node_modules; a folder of
+  // this process's own: CI runs both databases' suites at once in one checkout.
+  const out = path.join(SDK, `.pack-${process.pid}`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out);
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: SDK, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+  // prepack rebuilds dist/ in place: one `npm pack` at a time in this checkout (flock waits for the other's to end).
+  const lock = path.join(SDK, ".pack.lock");
+  const packed = JSON.parse(execFileSync("flock", [lock, "npm", "pack", "--json", "--pack-destination", out], { cwd: SDK, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
   const files = (packed[0].files as { path: string }[]).map((f) => f.path);
   expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/generated/openapi.d.ts", "openapi.json", "README.md", "package.json"]));
   expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
