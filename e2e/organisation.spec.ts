@@ -82,9 +82,11 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   await expect(rp.getByTestId("lei-holder-warning")).toHaveCount(0);
   await expect(rp.getByTestId("applicant")).toContainText("Ada Lovelace, Director");
   const namesakes = rp.getByTestId("namesakes");
-  await expect(namesakes).toContainText("another organisation has this legal name");
-  await expect(namesakes.getByTestId("namesake")).toHaveCount(1);
-  await expect(namesakes.getByTestId("namesake")).toContainText("IE");
+  // On PostgreSQL the vitest suite's organisations share this database (one of them has this name too).
+  await expect(namesakes).toContainText(/(another organisation has|other organisations have) this legal name/);
+  const ours = namesakes.getByTestId("namesake").filter({ hasText: String(namesake.account_id) });
+  await expect(ours).toHaveCount(1);
+  await expect(ours).toContainText("IE");
   await shotBoth(rp, "organisation-review-namesake");
 
   // The PDF is shown inline: a frame whose document is the PDF, served as one.
