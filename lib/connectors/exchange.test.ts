@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -94,5 +95,20 @@ describe("exchange client", () => {
     expect(await queryApiKey(src(), creds)).toEqual({ kind: "unreachable", reason: "The exchange did not answer within 500 ms." });
     writeExchange(file, base);
     expect(await queryApiKey(src(), creds, Date.now() - 60_000)).toMatchObject({ kind: "unreachable", reason: expect.stringContaining("clocks disagree") });
+  });
+
+  it("an exchange that sends its headers and then stalls is unreachable at the timeout, not a hung check", async () => {
+    const stalls = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"retCode":0,'); // and never the rest
+    });
+    await new Promise<void>((r) => stalls.listen(0, "127.0.0.1", () => r()));
+    try {
+      const { port } = stalls.address() as { port: number };
+      expect(await queryApiKey({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 500 }, creds)).toEqual({ kind: "unreachable", reason: "The exchange did not answer within 500 ms." });
+    } finally {
+      stalls.closeAllConnections();
+      await new Promise<void>((r) => stalls.close(() => r()));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
-import { MAX_BODY_BYTES } from "./http";
+import { getJson } from "./http";
 
 /*
  * The exchange's private REST API (protocols.md §2, Bybit V5), read with a customer's API
@@ -45,37 +45,24 @@ const BUSY = new Set([10006, 10016, 10018]);
 export async function signedGet(source: ExchangeSource, path: string, query: string, creds: Credentials, now = Date.now()): Promise<ExchangeAnswer<unknown>> {
   const timestamp = String(now);
   const recv = String(RECV_WINDOW_MS);
-  const url = `${source.baseUrl.replace(/\/+$/, "")}${path}${query ? `?${query}` : ""}`;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, {
-      headers: {
-        accept: "application/json",
-        "X-BAPI-API-KEY": creds.apiKey,
-        "X-BAPI-TIMESTAMP": timestamp,
-        "X-BAPI-RECV-WINDOW": recv,
-        "X-BAPI-SIGN": signature(creds.apiSecret, timestamp, creds.apiKey, recv, query),
-      },
-      signal: AbortSignal.timeout(source.timeoutMs),
-      redirect: "error",
-      cache: "no-store",
-    });
-    text = await res.text();
-  } catch (e) {
-    const name = (e as Error)?.name;
-    return { kind: "unreachable", reason: name === "TimeoutError" || name === "AbortError" ? `The exchange did not answer within ${source.timeoutMs} ms.` : "The exchange could not be reached." };
+  // The exchange, like every outside source, through the one client that bounds the whole exchange (lib/connectors/http.ts).
+  const answer = await getJson(source, `${path}${query ? `?${query}` : ""}`, {
+    "X-BAPI-API-KEY": creds.apiKey,
+    "X-BAPI-TIMESTAMP": timestamp,
+    "X-BAPI-RECV-WINDOW": recv,
+    "X-BAPI-SIGN": signature(creds.apiSecret, timestamp, creds.apiKey, recv, query),
+  });
+  if (answer.kind === "failed") {
+    if (/larger than/.test(answer.reason)) return { kind: "unreachable", reason: "The exchange sent an answer too large to read." };
+    return { kind: "unreachable", reason: /did not answer/.test(answer.reason) ? `The exchange did not answer within ${source.timeoutMs} ms.` : "The exchange could not be reached." };
   }
-  if (text.length > MAX_BODY_BYTES) return { kind: "unreachable", reason: "The exchange sent an answer too large to read." };
-  if (res.status === 401) return { kind: "refused", reason: REFUSED[10003]! };
-  if (res.status === 429 || res.status === 403) return { kind: "unreachable", reason: `The exchange is limiting requests (HTTP ${res.status}).` };
-  if (res.status !== 200) return { kind: "unreachable", reason: `The exchange answered HTTP ${res.status}.` };
-  let body: z.infer<typeof envelope>;
-  try {
-    body = envelope.parse(JSON.parse(text));
-  } catch {
-    return { kind: "unreachable", reason: "The exchange's answer could not be read." };
-  }
+  if (answer.status === 401) return { kind: "refused", reason: REFUSED[10003]! };
+  if (answer.status === 429 || answer.status === 403) return { kind: "unreachable", reason: `The exchange is limiting requests (HTTP ${answer.status}).` };
+  if (answer.status !== 200) return { kind: "unreachable", reason: `The exchange answered HTTP ${answer.status}.` };
+  const parsed = envelope.safeParse(answer.body);
+  if (!parsed.success) return { kind: "unreachable", reason: "The exchange's answer could not be read." };
+  const body = parsed.data;
+  const text = answer.text;
   if (body.retCode === 0) return { kind: "ok", result: body.result, raw: text };
   const refused = REFUSED[body.retCode];
   if (refused) return { kind: "refused", reason: refused };

@@ -34,11 +34,11 @@ describe("getJson", () => {
   const source = () => ({ baseUrl: `${base}/`, timeoutMs: 700 });
 
   it("parses a JSON answer", async () => {
-    expect(await getJson(source(), "/ok")).toEqual({ kind: "answered", status: 200, retryAfter: null, body: { a: 1 } });
+    expect(await getJson(source(), "/ok")).toEqual({ kind: "answered", status: 200, retryAfter: null, body: { a: 1 }, text: '{"a":1}' });
   });
 
   it("gives the status, Retry-After and why there is no body", async () => {
-    expect(await getJson(source(), "teapot")).toEqual({ kind: "answered", status: 418, retryAfter: "7", body: undefined, bodyError: "the answer is not JSON", bodyText: "not json" });
+    expect(await getJson(source(), "teapot")).toEqual({ kind: "answered", status: 418, retryAfter: "7", body: undefined, bodyError: "the answer is not JSON", bodyText: "not json", text: "not json" });
   });
 
   it("does not follow redirects", async () => {

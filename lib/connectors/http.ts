@@ -8,7 +8,7 @@ export type HttpSource = { baseUrl: string; timeoutMs: number };
 
 export type HttpAnswer =
   /** The source answered with a status; `body` is its parsed JSON, or `bodyError` says why there is none. */
-  | { kind: "answered"; status: number; retryAfter: string | null; body: unknown; bodyError?: string; bodyText?: string }
+  | { kind: "answered"; status: number; retryAfter: string | null; body: unknown; bodyError?: string; bodyText?: string; /** the whole body as sent (for a hash over the source's exact words) */ text: string }
   /** No answer: `reason` is a short phrase ("did not answer within 700 ms"). */
   | { kind: "failed"; reason: string };
 
@@ -64,9 +64,9 @@ async function exchange(source: HttpSource, url: string, init: RequestInit): Pro
 function answerOf(res: Response, text: string): HttpAnswer {
   const retryAfter = res.headers.get("retry-after");
   try {
-    return { kind: "answered", status: res.status, retryAfter, body: JSON.parse(text) };
+    return { kind: "answered", status: res.status, retryAfter, body: JSON.parse(text), text };
   } catch {
-    return { kind: "answered", status: res.status, retryAfter, body: undefined, bodyError: "the answer is not JSON", bodyText: text.slice(0, 200) };
+    return { kind: "answered", status: res.status, retryAfter, body: undefined, bodyError: "the answer is not JSON", bodyText: text.slice(0, 200), text };
   }
 }
 

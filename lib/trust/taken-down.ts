@@ -24,13 +24,8 @@ function withSites(candidates: readonly LookupValue[]): LookupValue[] {
   const out = [...candidates];
   for (const c of candidates) {
     if (c.kind !== "listing_url") continue;
-    let host: string;
-    try {
-      host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(c.value) ? c.value : `https://${c.value}`).hostname;
-    } catch {
-      continue;
-    }
-    const site = normalizedValue("website", host);
+    // A listing page's site, as the lookup normalises a website (lib/lookup/normalize.ts).
+    const site = normalizedValue("website", c.value);
     if (site && !out.some((o) => o.kind === "website" && o.value === site)) out.push({ kind: "website", value: site });
   }
   return out;
