@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { customType, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
@@ -34,7 +35,12 @@ export const organisations = pgTable(
     checkedAt: ts("checked_at"),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("organisations_lei_idx").on(t.lei), index("organisations_name_key_idx").on(t.nameKey)],
+  (t) => [
+    uniqueIndex("organisations_lei_idx").on(t.lei),
+    index("organisations_name_key_idx").on(t.nameKey),
+    // The directory's "verified organisations with this name" (lib/directory/verified-organisations.ts): a word search, not a scan.
+    index("organisations_verified_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.legalName})`).where(sql`status = 'verified'`),
+  ],
 );
 
 /** An account's application to be a verified organisation, and the reviewer's decision on it. */

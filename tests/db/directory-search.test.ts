@@ -13,6 +13,7 @@ const { db } = await dataLayerTest({ ownDatabase: "directory_search" });
 const { records } = await import("@/drizzle/schema");
 const { listDirectory, RECENT_WINDOW, DIRECTORY_PAGE } = await import("@/lib/directory/list-directory");
 const { createAccount } = await import("@/lib/accounts/create-account");
+const { verifiedOrganisationsQuery } = await import("@/lib/directory/verified-organisations");
 
 const rowsOf = (res: unknown) => (Array.isArray(res) ? res : (res as { rows: unknown[] }).rows) as Record<string, unknown>[];
 const accountId = (await createAccount(db, { email: `dir-${Date.now()}@example.test` })).accountId;
@@ -113,6 +114,15 @@ describe("directory search by words", () => {
     const plan = rowsOf(res).map((r) => Object.values(r)[0]).join("\n");
     expect(plan).toMatch(/Index Scan Backward using records_listed_recent_idx/);
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  it("finds verified organisations by the words of their legal name through the partial word index, not a scan", async () => {
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`); // a handful of rows: without this the planner rightly scans
+      const q = verifiedOrganisationsQuery(tx, "bright kettle").getSQL();
+      return rowsOf(await tx.execute(sql.join([sql.raw("explain "), q]))).map((r) => Object.values(r)[0]).join("\n");
+    });
+    expect(plan).toMatch(/organisations_verified_name_words_idx/);
   });
 
   it("new rows go to GIN's pending list on PostgreSQL (autovacuum merges it), straight into the index on PGlite (no autovacuum)", async () => {

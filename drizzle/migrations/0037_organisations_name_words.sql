@@ -1,0 +1,1 @@
+CREATE INDEX "organisations_verified_name_words_idx" ON "organisations" USING gin (to_tsvector('simple', "legal_name")) WHERE status = 'verified';
