@@ -40,12 +40,37 @@ function exampleEvidence(m: ClaimModule): Evidence {
   return typeof v.evidence === "object" && v.evidence !== null ? (v.evidence as Evidence) : v;
 }
 
-/** What is wrong with a type's review page for `evidence`: items naming no field, and fields no element shows. */
+/** The value at a dotted `evidence.…` path, when it is one a reviewer reads as text (a string or a number). */
+function valueAt(evidence: Evidence, field: string): string | null {
+  let v: unknown = { evidence };
+  for (const k of field.split(".")) v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  return typeof v === "string" || typeof v === "number" ? String(v) : null;
+}
+
+/** The text of the element carrying `data-field="f"` (tags dropped, entities of the renderer decoded), or null. */
+function shownText(markup: string, field: string): string | null {
+  const m = new RegExp(`<(\\w+)[^>]*data-field="${field.replace(/[.]/g, "\\.")}"[^>]*>([\\s\\S]*?)</\\1>`).exec(markup);
+  if (!m) return markup.includes(`data-field="${field}"`) ? "" : null;
+  return m[2]!.replace(/<[^>]*>/g, "").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+}
+
+/** Compared as a reviewer reads: case and spacing aside (an IBAN in groups of four, a checksummed address). */
+const loose = (s: string) => s.replace(/\s+/g, "").toLowerCase();
+
+/**
+ * What is wrong with a type's review page for `evidence`: items naming no field, fields no
+ * element shows, and fields whose element does not show the submitted value itself.
+ */
 function reviewViewProblems(checklist: readonly ChecklistItem[], View: ComponentType<{ evidence: Evidence }>, evidence: Evidence): string[] {
   const markup = renderToStaticMarkup(createElement(View, { evidence }));
   return checklist.flatMap((item) => [
     ...(item.fields.length === 0 ? [`${item.key}: names no field`] : []),
-    ...item.fields.filter((f) => !PAGE_FIELDS.has(f) && !markup.includes(`data-field="${f}"`)).map((f) => `${item.key}: ${f} is not shown`),
+    ...item.fields.filter((f) => !PAGE_FIELDS.has(f)).flatMap((f) => {
+      const text = shownText(markup, f);
+      if (text === null) return [`${item.key}: ${f} is not shown`];
+      const value = valueAt(evidence, f);
+      return value !== null && !loose(text).includes(loose(value)) ? [`${item.key}: ${f} does not show the submitted ${JSON.stringify(value)}`] : [];
+    }),
   ]);
 }
 
@@ -78,6 +103,9 @@ describe("every reviewed type shows what its checklist asks to confirm", () => {
     const bare = () => createElement("dl", null);
     expect(reviewViewProblems(checklist, bare, {})).toEqual(["holder: evidence.payee.account_name is not shown"]);
     expect(reviewViewProblems([{ key: "vague", label: "Looks right.", fields: [] }], bare, {})).toEqual(["vague: names no field"]);
+    // An element that names the field but shows something else is not showing it.
+    const wrong = () => createElement("dl", null, createElement("dd", { "data-field": "evidence.payee.account_name" }, "Someone Else Ltd"));
+    expect(reviewViewProblems(checklist, wrong, { payee: { account_name: "Seaview Apartments Ltd" } })).toEqual(['holder: evidence.payee.account_name does not show the submitted "Seaview Apartments Ltd"']);
     // The listing's own view shows the holder.
     expect(reviewViewProblems(checklist, viewOf("verified_listing"), MORE_SAMPLES.verified_listing![0]!)).toEqual([]);
   });
