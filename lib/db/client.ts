@@ -13,7 +13,7 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-type Handle = {
+export type Handle = {
   db: Db;
   mode: "pglite" | "postgres";
   close: () => Promise<void>;

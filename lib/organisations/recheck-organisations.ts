@@ -12,13 +12,18 @@ import { afterOrganisationChange, setOrganisationStanding } from "./set-organisa
  * the reason; ISSUED/ACTIVE again → `verified`. An unreachable register changes nothing but
  * the next time. Organisations verified from documents (no LEI) are never re-checked.
  */
+/** Verified organisations (with an LEI) whose register re-check is due at `now`. */
+export function organisationsDue(now = new Date()) {
+  const dueBefore = new Date(now.getTime() - getEnv().RECHECK_INTERVAL_MS);
+  return and(isNotNull(organisations.lei), or(isNull(organisations.checkedAt), lte(organisations.checkedAt, dueBefore)));
+}
+
 export async function recheckOrganisations(db: Db, limit = 20): Promise<{ checked: number; lapsed: number; restored: number }> {
   const now = new Date();
-  const dueBefore = new Date(now.getTime() - getEnv().RECHECK_INTERVAL_MS);
   const due = await db
     .select({ accountId: organisations.accountId, lei: organisations.lei, status: organisations.status, checkedAt: organisations.checkedAt })
     .from(organisations)
-    .where(and(isNotNull(organisations.lei), or(isNull(organisations.checkedAt), lte(organisations.checkedAt, dueBefore))))
+    .where(organisationsDue(now))
     .orderBy(organisations.checkedAt)
     .limit(limit);
   let lapsed = 0;

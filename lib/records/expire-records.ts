@@ -1,10 +1,25 @@
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { documentedClaimTypes } from "@/lib/claims/registry";
 import { reject } from "@/lib/reviews/decide-submission";
 import { records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
 import { invalidateStatus } from "./status-cache";
+
+/** Records whose validity ended but that still read as live in the table: what expireDueRecords moves. */
+export const expiryDue = () => and(inArray(records.status, ["active", "suspended"]), lte(records.expiresAt, sql`now()`));
+
+/**
+ * Submissions a type does not let wait past `now` (closeStaleSubmissions), or undefined when no
+ * type closes submissions.
+ */
+export function staleSubmissionsDue(now = new Date()) {
+  const each = documentedClaimTypes().flatMap((mod) => (mod.review?.pendingExpiry ? [staleOf(mod.type, mod.review.pendingExpiry.afterMs, now)] : []));
+  return each.length === 0 ? undefined : or(...each);
+}
+
+const staleOf = (type: string, afterMs: number, now: Date) =>
+  and(eq(records.status, "pending_review"), eq(records.claimType, type), lte(records.createdAt, new Date(now.getTime() - afterMs)));
 
 /**
  * Persist and announce expiry of records whose expires_at has passed (they already read
@@ -17,7 +32,7 @@ export async function expireDueRecords(db: Db, batchSize = 200): Promise<number>
       const due = await tx
         .select()
         .from(records)
-        .where(and(inArray(records.status, ["active", "suspended"]), lte(records.expiresAt, sql`now()`)))
+        .where(expiryDue())
         .limit(batchSize)
         .for("update", { skipLocked: true });
       for (const row of due) {
@@ -43,12 +58,11 @@ export async function closeStaleSubmissions(db: Db, now = new Date()): Promise<n
   for (const mod of documentedClaimTypes()) {
     if (!mod.review?.pendingExpiry) continue;
     const { afterMs, reason } = mod.review.pendingExpiry;
-    const before = new Date(now.getTime() - afterMs);
     const ids = await db.transaction(async (tx) => {
       const due = await tx
         .select()
         .from(records)
-        .where(and(eq(records.status, "pending_review"), eq(records.claimType, mod.type), lte(records.createdAt, before)))
+        .where(staleOf(mod.type, afterMs, now))
         .limit(200)
         .for("update", { skipLocked: true });
       for (const row of due) {

@@ -27,28 +27,36 @@ export { RECHECK_ACTOR };
 export async function recheckRecords(
   db: Db, budget: { live: number; sandbox: number } = { live: 50, sandbox: 10 },
 ): Promise<{ checked: number; suspended: number; reinstated: number }> {
-  const live = await recheckDue(db, "live", budget.live);
-  const sandbox = await recheckDue(db, "sandbox", budget.sandbox);
+  const live = await recheckEnvironment(db, "live", budget.live);
+  const sandbox = await recheckEnvironment(db, "sandbox", budget.sandbox);
   return { checked: live.checked + sandbox.checked, suspended: live.suspended + sandbox.suspended, reinstated: live.reinstated + sandbox.reinstated };
 }
 
-async function recheckDue(db: Db, environment: "live" | "sandbox", limit: number) {
+/**
+ * Records of `types` whose re-check is due at `now`: active ones, and those a re-check
+ * suspended. One its owner, staff or a lapsed part suspended is not the re-check's to lift, and
+ * its re-check is never postponed: it stays due, and a reinstatement runs it first
+ * (lib/records/reinstate-rules.ts). Undefined when there is no monitored type.
+ */
+export function recheckDue(types: Iterable<string> = monitoredClaimTypes().map((m) => m.type), now = new Date()) {
+  const list = [...types];
+  if (list.length === 0) return undefined;
+  return and(
+    isNotNull(records.recheckAt), lte(records.recheckAt, now), inArray(records.claimType, list),
+    or(eq(records.status, "active"), and(eq(records.status, "suspended"), sql`(
+      select h.by from record_history h where h.record_id = ${records.id} order by h.seq desc limit 1
+    ) = ${RECHECK_ACTOR}`)),
+  );
+}
+
+async function recheckEnvironment(db: Db, environment: "live" | "sandbox", limit: number) {
   const byType = new Map<string, ClaimModule>(monitoredClaimTypes().map((m) => [m.type, m]));
   if (byType.size === 0 || limit <= 0) return { checked: 0, suspended: 0, reinstated: 0 };
   const now = new Date();
   const due = await db
     .select({ id: records.id, claimType: records.claimType, status: records.status, evidence: records.evidencePublic, recheckAt: records.recheckAt })
     .from(records)
-    .where(and(
-      eq(records.environment, environment), isNotNull(records.recheckAt), lte(records.recheckAt, now),
-      inArray(records.claimType, [...byType.keys()]),
-      // Active ones, and those a re-check suspended. One its owner, staff or a lapsed part
-      // suspended is not the re-check's to lift, and its re-check is never postponed: it stays
-      // due, and a reinstatement runs it first (lib/records/reinstate-rules.ts).
-      or(eq(records.status, "active"), and(eq(records.status, "suspended"), sql`(
-        select h.by from record_history h where h.record_id = ${records.id} order by h.seq desc limit 1
-      ) = ${RECHECK_ACTOR}`)),
-    ))
+    .where(and(eq(records.environment, environment), recheckDue(byType.keys(), now)))
     .orderBy(records.recheckAt)
     .limit(limit);
   let suspended = 0;

@@ -1,16 +1,11 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
-import { purgeRevokedSessions } from "@/lib/auth/session-revocation";
+// Here, before the modules below: the records, claims and accounts modules still import each other (issue 40),
+// so the order they are first evaluated in matters (another order left a claim schema read before it was made).
+import { sweepOnce } from "./sweep";
 import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
-import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
-import { purgeStatusListChanges } from "@/lib/vc/status-list";
-import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
-import { closeStaleSubmissions, expireDueRecords } from "@/lib/records/expire-records";
-import { recheckRecords } from "@/lib/records/recheck-records";
-import { purgeExpiredFiles } from "@/lib/files/purge-files";
-import { recheckOrganisations } from "@/lib/organisations/recheck-organisations";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
@@ -137,34 +132,6 @@ function startSightingsFlush(db: Awaited<ReturnType<typeof getHandle>>["db"], in
     }
   };
   setInterval(tick, intervalMs).unref();
-}
-
-/** When this process last purged (sweepOnce): purges run at most every PURGE_INTERVAL_MS. */
-let lastPurge = 0;
-
-/**
- * Expiry, stale submissions, re-checks (records, then verified organisations' LEIs): one round;
- * and, when PURGE_INTERVAL_MS has passed since the last, the purges (documents included) —
- * nothing waits on a purge, while expiry and re-checks are what a round is for.
- */
-async function sweepOnce(handle: Awaited<ReturnType<typeof getHandle>>) {
-  const n = await expireDueRecords(handle.db);
-  if (n > 0) log().info({ records: n }, "sweep: records expired");
-  const closed = await closeStaleSubmissions(handle.db);
-  if (closed > 0) log().info({ submissions: closed }, "sweep: stale submissions closed");
-  const { RECHECK_BATCH, RECHECK_SANDBOX_BATCH } = getEnv();
-  const r = await recheckRecords(handle.db, { live: RECHECK_BATCH, sandbox: RECHECK_SANDBOX_BATCH });
-  if (r.suspended + r.reinstated > 0) log().info({ suspended: r.suspended, reinstated: r.reinstated }, "sweep: re-checks changed records");
-  const o = await recheckOrganisations(handle.db);
-  if (o.lapsed + o.restored > 0) log().info({ lapsed: o.lapsed, restored: o.restored }, "sweep: LEI re-checks changed verified organisations");
-  if (Date.now() - lastPurge < getEnv().PURGE_INTERVAL_MS) return;
-  lastPurge = Date.now();
-  const purged = await purgeExpiredFiles(handle.db);
-  if (purged > 0) log().info({ files: purged }, "sweep: documents past their retention deleted");
-  await purgeIdempotencyKeys(handle.db);
-  await purgeRevokedSessions(handle.db); // signed-out sessions whose cookies have expired anyway
-  if (handle.mode === "postgres") await purgeRateLimits(handle.db);
-  await purgeStatusListChanges(handle.db);
 }
 
 /**

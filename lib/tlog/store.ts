@@ -155,6 +155,10 @@ const INTEGRATE_MAX = 20_000;
  * caller makes sure one process runs it at a time. Returns the new checkpoint, if any.
  */
 export async function integrate(db: Db): Promise<Checkpoint | null> {
+  // Nothing appended since the last checkpoint (most rounds): one read, no transaction or row lock.
+  const [idle] = await db.select({ size: logHead.size }).from(logHead)
+    .where(and(eq(logHead.id, 1), sql`${logHead.integrated} = ${logHead.size}`, sql`exists (select 1 from ${logCheckpoints} where ${logCheckpoints.size} = ${logHead.size})`));
+  if (idle) return null;
   return db.transaction(async (tx) => {
     const [head] = await tx.select().from(logHead).where(eq(logHead.id, 1)).for("update");
     if (!head) throw new Error("log_head is missing (migration 0020)");

@@ -58,4 +58,41 @@ describe("re-checks", () => {
     await recheckRecords(db, { live: 50, sandbox: 10 });
     expect(asked.filter((e) => e === "sandbox")).toHaveLength(20);
   });
+
+  it("the sweep's one read (whatIsDue) says a part is due exactly when its worker would find work", async () => {
+    const { whatIsDue } = await import("@/lib/server/sweep");
+    const { expireDueRecords } = await import("@/lib/records/expire-records");
+    const { organisations } = await import("@/drizzle/schema");
+    while ((await recheckRecords(db, { live: 500, sandbox: 500 })).checked > 0); // the backlog above, worked through
+    expect(await whatIsDue(db)).toEqual({ expiry: false, stale: false, recheck: false, organisations: false });
+
+    const live = await liveCustomer({ tag: "due" });
+    const id = await issue(live.auth, "live");
+    expect((await whatIsDue(db)).recheck).toBe(false); // its next re-check is an hour away
+    await db.update(records).set({ recheckAt: new Date(Date.now() - 1000) }).where(eq(records.id, id));
+    expect((await whatIsDue(db)).recheck).toBe(true);
+    // Suspended by someone other than the re-check (its last history entry is not the re-check's): not the sweep's to ask.
+    await db.update(records).set({ status: "suspended" }).where(eq(records.id, id));
+    expect((await whatIsDue(db)).recheck).toBe(false);
+    await db.update(records).set({ status: "active" }).where(eq(records.id, id));
+    expect((await recheckRecords(db, { live: 50, sandbox: 10 })).checked).toBe(1);
+    expect((await whatIsDue(db)).recheck).toBe(false);
+
+    await db.update(records).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(records.id, id));
+    expect((await whatIsDue(db)).expiry).toBe(true);
+    expect(await expireDueRecords(db)).toBe(1);
+    expect((await whatIsDue(db)).expiry).toBe(false);
+
+    // A submission of a type that closes stale ones (the exchange trades: after 24 hours), two days old.
+    await db.update(records).set({ claimType: "exchange_verified_trade", status: "pending_review", createdAt: new Date(Date.now() - 2 * 86_400_000) }).where(eq(records.id, id));
+    expect((await whatIsDue(db)).stale).toBe(true);
+    await db.update(records).set({ createdAt: new Date() }).where(eq(records.id, id));
+    expect((await whatIsDue(db)).stale).toBe(false);
+
+    // A verified organisation with an LEI never checked against the register, then just checked.
+    await db.insert(organisations).values({ accountId: live.accountId, legalName: "Due Ltd", nameKey: "due", lei: "5493001KJTIIGC8Y1R12", basis: "lei_register", verifiedAt: new Date() });
+    expect((await whatIsDue(db)).organisations).toBe(true);
+    await db.update(organisations).set({ checkedAt: new Date() }).where(eq(organisations.accountId, live.accountId));
+    expect(await whatIsDue(db)).toEqual({ expiry: false, stale: false, recheck: false, organisations: false });
+  });
 });
