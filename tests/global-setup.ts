@@ -94,8 +94,10 @@ export default async function setup(project: TestProject) {
     PUBLIC_RATE_LIMIT_PER_MINUTE: "10000000",
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
     DNS_TIMEOUT_MS: "250",
-    RECHECK_INTERVAL_MS: "1500",
-    RECHECK_SANDBOX_BATCH: "50", // the suite's many sandbox records stay re-checked at the pace its tests wait for
+    // Re-checks are daily, as in production: a test about a re-check asks for one (the operator's
+    // `record recheck` / `organisation recheck`, tests/helpers.ts untilRechecked). At 1.5 s every
+    // monitored record the suite ever issued was re-checked over and over: by the end of a run
+    // the server spent most of a core on it (docs/testing.md).
     // base is the hardhat node (smart accounts are checked on a real chain); bsc has an RPC
     // configured that never answers: smart-account checks there are "unreachable"; optimism
     // is misconfigured on purpose — the same node, which serves base's chain id, not optimism's.

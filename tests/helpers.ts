@@ -38,6 +38,32 @@ export async function call<T = any>(
 /** Operator commands through the running server's admin endpoint (what the CLI does). */
 export const admin = (...argv: string[]): Promise<any> => adminViaServer(inject("dataDir"), baseUrl(), argv);
 
+/**
+ * Bring a record's re-check forward to now (the operator's `record recheck`): the test server
+ * re-checks daily, as production does, so a test about a re-check asks for one — rather than
+ * every monitored record the suite ever issued being re-checked every second and a half.
+ */
+export const recheckNow = (id: string): Promise<any> => admin("record", "recheck", "--id", id);
+
+/** The operator's `organisation recheck`: the organisation's LEI register re-check brought forward to now. */
+export const recheckOrganisationNow = (accountId: string): Promise<any> => admin("organisation", "recheck", "--account", accountId);
+
+/**
+ * Wait for `check` to hold, asking for a re-check before each look — of the record `id`, or of
+ * the verified organisation of `{ organisation: accountId }`: what a test of one or several
+ * re-check rounds (a lapse, an outage, a recovery) waits with.
+ */
+export async function untilRechecked<T>(
+  what: string, of: string | { organisation: string }, check: () => Promise<T | undefined | false | null>, timeoutMs = 20_000,
+): Promise<T> {
+  return until(what, async () => {
+    const r = await check();
+    if (r) return r;
+    await (typeof of === "string" ? recheckNow(of) : recheckOrganisationNow(of.organisation));
+    return undefined;
+  }, timeoutMs, 250);
+}
+
 export const uniqueEmail = (tag = "t") => `${tag}-${randomUUID().slice(0, 8)}@example.test`;
 
 export async function newAccount(tag = "t") {

@@ -1,3 +1,5 @@
+import { recheckNow } from "@/lib/records/recheck-now";
+import { recheckOrganisationNow } from "@/lib/organisations/recheck-organisations";
 import { z } from "zod";
 import { AccountExists, createAccount } from "@/lib/accounts/create-account";
 import { normaliseScopes, SCOPES } from "@/lib/accounts/scopes";
@@ -33,10 +35,13 @@ const USAGE = `usage:
   organisation verify --account ID --legal-name N [--lei L] [--jurisdiction J] [--domains a.com,b.com]
                                (records a verification staff decided outside the console)
   organisation remove --account ID
+  organisation recheck --account ID   (brings the LEI register re-check forward to now)
   record suspend|reinstate|revoke --id PRS-… --reason "…" [--by ACCOUNT_ID] [--report RPT_ID]
                                (a staff action on any issued record; the reason is shown on its certificate as
                                "Suspended by Proof Records: …"; --by names the reviewer/admin account acting, for the
-                               review audit log; --report closes that problem report with the action)`;
+                               review audit log; --report closes that problem report with the action)
+  record recheck --id PRS-…    (brings the record's re-check forward to now: the next sweep round asks its source
+                               again, with the scheduled re-check's rules)`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -172,6 +177,10 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       });
       return { record_id: record.verification_id, status: record.status, operation: verb };
     }
+    case "organisation recheck":
+      return recheckOrganisationNow(db, need(f, "account"));
+    case "record recheck":
+      return recheckNow(db, need(f, "id"));
     default:
       throw new AdminUsage(USAGE);
   }

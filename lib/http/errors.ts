@@ -38,6 +38,7 @@ const CODES = {
   suspended_by_system: [409, "conflict"],
   suspended_by_staff: [409, "conflict"],
   recheck_failed: [409, "conflict"],
+  not_rechecked: [409, "conflict"],
   snapshot_unreachable: [409, "conflict"],
   review_conflict: [409, "conflict"],
   review_validity_passed: [409, "conflict"],

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, lte, or } from "drizzle-orm";
 import { organisations } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
 import { askRegister, notActiveReason, standsInRegister } from "./register-answer";
 import { afterOrganisationChange, setOrganisationStanding } from "./set-organisation";
 
@@ -16,6 +17,19 @@ import { afterOrganisationChange, setOrganisationStanding } from "./set-organisa
 export function organisationsDue(now = new Date()) {
   const dueBefore = new Date(now.getTime() - getEnv().RECHECK_INTERVAL_MS);
   return and(isNotNull(organisations.lei), or(isNull(organisations.checkedAt), lte(organisations.checkedAt, dueBefore)));
+}
+
+/**
+ * Bring a verified organisation's LEI re-check forward to now (the operator's `organisation
+ * recheck`): the next sweep round asks the register under the scheduled re-check's rules.
+ * Only an organisation verified with an LEI has one.
+ */
+export async function recheckOrganisationNow(db: Db, accountId: string): Promise<{ account_id: string; lei: string }> {
+  const [row] = await db.update(organisations).set({ checkedAt: null })
+    .where(and(eq(organisations.accountId, accountId), isNotNull(organisations.lei)))
+    .returning({ accountId: organisations.accountId, lei: organisations.lei });
+  if (!row) throw new ApiError("not_rechecked", `Account ${accountId.slice(0, 40)} has no organisation verified with an LEI: there is no register re-check to bring forward.`, "account");
+  return { account_id: row.accountId, lei: row.lei! };
 }
 
 export async function recheckOrganisations(db: Db, limit = 20): Promise<{ checked: number; lapsed: number; restored: number }> {

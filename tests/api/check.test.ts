@@ -48,7 +48,7 @@ async function verifiedOperator(name: string, lei?: string) {
 
 /**
  * A verified organisation with an LEI in the register stand-in, as a real one's is: the sweep
- * re-checks it every RECHECK_INTERVAL_MS (1.5 s here), and an LEI the register does not know lapses it.
+ * re-checks it (daily, or when asked), and an LEI the register does not know lapses it.
  */
 async function verifiedWithLei(name: string) {
   const lei = randomLei();

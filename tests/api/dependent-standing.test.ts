@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, issue, newLiveAccount, setDns, until } from "../helpers";
+import { admin, call, issue, newLiveAccount, setDns, untilRechecked } from "../helpers";
 import { nextIp, portalPage, serverAction, staffSession, type Client } from "../portal-client";
 import { domainRecord, walletRecord } from "../proved-records";
 import { verifyWithJwks } from "../signatures";
@@ -14,7 +14,8 @@ import { startReceiver, waitFor } from "../webhook-receiver";
  * suspension (409 suspended_by_system / suspended_by_staff); reviewers, admins and the
  * operator CLI suspend, reinstate or revoke any record with a public reason, from the console's
  * record page and from a problem report, and the certificate says Proof Records acted.
- * The test server re-checks domain records every 1.5 s (RECHECK_INTERVAL_MS).
+ * The test server re-checks daily, as production does: a test about a re-check asks for one
+ * (the operator's `record recheck`, tests/helpers.ts untilRechecked).
  */
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -119,10 +120,10 @@ describe("a listing follows its parts", () => {
   it("a re-check lapse (TXT record gone) suspends the domain and the listing; both come back when the record is back", async () => {
     const { live, d, id } = await verifiedListing();
     setDns(d.txtName, null);
-    const lapsed = await until("the re-check to suspend the domain and the listing", async () => {
+    const lapsed = await untilRechecked("the re-check to suspend the domain and the listing", d.id, async () => {
       const st = await signedStatus(id);
       return st.status === "suspended" ? st : null;
-    }, 30_000, 250);
+    }, 30_000);
     expect(lapsed.parts).toEqual(expect.arrayContaining([{ role: "domain_record", verification_id: d.id, standing: "lapsed" }]));
     expect((await signedStatus(d.id)).status).toBe("suspended");
     expect((await lastHistory(live.liveKey, id)).reason).toBe(`Part domain_record ${d.id} is no longer active (suspended).`);
@@ -130,7 +131,7 @@ describe("a listing follows its parts", () => {
     expect((await lifecycle(live.liveKey, d.id, "reinstate")).body.error.code).toBe("suspended_by_system");
     expect((await lifecycle(live.liveKey, id, "reinstate")).body.error.code).toBe("suspended_by_system");
     setDns(d.txtName, [d.txtValue]);
-    await until("the re-check to reinstate the domain and the listing", async () => (await signedStatus(id)).status === "active", 30_000, 250);
+    await untilRechecked("the re-check to reinstate the domain and the listing", d.id, async () => (await signedStatus(id)).status === "active", 30_000);
     expect((await signedStatus(d.id)).status).toBe("active");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admin, call, dnsQueries, newAccount, setDns, until, untilPast } from "../helpers";
+import { admin, call, dnsQueries, issue, newAccount, recheckNow, setDns, until, untilRechecked } from "../helpers";
 
 const uniq = () => `t${Math.random().toString(36).slice(2, 10)}`;
 
@@ -127,17 +127,17 @@ describe("domain_ownership records", () => {
     const statusNow = async () => (await call("GET", `/api/v1/records/${rec.verification_id}/status`)).body.status as string;
     // One re-check with the record still there: it asked the DNS server again, and the next one is scheduled later.
     const asked = dnsQueries(c.txt_name);
-    await until("a re-check with the TXT record in place", async () => {
+    await untilRechecked("a re-check with the TXT record in place", rec.verification_id, async () => {
       if (dnsQueries(c.txt_name) <= asked) return false;
       const r = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
       return Date.parse(r.lifecycle.recheck_at) > Date.parse(rec.lifecycle.recheck_at);
     });
     expect(await statusNow()).toBe("active");
     setDns(c.txt_name, null);
-    let status = await until("the re-check to suspend it", async () => {
+    let status = await untilRechecked("the re-check to suspend it", rec.verification_id, async () => {
       const s = await statusNow();
       return s !== "active" && s;
-    }, 7_500, 250);
+    });
     expect(status).toBe("suspended");
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.lifecycle.history.at(-1)).toMatchObject({ status: "suspended", by: "system" });
@@ -145,15 +145,27 @@ describe("domain_ownership records", () => {
 
     // Published again: the next passing re-check lifts the suspension it made.
     setDns(c.txt_name, [c.txt_value]);
-    status = await until("the re-check to lift the suspension", async () => {
+    status = await untilRechecked("the re-check to lift the suspension", rec.verification_id, async () => {
       const s = await statusNow();
       return s !== "suspended" && s;
-    }, 10_000, 250);
+    });
     expect(status).toBe("active");
     const back = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(back.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([
       ["active", "owner"], ["suspended", "system"], ["active", "system"],
     ]);
+  });
+
+  it("the operator's 'record recheck' brings a re-check forward; a record without one, an unknown id and an account without an LEI are refused", async () => {
+    const { sandboxKey, accountId } = await newAccount();
+    const { rec } = await provedDomain(sandboxKey);
+    const forward = await recheckNow(rec.verification_id);
+    expect(forward.record_id).toBe(rec.verification_id);
+    expect(Date.parse(forward.recheck_at)).toBeLessThan(Date.parse(rec.lifecycle.recheck_at)); // due now, not in a day
+    const plain = await issue(sandboxKey); // company_status: never re-checked
+    await expect(recheckNow(plain.verification_id)).rejects.toThrow(/not_rechecked/);
+    await expect(recheckNow(`PRS-${"0".repeat(20)}`)).rejects.toThrow(/record_not_found/);
+    await expect(admin("organisation", "recheck", "--account", accountId)).rejects.toThrow(/not_rechecked/);
   });
 
   /** A domain_ownership record of `key`'s account, its TXT record published. */
@@ -164,17 +176,19 @@ describe("domain_ownership records", () => {
     return { c, rec: (await prove(key, domain, c.id)).body };
   }
 
-  /** A live-enough marker: a second record of the account, re-checked twice — the scheduler has run two rounds since. */
+  /**
+   * A marker: a second record of the account, made due and re-checked, twice — the scheduler
+   * has run two rounds since, with the record under test due in both.
+   */
   async function twoSweepsOver(key: string) {
     const { rec: marker } = await provedDomain(key);
-    let seen = Date.parse(marker.lifecycle.recheck_at);
-    let passes = 0;
-    await until("two scheduler rounds over a marker record", async () => {
-      const r = (await call("GET", `/api/v1/records/${marker.verification_id}`, { key })).body;
-      const at = Date.parse(r.lifecycle.recheck_at);
-      if (at > seen) [seen, passes] = [at, passes + 1];
-      return passes >= 2;
-    }, 20_000, 250);
+    for (let round = 0; round < 2; round++) {
+      const due = Date.parse((await recheckNow(marker.verification_id)).recheck_at);
+      await until("a scheduler round over the marker record", async () => {
+        const r = (await call("GET", `/api/v1/records/${marker.verification_id}`, { key })).body;
+        return Date.parse(r.lifecycle.recheck_at) > due;
+      }, 20_000, 250);
+    }
   }
 
   it("never lifts a suspension made by the owner, even while the TXT record is in place, nor postpones its re-check", async () => {
@@ -182,16 +196,15 @@ describe("domain_ownership records", () => {
     const { c, rec } = await provedDomain(sandboxKey);
     const s = await call("POST", `/api/v1/records/${rec.verification_id}/lifecycle`, { key: sandboxKey, body: { operation: "suspend", reason: "paused by us" } });
     expect(s.status, s.text).toBe(200);
-    const due = s.body.lifecycle.recheck_at as string;
+    const due = (await recheckNow(rec.verification_id)).recheck_at as string; // due now
     const asked = dnsQueries(c.txt_name);
-    await untilPast(due);
     await twoSweepsOver(sandboxKey);
     const got = (await call("GET", `/api/v1/records/${rec.verification_id}`, { key: sandboxKey })).body;
     expect(got.status).toBe("suspended");
     expect(got.lifecycle.history.map((h: { status: string; by: string }) => [h.status, h.by])).toEqual([["active", "owner"], ["suspended", "owner"]]);
     // Not asked, and still due: the re-check waits for the reinstatement.
     expect(dnsQueries(c.txt_name)).toBe(asked);
-    expect(got.lifecycle.recheck_at).toBe(due);
+    expect(Date.parse(got.lifecycle.recheck_at)).toBe(Date.parse(due));
   });
 
   it("an owner cannot dodge a due re-check by suspending around it: the reinstatement runs it and refuses while the TXT record is gone", async () => {
@@ -202,8 +215,7 @@ describe("domain_ownership records", () => {
     // The attacker's steps: suspend, take the proof down, let the re-check come and go, reinstate.
     expect((await lifecycle("suspend")).status).toBe(200);
     setDns(c.txt_name, null);
-    const due = (await call("GET", `/api/v1/records/${id}`, { key: sandboxKey })).body.lifecycle.recheck_at as string;
-    await untilPast(due);
+    const due = (await recheckNow(id)).recheck_at as string; // due now, and the scheduler passes it by
     await twoSweepsOver(sandboxKey);
     const asked = dnsQueries(c.txt_name);
     const refused = await lifecycle("reinstate");
@@ -242,7 +254,7 @@ describe("domain_ownership records", () => {
     setDns(c.txt_name, outage);
     const asked = dnsQueries(c.txt_name);
     // (A record no longer active is not re-checked: stop waiting then, the checks below say why.)
-    await until("three re-check look-ups during the outage", async () => dnsQueries(c.txt_name) >= asked + 3 || (await owner()).status !== "active", 30_000);
+    await untilRechecked("three re-check look-ups during the outage", id, async () => dnsQueries(c.txt_name) >= asked + 3 || (await owner()).status !== "active", 30_000);
     const during = await owner();
     expect(during.status).toBe("active");
     expect(during.lifecycle.history).toEqual(issued.lifecycle.history);
@@ -250,7 +262,7 @@ describe("domain_ownership records", () => {
 
     // DNS is back with the record in place: the next re-check passes and schedules the one after.
     setDns(c.txt_name, [c.txt_value]);
-    const after = await until("a successful re-check after the outage", async () => {
+    const after = await untilRechecked("a successful re-check after the outage", id, async () => {
       const r = await owner();
       return Date.parse(r.lifecycle.recheck_at) > Date.parse(during.lifecycle.recheck_at) && r;
     }, 30_000);

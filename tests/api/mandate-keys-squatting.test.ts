@@ -42,7 +42,7 @@ describe("mandate key ids per account: squatting a key id", () => {
     const victim = await newAccount("mk-victim");
     const legalName = `Victim ${randomUUID().slice(0, 6)} Trading Ltd`;
     const lei = randomLei();
-    // In the register stand-in: the sweep re-checks a verified organisation's LEI every 1.5 s here, and an unknown one lapses.
+    // In the register stand-in: the sweep re-checks a verified organisation's LEI, and an unknown one lapses.
     setLeiRecord(inject("leiRegister").recordsFile, lei, { legalName, jurisdiction: "GB", registrationStatus: "ISSUED", entityStatus: "ACTIVE" });
     await admin("organisation", "verify", "--account", victim.accountId, "--legal-name", legalName, "--lei", lei);
     const keyId = `treasury-${randomUUID().slice(0, 8)}`;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { call, issue, newAccount, uniqueEmail, until } from "../helpers";
+import { call, issue, newAccount, uniqueEmail, untilRechecked } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { nextIp, PASSWORD, portalPage, serverAction, signIn, signUp, staffSession, type Client } from "../portal-client";
 import { verifyWithJwks } from "../signatures";
@@ -8,7 +8,7 @@ import { PDF, upload } from "../uploads";
 
 /**
  * Organisation verification (CONTRACT "The speaking account") through the API, the reviewer
- * console's own server action and the LEI register stand-in (re-checks every 1.5 s): apply →
+ * console's own server action and the LEI register stand-in (re-checks asked for by the test): apply →
  * pending; approve → the account is a verified organisation whose name is locked; one LEI has
  * one verified account; a lapse in the register shows in every signed status.
  */
@@ -205,7 +205,7 @@ describe("the reviewer's decision", () => {
 describe("the LEI re-check", () => {
   it("a lapse in the register turns organisation.status to lapsed in a record's signed status, and a renewal back to verified", async () => {
     const rev = await staffSession("reviewer", "orgrev");
-    const { sandboxKey } = await newAccount("org");
+    const { sandboxKey, accountId } = await newAccount("org");
     const lei = ownLei("Menabrea Translations SpA");
     const rec = await issue(sandboxKey);
     const app = (await apply(sandboxKey, { lei })).body;
@@ -219,7 +219,7 @@ describe("the LEI re-check", () => {
     expect(await signedAccount()).toMatchObject({ name: "Menabrea Translations SpA", name_verified: true, organisation: { lei, status: "verified" } });
 
     updateLeiRecord(recordsFile, lei, { registrationStatus: "LAPSED" });
-    const lapsed = await until("the organisation to lapse", async () => {
+    const lapsed = await untilRechecked("the organisation to lapse", { organisation: accountId }, async () => {
       const a = await signedAccount();
       return a.organisation?.status === "lapsed" && a;
     });
@@ -227,6 +227,6 @@ describe("the LEI re-check", () => {
     expect((await call("GET", "/api/v1/account", { key: sandboxKey })).body.organisation.status).toBe("lapsed");
 
     updateLeiRecord(recordsFile, lei, { registrationStatus: "ISSUED" });
-    await until("the organisation to stand again", async () => (await signedAccount()).organisation?.status === "verified");
+    await untilRechecked("the organisation to stand again", { organisation: accountId }, async () => (await signedAccount()).organisation?.status === "verified");
   });
 });

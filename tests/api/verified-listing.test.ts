@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount, until } from "../helpers";
+import { admin, call, newAccount, newLiveAccount, untilRechecked } from "../helpers";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { domainRecord, walletRecord } from "../proved-records";
 import { PDF, upload } from "../uploads";
@@ -85,7 +85,7 @@ describe("verified_listing", () => {
   });
 
   it("an organisation's lapse reaches its listings: suspended by the system with the reason and an event, reinstated when it is verified again", async () => {
-    // The register lapses the entity (the LEI re-check runs every RECHECK_INTERVAL_MS here); staff remove a verification.
+    // The register lapses the entity (its LEI re-check asked for: the operator's `organisation recheck`); staff remove a verification.
     const name = `Seaview ${randomUUID().slice(0, 6)} Apartments`;
     const lei = randomLei();
     const { recordsFile } = inject("leiRegister");
@@ -106,7 +106,7 @@ describe("verified_listing", () => {
     expect((await verifiedStatus(id)).status).toBe("active");
 
     updateLeiRecord(recordsFile, lei, { entityStatus: "INACTIVE" });
-    const suspended = await until("the listing suspended by the organisation's lapse", async () => {
+    const suspended = await untilRechecked("the listing suspended by the organisation's lapse", { organisation: live.accountId }, async () => {
       const st = await verifiedStatus(id);
       return st.status === "suspended" ? st : null;
     });
@@ -122,7 +122,7 @@ describe("verified_listing", () => {
     expect((await verifiedStatus(d.id)).status).toBe("active");
 
     updateLeiRecord(recordsFile, lei, { entityStatus: "ACTIVE" });
-    await until("the listing reinstated with the organisation", async () => (await verifiedStatus(id)).status === "active");
+    await untilRechecked("the listing reinstated with the organisation", { organisation: live.accountId }, async () => (await verifiedStatus(id)).status === "active");
     const back = await waitFor(() => ep.received().find((e) => e.body.data?.operation === "reinstate" && e.body.data.record.verification_id === id));
     expect(back.body.data).toMatchObject({ previous_status: "suspended", record: { status: "active" } });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { verdictFor as badgeVerdict, type StatusAnswer } from "@/lib/embed/verdict";
-import { admin, call, newLiveAccount, until } from "../helpers";
+import { admin, call, newLiveAccount, untilRechecked } from "../helpers";
 import { randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { nextIp } from "../portal-client";
 import { domainRecord, walletRecord } from "../proved-records";
@@ -189,7 +189,7 @@ describe("every public surface agrees with the one trust decision", () => {
     const lapsedDomain = await domainRecord(lapsed.liveKey, `agree-lapsed-${tag}.example.com`);
     await admin("organisation", "verify", "--account", lapsed.accountId, "--legal-name", lapsedLegal, "--lei", lapsedLei);
     updateLeiRecord(recordsFile, lapsedLei, { registrationStatus: "LAPSED" });
-    await until("the organisation's lapse in its record's status", async () =>
+    await untilRechecked("the organisation's lapse in its record's status", { organisation: lapsed.accountId }, async () =>
       (await call("GET", `/api/v1/records/${lapsedDomain.id}/status`)).body.account?.organisation?.status === "lapsed");
 
     const scenarios: [keyof typeof TABLE, string, string, string, string][] = [
