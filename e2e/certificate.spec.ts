@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { admin, baseURL, callApi as api, collectBrowserErrors, ownClientAddress, setDns, shot } from "./helpers";
+import { admin, baseURL, callApi as api, collectBrowserErrors, ownClientAddress, setDns, shot, liveCustomerAccount } from "./helpers";
 
 /**
  * A stranger who scans the QR code must tell in five seconds who said what, how far it was
@@ -10,13 +10,11 @@ import { admin, baseURL, callApi as api, collectBrowserErrors, ownClientAddress,
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
 
 async function liveAccount(name: string) {
-  const a = await admin("account", "create", "--email", `e2e-cert-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const live = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
-  const sandbox = String(a.sandbox_key);
+  const a = await liveCustomerAccount("cert");
+  const live = a.liveKey;
+  const sandbox = a.sandboxKey;
   expect((await api("PATCH", "/api/v1/account", live, { name })).status).toBe(200);
-  return { live, sandbox, accountId: String(a.account_id) };
+  return { live, sandbox, accountId: a.accountId };
 }
 
 async function record(key: string, body: Record<string, unknown>) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { admin, baseURL, setDns, shotBoth } from "./helpers";
+import { admin, baseURL, setDns, shotBoth, liveCustomerAccount } from "./helpers";
 
 /**
  * "Check before you pay" in Chromium without JavaScript, at 1280 and 390 px: one screenshot per
@@ -8,10 +8,8 @@ import { admin, baseURL, setDns, shotBoth } from "./helpers";
  * itself and for a near name; red for another operator.
  */
 async function liveAccount() {
-  const a = await admin("account", "create", "--email", `e2e-check-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const a = await liveCustomerAccount("check");
+  const key = a.liveKey;
   const api = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(`${baseURL}${path}`, {
       method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
@@ -25,7 +23,7 @@ async function liveAccount() {
     const rec = await api("POST", "/api/v1/records", { subject: domain, claim_type: "domain_ownership", claim: `Controls ${domain}.`, visibility: "public", evidence: { challenge_id: c.id } });
     expect(rec.status).toBe("active");
   };
-  return { accountId: String(a.account_id), api, proveDomain };
+  return { accountId: a.accountId, api, proveDomain };
 }
 
 test("/check gives one plain verdict per part and an overall sentence, without JavaScript", async ({ browser }) => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { writeVaultInfo } from "../tests/vault-info";
-import { admin, baseURL, collectBrowserErrors, hydrated, setDns, shotBoth, signedUpPerson as person } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, hydrated, setDns, shotBoth, signedUpPerson as person, liveCustomerAccount } from "./helpers";
 
 /**
  * dex_control, domainless (spec 2.6 rule 5), end to end: the customer signs a dex_control
@@ -12,10 +12,7 @@ import { admin, baseURL, collectBrowserErrors, hydrated, setDns, shotBoth, signe
  */
 /** A confirmed live customer on the growth plan; calls the API with its live key. */
 async function liveCustomer(tag: string) {
-  const a = await admin("account", "create", "--email", `e2e-${tag}-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const key = (await liveCustomerAccount(tag)).liveKey;
   return async (method: string, p: string, body?: unknown) => {
     const r = await fetch(`${baseURL}${p}`, {
       method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() },

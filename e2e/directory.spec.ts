@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { admin, baseURL, shotBoth } from "./helpers";
+import { admin, baseURL, shotBoth, liveCustomerAccount } from "./helpers";
 
 /** The public directory in Chromium, with and without JavaScript, at 1280 and 390 px. */
 test("the directory lists public live records and searches without JavaScript", async ({ browser }) => {
-  const a = await admin("account", "create", "--email", `e2e-dir-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const a = await liveCustomerAccount("dir");
+  const key = a.liveKey;
   const tag = `Directory ${randomUUID().slice(0, 6)}`;
   const r = await fetch(`${baseURL}/api/v1/records`, {
     method: "POST",
@@ -34,14 +32,12 @@ test("the directory lists public live records and searches without JavaScript", 
 
 test("a search for a verified organisation's name starts with it, and marks another account's record under the name", async ({ browser }) => {
   const account = async () => {
-    const a = await admin("account", "create", "--email", `e2e-dir-${randomUUID().slice(0, 8)}@example.com`);
-    await admin("account", "confirm-email", "--account", String(a.account_id));
-    await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-    const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+    const a = await liveCustomerAccount("dir");
+    const key = a.liveKey;
     const call = async (method: string, path: string, body: unknown) => (await fetch(`${baseURL}${path}`, {
       method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": randomUUID() }, body: JSON.stringify(body),
     })).json();
-    return { id: String(a.account_id), call };
+    return { id: a.accountId, call };
   };
   const legal = `Quayside ${randomUUID().slice(0, 6)} Holidays Ltd`;
   const real = await account();

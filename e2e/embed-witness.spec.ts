@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { admin, baseURL, collectBrowserErrors, issue, shotBoth } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, issue, shotBoth, liveCustomerAccount } from "./helpers";
 
 /**
  * The badge's witness policy in Chromium (docs/embed.md, "Requiring witnesses"). The e2e
@@ -17,10 +17,8 @@ function witnessVkey(name: string) {
 }
 
 test("a badge requiring witnesses does not vouch for an unwitnessed log entry", async ({ page }) => {
-  const a = await admin("account", "create", "--email", `e2e-witness-${Date.now()}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const a = await liveCustomerAccount("witness");
+  const key = a.liveKey;
   const id = await issue(key, "Witnessless Widgets Ltd");
   // Wait until its entry is in a checkpoint: the status carries the checkpoint (without cosignatures).
   await expect.poll(async () => (await (await fetch(`${baseURL}/api/v1/records/${id}/status`)).json()).transparency_log !== null, { timeout: 20_000 }).toBe(true);

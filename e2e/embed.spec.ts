@@ -5,7 +5,7 @@ import path from "node:path";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CHROMIUM_ARGS, CHROMIUM_FULL } from "./playwright.config";
-import { admin, baseURL, collectBrowserErrors, newClientContext, setDns, screenshotsWanted, shotBoth, signIn, signUp } from "./helpers";
+import { admin, baseURL, collectBrowserErrors, newClientContext, setDns, screenshotsWanted, shotBoth, signIn, signUp, liveCustomerAccount } from "./helpers";
 
 /**
  * The embed badge in Chromium, on a customer's page served from another loopback origin under
@@ -108,22 +108,20 @@ async function expectBadges(p: Page, expected: Record<string, string>) {
 
 test("the badge verifies the signed status in the browser and is green only where it may be", async ({ browser }) => {
   test.setTimeout(180_000);
-  const a = await admin("account", "create", "--email", `e2e-embed-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const a = await liveCustomerAccount("embed");
+  const key = a.liveKey;
   expect((await api("PATCH", "/api/v1/account", key, { name: "Seaview Apartments Ltd" })).status).toBe(200);
 
   const active = await wallet(key);
   const revoked = await wallet(key);
   expect((await api("POST", `/api/v1/records/${revoked.id}/lifecycle`, key, { operation: "revoke", reason: "Wallet retired." })).status).toBe(200);
-  const sandbox = await record(String(a.sandbox_key), { subject: "Seaview Apartments", claim_type: "company_status", claim: "Seaview Apartments is active." });
+  const sandbox = await record(a.sandboxKey, { subject: "Seaview Apartments", claim_type: "company_status", claim: "Seaview Apartments is active." });
   const domain = `seaview-${randomUUID().slice(0, 8)}.example.com`;
   const c = (await api("POST", "/api/v1/domain-challenges", key, { domain })).body;
   setDns(c.txt_name, [c.txt_value]);
   const domainRecord = await record(key, { subject: domain, claim_type: "domain_ownership", claim: `Seaview controls ${domain}.`, evidence: { challenge_id: c.id } });
   // A reviewer verified the organisation and confirmed the domain is its own.
-  await admin("organisation", "verify", "--account", String(a.account_id), "--legal-name", "Seaview Apartments Ltd", "--domains", domain);
+  await admin("organisation", "verify", "--account", a.accountId, "--legal-name", "Seaview Apartments Ltd", "--domains", domain);
   const listing = await record(key, {
     subject: "Seaview Apartments", claim_type: "verified_listing", claim: "Seaview Apartments runs listing 4471.",
     evidence: {
@@ -265,10 +263,8 @@ test("the badge verifies the signed status in the browser and is green only wher
 
 test("a look-alike domain proved by an account that calls itself a real company: amber on its own site, never green", async () => {
   // The attacker's steps: register a look-alike domain, prove it, name the account after the company it copies, paste the badge.
-  const a = await admin("account", "create", "--email", `e2e-lookalike-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
+  const a = await liveCustomerAccount("lookalike");
+  const key = a.liveKey;
   const name = "Coinbase, Inc.";
   expect((await api("PATCH", "/api/v1/account", key, { name })).status).toBe(200);
   const domain = `coinbase-help-${randomUUID().slice(0, 8)}.example.com`;

@@ -219,6 +219,19 @@ export async function signedUpPerson(browser: Browser, tag: string) {
   return { ctx, page, email, key, accountId };
 }
 
+/**
+ * A confirmed account on the growth plan with a live key, made by the operator commands (no
+ * browser): `tag` goes into its email address.
+ */
+export async function liveCustomerAccount(tag: string): Promise<{ accountId: string; liveKey: string; sandboxKey: string }> {
+  const a = await admin("account", "create", "--email", `e2e-${tag}-${randomUUID().slice(0, 8)}@example.com`);
+  const accountId = String(a.account_id);
+  await admin("account", "confirm-email", "--account", accountId);
+  await admin("plan", "set", "--account", accountId, "--plan", "growth");
+  const liveKey = String((await admin("key", "create", "--account", accountId, "--env", "live")).key);
+  return { accountId, liveKey, sandboxKey: String(a.sandbox_key) };
+}
+
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */
 export const admin = (...argv: string[]): Promise<Record<string, unknown>> =>
   adminViaServer(process.env.PRS_E2E_DATA_DIR!, baseURL, argv);
