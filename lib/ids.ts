@@ -53,4 +53,5 @@ export const FILE_ID_RE = /^file_[0-9a-hjkmnp-tv-z]{24}$/;
 export const newOrganisationVerificationId = () => `orv_${crockford(20).toLowerCase()}`;
 export const ORGANISATION_VERIFICATION_ID_RE = /^orv_[0-9a-hjkmnp-tv-z]{20}$/;
 export const newPlanRequestId = () => `preq_${crockford(20).toLowerCase()}`;
+export const newMailId = () => `mail_${crockford(20).toLowerCase()}`;
 export const PLAN_REQUEST_ID_RE = /^preq_[0-9a-hjkmnp-tv-z]{20}$/;

@@ -1,8 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { ApiError } from "@/lib/http/errors";
 import { grantRole, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
-import { PlanRequestRefused, decidePlanRequest } from "@/lib/accounts/plan-requests";
+import { PlanRequestRefused } from "@/lib/accounts/plan-requests";
+import { decidePlanRequest } from "@/lib/staff/decide-plan-request";
 import { PLANS, ROLES, type Plan, type Role } from "@/lib/accounts/types";
 import { PLAN_REQUEST_ID_RE } from "@/lib/ids";
 import { requireAccount } from "@/lib/auth/session";
@@ -20,11 +22,17 @@ async function requireAdmin() {
 }
 
 export const setPlanAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
-  if (!(await requireAdmin())) return { error: "Only admins can change plans." };
+  const admin = await requireAdmin();
+  if (!admin) return { error: "Only admins can change plans." };
   const accountId = String(form.get("account_id") ?? "");
   const plan = String(form.get("plan") ?? "");
   if (!(PLANS as readonly string[]).includes(plan)) return { error: "Unknown plan." };
-  if (!(await setPlan(await getDb(), accountId, plan as Plan))) return { error: "No such account." };
+  try {
+    if (!(await setPlan(await getDb(), accountId, plan as Plan, admin.id))) return { error: "No such account." };
+  } catch (e) {
+    if (e instanceof ApiError) return { error: e.message };
+    throw e;
+  }
   revalidatePath("/admin");
   return { done: `Plan set to ${plan}.` };
 }, errorState);
@@ -41,7 +49,10 @@ export const decidePlanRequestAction = guardedAction(async (_prev: AdminState, f
     const r = await decidePlanRequest(await getDb(), admin.id, id,
       decision === "approve" ? { decision } : { decision, reason: String(form.get("reason") ?? "").slice(0, 2000) });
     revalidatePath("/admin");
-    return { done: r.status === "approved" ? `Approved: the account is on the ${r.plan} plan.` : "Declined; the customer was told why." };
+    return {
+      done: r.awaitingSecondApproval ? "Approved by you. High risk: a second admin must approve it too."
+        : r.status === "approved" ? `Approved: the account is on the ${r.plan} plan.` : "Declined; the customer was told why.",
+    };
   } catch (e) {
     if (e instanceof PlanRequestRefused) return { error: e.message };
     throw e;
@@ -55,16 +66,17 @@ export const setRoleAction = guardedAction(async (_prev: AdminState, form: FormD
   const role = String(form.get("role") ?? "");
   if (!(ROLES as readonly string[]).includes(role)) return { error: "Unknown role." };
   if (accountId === admin.id && role !== "admin") return { error: "You cannot take the admin role from your own account; ask another admin." };
-  if (!(await grantRole(await getDb(), accountId, role as Role))) return { error: "No such account." };
+  if (!(await grantRole(await getDb(), accountId, role as Role, admin.id))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: `Role set to ${role}.` };
 }, errorState);
 
 export const setLiveExchangeAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
-  if (!(await requireAdmin())) return { error: "Only admins can enable live exchange verification." };
+  const admin = await requireAdmin();
+  if (!admin) return { error: "Only admins can enable live exchange verification." };
   const accountId = String(form.get("account_id") ?? "");
   const on = form.get("enable") === "yes";
-  if (!(await setLiveExchangeVerification(await getDb(), accountId, on))) return { error: "No such account." };
+  if (!(await setLiveExchangeVerification(await getDb(), accountId, on, admin.id))) return { error: "No such account." };
   revalidatePath("/admin");
   return { done: on ? "Live exchange verification enabled." : "Live exchange verification disabled." };
 }, errorState);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PortalHeader, PortalMain, buttonClass, inputClass, DataTable } from "@/components/portal";
 import { listAccounts } from "@/lib/accounts/manage-account";
 import { requireRole } from "@/lib/auth/session";
@@ -7,6 +8,8 @@ import { keyring } from "@/lib/signing/keys";
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { listPendingPlanRequests } from "@/lib/accounts/plan-requests";
+import { planRequestReviews } from "@/lib/staff/decide-plan-request";
+import { RiskPanel } from "../review/risk-panel";
 import { AccountControls, PlanRequestControls, RotateKeyForm } from "./forms";
 
 export const metadata: Metadata = { title: "Admin", robots: { index: false } };
@@ -20,6 +23,7 @@ export default async function AdminPage({ searchParams }: Props) {
   const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.slice(0, 200) ?? "";
   const db = await getDb();
   const [rows, requests] = await Promise.all([listAccounts(db, { emailContains: q || undefined }), listPendingPlanRequests(db)]);
+  const reviews = await planRequestReviews(db, requests);
   const ring = keyring();
 
   return (
@@ -27,6 +31,7 @@ export default async function AdminPage({ searchParams }: Props) {
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <PortalMain className="space-y-10">
         <h1 className="text-2xl font-semibold">Admin</h1>
+        <p className="text-sm"><Link className="underline" href="/admin/audit" data-testid="audit-link">Staff audit trail →</Link></p>
 
         <section>
           <h2 className="text-lg font-semibold">Plan requests</h2>
@@ -46,7 +51,24 @@ export default async function AdminPage({ searchParams }: Props) {
                       {r.email}
                       <div className="font-mono text-xs text-slate-500">{r.accountId}</div>
                       <div className="text-xs text-slate-500">now on {r.currentPlan}; email {r.emailConfirmedAt ? "confirmed" : "not confirmed"}</div>
+                      {reviews.get(r.id) && (
+                        <div className="text-xs text-slate-700" data-testid="plan-request-account">
+                          {reviews.get(r.id)!.name ? <>calls itself <strong>{reviews.get(r.id)!.name}</strong></> : "unnamed"};{" "}
+                          {reviews.get(r.id)!.records.live} live and {reviews.get(r.id)!.records.sandbox} sandbox records
+                        </div>
+                      )}
                     </div>
+                    {reviews.get(r.id) && (
+                      <div className="mt-2">
+                        <RiskPanel
+                          risk={reviews.get(r.id)!.risk} accountId={r.accountId} what="plan request"
+                          firstApproval={reviews.get(r.id)!.firstApproval && {
+                            by: reviews.get(r.id)!.firstApproval!.email ?? "the operator", at: reviews.get(r.id)!.firstApproval!.at,
+                            mine: reviews.get(r.id)!.firstApproval!.staffAccountId === account.id,
+                          }}
+                        />
+                      </div>
+                    )}
                   </td>
                   <td data-label="Asks for" className="font-medium">{r.plan}</td>
                   <td data-label="Note" className="max-w-xs text-sm [overflow-wrap:anywhere]">{r.note ?? <span className="text-slate-400">—</span>}</td>
@@ -68,7 +90,7 @@ export default async function AdminPage({ searchParams }: Props) {
             {rows.map((a) => (
               <tr key={a.id} className="border-b border-slate-100 align-middle" data-testid="account-row" data-email={a.email} data-plan={a.plan} data-role={a.role}>
                 <td data-label="Email" className="py-2 [overflow-wrap:anywhere]">{a.email}</td>
-                <td data-label="Account" className="font-mono text-xs">{a.id}</td>
+                <td data-label="Account" className="font-mono text-xs"><Link className="underline" href={`/review/accounts/${a.id}`}>{a.id}</Link>{a.suspendedAt && <span className="ml-1 rounded bg-red-100 px-1 font-sans text-red-800">suspended</span>}</td>
                 <td data-label="Confirmed">{a.emailConfirmedAt ? "yes" : "no"}</td>
                 <td data-label="Created" className="whitespace-nowrap">{formatUtc(a.createdAt)}</td>
                 <td data-label="Plan / role"><AccountControls accountId={a.id} plan={a.plan} role={a.role} liveExchange={a.liveExchangeVerification} /></td>

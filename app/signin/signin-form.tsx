@@ -5,9 +5,11 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Alert, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
 import { emailSignInLinkAction } from "./actions";
+import { SUSPENDED_SIGNIN_MESSAGE } from "./link/messages";
 
 const MESSAGES: Record<string, string> = {
   rate_limited: "Too many sign-in attempts. Wait a minute and try again.",
+  account_suspended: SUSPENDED_SIGNIN_MESSAGE,
   CredentialsSignin: "That email and password do not match an account.",
 };
 

@@ -27,6 +27,16 @@ export const accounts = pgTable("accounts", {
    * endpoint, on the operator's word: nothing in it was made by a stranger). See docs/security.md.
    */
   createdBy: text("created_by", { enum: ["signup", "operator"] }).notNull().default("signup"),
+  /**
+   * Staff suspended the whole account (issue 39, lib/accounts/suspend-account.ts): its live
+   * records are suspended by staff, its keys refused, its webhooks disabled, its plan frozen and
+   * sign-in refused, until staff reinstate it. The reason is the public one on its records.
+   */
+  suspendedAt: ts("suspended_at"),
+  suspendedReason: text("suspended_reason"),
+  /** How often the account changed its name, and when last (a risk signal for reviewers). */
+  renameCount: integer("rename_count").notNull().default(0),
+  renamedAt: ts("renamed_at"),
   createdAt: createdAt(),
 });
 

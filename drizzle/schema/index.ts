@@ -12,3 +12,4 @@ export * from "./transparency-log";
 export * from "./vc";
 export * from "./organisations";
 export * from "./watches";
+export * from "./staff";

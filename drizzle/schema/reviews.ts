@@ -14,12 +14,12 @@ export const reviewDecisions = pgTable(
     recordId: text("record_id").notNull().references(() => records.id),
     reviewerAccountId: text("reviewer_account_id").notNull().references(() => accounts.id),
     /**
-     * approve → issued; reject → rejected; rerun_issued / rerun_checked / rerun_unchanged for the automatic re-check;
+     * approve → issued; approve_first → the first of two approvals of a high-risk submission (four eyes), still pending; reject → rejected; rerun_issued / rerun_checked / rerun_unchanged for the automatic re-check;
      * staff_suspend / staff_reinstate / staff_revoke for a staff action on an issued record (its public
      * reason in `reason`, the report it answered in `notes`). A plain text column: no migration per value.
      */
     decision: text("decision", {
-      enum: ["approve", "reject", "rerun_issued", "rerun_checked", "rerun_unchanged", "rerun_failed", "staff_suspend", "staff_reinstate", "staff_revoke"],
+      enum: ["approve", "approve_first", "reject", "rerun_issued", "rerun_checked", "rerun_unchanged", "rerun_failed", "staff_suspend", "staff_reinstate", "staff_revoke"],
     }).notNull(),
     /** The checklist items the reviewer ticked, by key. */
     checklist: jsonb("checklist").$type<string[]>().notNull(),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
@@ -19,8 +20,11 @@ export const watches = pgTable("watches", {
   matchKey: text("match_key").notNull(),
   skeleton: text("skeleton"),
   origin: text("origin").$type<"user" | "default">().notNull().default("user"),
+  /** Names and domains: the look-alike keys (lib/watches/lookalike.ts: folded form and its one-deletion forms), GIN-indexed. */
+  lookalikeKeys: text("lookalike_keys").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
 }, (t) => [
+  index("watches_lookalike_idx").using("gin", t.lookalikeKeys),
   uniqueIndex("watches_account_value_idx").on(t.accountId, t.kind, t.matchKey),
   index("watches_match_idx").on(t.kind, t.matchKey),
   index("watches_skeleton_idx").on(t.kind, t.skeleton),
@@ -30,8 +34,8 @@ export const watches = pgTable("watches", {
 export const watchMatches = pgTable("watch_matches", {
   watchId: text("watch_id").notNull().references(() => watches.id, { onDelete: "cascade" }),
   recordId: text("record_id").notNull().references(() => records.id),
-  /** Exact value, or a confusable (`skeleton`). */
-  how: text("how").$type<"exact" | "confusable">().notNull(),
+  /** Exact value, a confusable (`skeleton`) or a look-alike (`lookalike_keys`: one edit or an ASCII trick). */
+  how: text("how").$type<"exact" | "confusable" | "lookalike">().notNull(),
   matchedValue: text("matched_value").notNull(),
   eventId: text("event_id"),
   createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, organisations, records } from "@/drizzle/schema";
 import { accountDomainClaimTypes } from "@/lib/claims/registry";
@@ -183,7 +183,11 @@ export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
   const { matchAccountName } = await import("@/lib/watches/match-watches");
   const { sendWatchMails } = await import("@/lib/watches/send-watch-mail");
   const mails = await db.transaction(async (tx) => {
-    await tx.update(accounts).set({ name: input.name }).where(eq(accounts.id, auth.accountId));
+    const [old] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, auth.accountId)).for("update");
+    // A rename (a name replaced by another) is counted: reviewers see it as a risk signal.
+    const renamed = old?.name != null && old.name !== input.name;
+    await tx.update(accounts).set({ name: input.name, ...(renamed && { renameCount: sql`${accounts.renameCount} + 1`, renamedAt: new Date() }) })
+      .where(eq(accounts.id, auth.accountId));
     await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);
     // The account's live records now speak under this name: another account's watch on it fires.
     return matchAccountName(tx, auth.accountId, input.name);

@@ -36,12 +36,15 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
     .select({
       keyId: apiKeys.id, environment: apiKeys.environment, revokedAt: apiKeys.revokedAt, scopes: apiKeys.scopes,
       lastUsedAt: apiKeys.lastUsedAt, accountId: accounts.id, plan: accounts.plan, role: accounts.role, accountName: accounts.name,
+      suspendedAt: accounts.suspendedAt,
     })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.keyHash, hash));
   if (!row) throw invalid();
   if (row.revokedAt) throw new ApiError("api_key_revoked", "This API key has been revoked.");
+  // A suspended account's keys are refused until staff reinstate it (lib/staff/suspend-account.ts); never cached.
+  if (row.suspendedAt) throw new ApiError("account_suspended", "This account is suspended by Proof Records staff: its API keys are refused until it is reinstated.");
   let lastUsedWrite = row.lastUsedAt?.getTime() ?? 0;
   if (now - lastUsedWrite > LAST_USED_EVERY_MS) {
     lastUsedWrite = now;

@@ -93,53 +93,6 @@ export async function listPendingPlanRequests(db: Db) {
     .limit(500);
 }
 
-export type PlanDecision = { decision: "approve" } | { decision: "decline"; reason: string };
-
-/**
- * An admin decides a pending request: approving sets the account's plan (as setPlan does) in
- * the same transaction; declining records the reason the customer is shown. A request that is
- * no longer pending (decided by another admin meanwhile) is refused and nothing changes. The
- * customer is mailed the decision.
- */
-export async function decidePlanRequest(db: Db, adminId: string, requestId: string, d: PlanDecision, now = new Date()) {
-  const reason = d.decision === "decline" ? d.reason.trim() : null;
-  if (d.decision === "decline" && (!reason || reason.length > 1000)) {
-    throw new PlanRequestRefused("Give the customer a reason for declining (at most 1,000 characters).");
-  }
-  const decided = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(planRequests)
-      .set({ status: d.decision === "approve" ? "approved" : "declined", decidedBy: adminId, decidedAt: now, reason })
-      .where(and(eq(planRequests.id, requestId), eq(planRequests.status, "pending")))
-      .returning();
-    if (!row) return null;
-    if (row.status === "approved") await writePlan(tx, row.accountId, row.plan);
-    const [acct] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, row.accountId));
-    return { row, email: acct!.email };
-  });
-  if (!decided) throw new PlanRequestRefused("That request is no longer pending (another admin may have decided it).");
-  const { row, email } = decided;
-  if (row.status === "approved") announceAccountChange(); // committed: cached key lookups carry the old plan
-  const base = getEnv().publicBaseUrl;
-  await mailQuietly({
-    to: email,
-    subject: row.status === "approved" ? `You are live: the ${row.plan} plan is active` : `Your request for the ${row.plan} plan was declined`,
-    text: row.status === "approved"
-      ? [
-        `Your request for the ${row.plan} plan (${row.id}) was approved: your account may now work in live.`,
-        `Create a live API key at ${base}/developers; live records count against the plan's monthly allowance.`,
-      ].join("\n")
-      : [
-        `Your request for the ${row.plan} plan (${row.id}) was declined.`,
-        "",
-        `Reason: ${row.reason}`,
-        "",
-        `You can send a new request at ${base}/developers.`,
-      ].join("\n"),
-  });
-  return row;
-}
-
 async function mailQuietly(m: { to: string; subject: string; text: string }) {
   try {
     await sendMail(m);

@@ -14,6 +14,8 @@ import { sweepWalletProofs } from "./sweep-wallet-proofs";
 import { ApiError } from "@/lib/http/errors";
 import { isValidLei } from "@/lib/connectors/lei-format";
 import { staffAccount, staffAction, type Staff } from "@/lib/records/staff-action";
+import { auditAuthor, listAudit } from "@/lib/audit/staff-audit";
+import { reinstateAccount, suspendAccount } from "@/lib/staff/suspend-account";
 import { afterOrganisationChange, removeVerifiedOrganisation, setVerifiedOrganisation } from "@/lib/organisations/set-organisation";
 
 /** Operator commands (CONTRACT, Accounts): the same code behind the CLI and the server's admin endpoint. */
@@ -41,7 +43,11 @@ const USAGE = `usage:
                                "Suspended by Proof Records: …"; --by names the reviewer/admin account acting, for the
                                review audit log; --report closes that problem report with the action)
   record recheck --id PRS-…    (brings the record's re-check forward to now: the next sweep round asks its source
-                               again, with the scheduled re-check's rules)`;
+                               again, with the scheduled re-check's rules)
+  account suspend|reinstate --account ID --reason "…" [--by ACCOUNT_ID]
+                               (takes a whole account down — its live records suspended by staff with the public reason,
+                               keys and sign-in refused, webhooks disabled, plan frozen — or lifts it; the owner is told)
+  audit list [--account ID] [--limit N]   (the staff audit trail, newest first)`;
 
 function flags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -77,6 +83,14 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
     if (e instanceof ApiError) return { ok: false, error: { code: e.code, message: e.message } };
     throw e;
   }
+}
+
+/** The operator, or the reviewer/admin account `--by` names (for the audit trail). */
+async function actingStaff(db: Db, f: Record<string, string>): Promise<Staff> {
+  if (!f.by) return { accountId: null, role: "operator" };
+  const named = await staffAccount(db, f.by);
+  if (!named) throw new AdminUsage(`--by ${f.by} is not a reviewer or admin account`);
+  return named;
 }
 
 async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>> {
@@ -163,15 +177,24 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       afterOrganisationChange(accountId);
       return { account_id: accountId, organisation: null };
     }
+    case "account suspend":
+    case "account reinstate": {
+      const act = verb === "suspend" ? suspendAccount : reinstateAccount;
+      return act(db, await actingStaff(db, f), need(f, "account"), { reason: need(f, "reason") });
+    }
+    case "audit list": {
+      const limit = f.limit ? Number(f.limit) : 100;
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new AdminUsage("--limit must be 1 to 10000");
+      const entries = (await listAudit(db, { ...(f.account && { accountId: f.account }), limit })).map((e) => ({
+        seq: e.seq, at: e.at.toISOString(), staff: auditAuthor(e), action: e.action, subject_kind: e.subjectKind, subject_id: e.subjectId,
+        account_id: e.accountId, reason: e.reason, before: e.before, after: e.after,
+      }));
+      return { entries, count: entries.length };
+    }
     case "record suspend":
     case "record reinstate":
     case "record revoke": {
-      let staff: Staff = { accountId: null, role: "operator" };
-      if (f.by) {
-        const named = await staffAccount(db, f.by);
-        if (!named) throw new AdminUsage(`--by ${f.by} is not a reviewer or admin account`);
-        staff = named;
-      }
+      const staff = await actingStaff(db, f);
       const record = await staffAction(db, staff, need(f, "id"), {
         operation: verb, reason: need(f, "reason"), ...(f.report ? { report_id: f.report } : {}),
       });

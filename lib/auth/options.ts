@@ -20,6 +20,7 @@ export const SIGNIN_ERRORS = {
   linkInvalid: "link_invalid",
   linkUsed: "link_used",
   linkExpired: "link_expired",
+  suspended: "account_suspended",
 } as const;
 
 type SessionUser = { id: string; email: string; epoch: number };
@@ -75,6 +76,7 @@ export function getAuthOptions(): NextAuthOptions {
           const account = await findAccountByEmail(db, parsed.data.email);
           const check = await checkPassword(parsed.data.password, account?.passwordHash);
           if (!account || !check.ok) return null;
+          if (account.suspendedAt) throw new Error(SIGNIN_ERRORS.suspended);
           if (check.upgradedHash) await storeUpgradedHash(db, account.id, account.passwordHash!, check.upgradedHash);
           return sessionUser(account);
         },
@@ -89,6 +91,7 @@ export function getAuthOptions(): NextAuthOptions {
           const ip = clientAddress((req?.headers ?? {}) as Record<string, string>);
           if (!(await authLimits().signIn.hit(ip)).ok) throw new Error(SIGNIN_ERRORS.rateLimited);
           const r = await redeemMagicLink(await getDb(), credentials?.token);
+          if (r.ok && r.account.suspendedAt) throw new Error(SIGNIN_ERRORS.suspended);
           if (r.ok) return sessionUser(r.account);
           throw new Error(r.reason === "used" ? SIGNIN_ERRORS.linkUsed : r.reason === "expired" ? SIGNIN_ERRORS.linkExpired : SIGNIN_ERRORS.linkInvalid);
         },

@@ -10,13 +10,14 @@ import { findAccountById } from "./signup";
  * null. A signed-out session, or one made before the account's password last changed or
  * before "sign out everywhere", is no session: getServerSession answers null (the jwt
  * callback in ./options asks `isSessionEnded`); the epoch is compared again here with the
- * account row just read.
+ * account row just read, and a suspended account has none.
  */
 export async function currentAccount() {
   const session = (await getServerSession(getAuthOptions())) as { accountId?: string; epoch?: number } | null;
   if (!session?.accountId) return null;
   const account = await findAccountById(await getDb(), session.accountId);
-  if (!account || session.epoch !== account.sessionEpoch) return null;
+  // A suspended account has no session (suspending also moved its epoch: this is belt and braces).
+  if (!account || session.epoch !== account.sessionEpoch || account.suspendedAt) return null;
   return account;
 }
 

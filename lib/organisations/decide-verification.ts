@@ -4,6 +4,12 @@ import { accounts, organisationVerifications } from "@/drizzle/schema";
 import { loadAccountProfiles } from "@/lib/accounts/account-profile";
 import type { Db, Tx } from "@/lib/db/client";
 import { keepFilesAfterDecision } from "@/lib/files/purge-files";
+import { createHash } from "node:crypto";
+import { writeAudit } from "@/lib/audit/staff-audit";
+import { firstApproval, fourEyesStep } from "@/lib/reviews/four-eyes";
+import { assessRisk, plainValues } from "@/lib/reviews/risk-signals";
+import { canonicalJson } from "@/lib/signing/canonical";
+import { notify } from "@/lib/notices/notify";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
@@ -91,6 +97,30 @@ export async function decideVerification(db: Db, reviewer: Reviewer, id: string,
   }
   const decided = await db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
+    if (input.decision === "approve") {
+      // Four eyes: a high-risk application (lib/reviews/risk-signals.ts) is approved by two different reviewers.
+      const found = register?.result === "found" ? register : null;
+      const legalName = found ? found.legal_name : input.legal_name!;
+      const domains = [...new Set(input.domains)].sort();
+      const risk = await assessRisk(tx, {
+        accountId: row.accountId, environment: "live",
+        values: plainValues([
+          { kind: "name", value: legalName, field: "legal_name" }, ...(row.lei ? [{ kind: "lei" as const, value: row.lei, field: "lei" }] : []),
+          ...domains.map((d) => ({ kind: "domain" as const, value: d, field: "domains" })),
+        ]),
+      }, now);
+      if (risk.level === "high") {
+        const basis = createHash("sha256").update(canonicalJson({ legalName, lei: row.lei, domains })).digest("hex");
+        if (fourEyesStep(await firstApproval(tx, "organisation_application", row.id, "organisation.approve_first"), reviewer.id, basis) === "first") {
+          await writeAudit(tx, {
+            staffAccountId: reviewer.id, action: "organisation.approve_first", subjectKind: "organisation_application", subjectId: row.id,
+            accountId: row.accountId, at: now, before: { status: "pending" },
+            after: { status: "pending", basis, legal_name: legalName, domains, high_risk: risk.signals.filter((r) => r.level === "high").map((r) => r.code) },
+          });
+          return { ...row, firstOfTwo: true };
+        }
+      }
+    }
     if (input.decision === "reject") {
       await tx.update(organisationVerifications).set({
         status: "rejected", reason: input.reason, notes: input.notes || null, decidedBy: reviewer.id, decidedAt: now,
@@ -109,8 +139,18 @@ export async function decideVerification(db: Db, reviewer: Reviewer, id: string,
       }).where(eq(organisationVerifications.id, id));
     }
     await keepFilesAfterDecision(tx, row.accountId, row.documents, row.id, now);
-    return row;
+    const approved = input.decision === "approve";
+    const reason = input.decision === "reject" ? input.reason : null;
+    await writeAudit(tx, {
+      staffAccountId: reviewer.id, action: approved ? "organisation.approve" : "organisation.reject", subjectKind: "organisation_application",
+      subjectId: row.id, accountId: row.accountId, reason, at: now,
+      before: { status: "pending", lei: row.lei, legal_name: row.legalName },
+      after: approved ? { status: "approved", domains: [...new Set(input.domains)].sort() } : { status: "rejected" },
+    });
+    await notify(tx, { accountId: row.accountId, kind: approved ? "organisation.verified" : "organisation.rejected", subjectId: row.id, reason, at: now });
+    return { ...row, firstOfTwo: false };
   });
+  if (decided.firstOfTwo) return { id, accountId: decided.accountId, status: "awaiting_second_approval" as const };
   if (input.decision === "approve") afterOrganisationChange(decided.accountId);
   return { id, accountId: decided.accountId, status: input.decision === "approve" ? ("approved" as const) : ("rejected" as const) };
 }

@@ -6,6 +6,8 @@ import { legalNameKey } from "@/lib/connectors/legal-name";
 import type { Db } from "@/lib/db/client";
 import { filesOfAccount } from "@/lib/files/get-file";
 import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
+import { firstApproval } from "@/lib/reviews/four-eyes";
+import { assessRisk, plainValues } from "@/lib/reviews/risk-signals";
 import { slaState } from "@/lib/reviews/review-queue";
 import { registerAnswerOf } from "./register-answer";
 import { leiHolder } from "./set-organisation";
@@ -74,10 +76,21 @@ export async function getVerificationForReview(db: Db, id: string, now = new Dat
   const register = registerAnswerOf(row.register);
   // The names it could be approved under: the register's legal name, the name decided (once approved), the account's own.
   const namesakes = await namesakesOf(db, row.accountId, [register?.result === "found" ? register.legal_name : null, row.legalName, account?.name]);
+  const profile = profiles.get(row.accountId) ?? NO_PROFILE;
+  const risk = await assessRisk(db, {
+    accountId: row.accountId, environment: "live",
+    values: plainValues([
+      ...[register?.result === "found" ? register.legal_name : null, row.legalName, account?.name]
+        .filter((n): n is string => Boolean(n)).map((value) => ({ kind: "name" as const, value, field: "legal_name" })),
+      ...(row.lei ? [{ kind: "lei" as const, value: row.lei, field: "lei" }] : []),
+      ...profile.verified_domains.map((value) => ({ kind: "domain" as const, value, field: "domains" })),
+    ]),
+  }, now);
+  const first = row.status === "pending" && risk.level === "high" ? await firstApproval(db, "organisation_application", row.id, "organisation.approve_first") : null;
   return {
-    namesakes,
+    namesakes, risk, firstApproval: first,
     row, account: account!, documents, register,
-    profile: profiles.get(row.accountId) ?? NO_PROFILE,
+    profile,
     holder: holder && { ...holder, email: holderAccount?.email ?? null },
     checklist: verificationChecklist(row.lei !== null), earlier, decidedBy: decidedBy[0]?.email ?? null,
     sla: slaState(row.createdAt, now),

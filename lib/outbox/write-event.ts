@@ -11,12 +11,13 @@ export type EventType =
   | "principal_link.changed"
   | "watch.matched"
   | "badge.seen_elsewhere"
+  | "account.notice"
   | "webhook.test";
 
 /** What a customer can subscribe to (webhook.test is only sent on request). */
 export const SUBSCRIBABLE_EVENTS = [
   "record.issued", "record.pending_review", "record.rejected", "record.status_changed", "principal_link.changed",
-  "watch.matched", "badge.seen_elsewhere",
+  "watch.matched", "badge.seen_elsewhere", "account.notice",
 ] as const;
 
 export type EventInput = {

@@ -4,6 +4,9 @@ import { accounts, recordReports, records, reviewDecisions } from "@/drizzle/sch
 import type { Role } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
+import { notify } from "@/lib/notices/notify";
+import { mailReportOutcome } from "@/lib/reports/report-problem";
+import { writeAudit } from "@/lib/audit/staff-audit";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { applyTransition } from "./apply-transition";
@@ -16,6 +19,7 @@ import { invalidateStatus } from "./status-cache";
 
 export const STAFF_OPERATIONS = ["suspend", "reinstate", "revoke"] as const;
 export type StaffOperation = (typeof STAFF_OPERATIONS)[number];
+const NOTICE_OF = { suspend: "record.suspended", reinstate: "record.reinstated", revoke: "record.revoked" } as const;
 
 /** The reason is shown publicly on the certificate ("Suspended by Proof Records: ‹reason›"). */
 export const staffActionSchema = z.strictObject({
@@ -63,13 +67,23 @@ export async function staffAction(db: Db, staff: Staff, recordId: string, raw: u
     if (!next) throw new ApiError("invalid_transition", `A ${current} record cannot be moved with '${input.operation}'.`, "operation");
     if (input.operation === "reinstate") await refuseReinstateWhilePartsLapsed(tx, row);
     if (input.report_id) {
-      const closed = await tx.update(recordReports)
+      const [closed] = await tx.update(recordReports)
         .set({ status: "closed", closedAt: at, closedBy: staff.accountId })
         .where(and(eq(recordReports.id, input.report_id), eq(recordReports.recordId, row.id), eq(recordReports.status, "open")))
-        .returning({ id: recordReports.id });
-      if (closed.length === 0) throw new ApiError("review_conflict", "This report is already closed, or is about another record. Nothing was changed.");
+        .returning();
+      if (!closed) throw new ApiError("review_conflict", "This report is already closed, or is about another record. Nothing was changed.");
+      await writeAudit(tx, {
+        staffAccountId: staff.accountId, action: "report.close", subjectKind: "report", subjectId: closed.id, accountId: row.accountId, at,
+        before: { status: "open", record: row.id }, after: { status: "closed", outcome: input.operation },
+      });
+      await mailReportOutcome(tx, closed, input.operation, input.reason);
     }
     const moved = await applyTransition(tx, await storeRecheck(tx, row, rechecked), { next, at, reason: input.reason, by: staffActor(staff.accountId), operation: input.operation });
+    await writeAudit(tx, {
+      staffAccountId: staff.accountId, action: `record.${input.operation}`, subjectKind: "record", subjectId: row.id, accountId: row.accountId,
+      reason: input.reason, at, before: { status: current }, after: { status: next, ...(input.report_id && { report: input.report_id }) },
+    });
+    await notify(tx, { accountId: row.accountId, kind: NOTICE_OF[input.operation], subjectId: row.id, reason: input.reason, environment: row.environment, at });
     if (staff.accountId) {
       await tx.insert(reviewDecisions).values({
         recordId: row.id, reviewerAccountId: staff.accountId, decision: `staff_${input.operation}`, checklist: [],

@@ -29,3 +29,11 @@ export async function lastMover(db: DbOrTx, id: string): Promise<string | null> 
 
 /** Who suspends a record resting on its account's verified organisation when that lapses, and reinstates it when it is verified again. */
 export const ORGANISATION_ACTOR = "system:organisation";
+
+/**
+ * Staff suspending a whole account (lib/staff/suspend-account.ts) suspend each of its live
+ * records as `staff:account:<staffId>` (shown as staff, like any staff move); reinstating the
+ * account reinstates exactly the records whose suspension this was.
+ */
+export const ACCOUNT_SUSPENSION_PREFIX = "staff:account:";
+export const accountSuspensionActor = (staffAccountId: string | null) => `${ACCOUNT_SUSPENSION_PREFIX}${staffAccountId ?? "operator"}`;

@@ -17,7 +17,11 @@ import { canonicalJson } from "@/lib/signing/canonical";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
+import { writeAudit } from "@/lib/audit/staff-audit";
+import { notify } from "@/lib/notices/notify";
 import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./checklists";
+import { evidenceBasis, firstApproval, fourEyesStep } from "./four-eyes";
+import { assessRisk, submissionValues, type RiskSignal } from "./risk-signals";
 import { issuePending } from "./issue-pending";
 import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
 
@@ -82,6 +86,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
   }
   const approval = input.decision === "approve" ? await prepareApproval(db, recordId, input.without_snapshot) : undefined;
   const watchMails: WatchMail[] = [];
+  let secondApproval = false;
   const record = await db.transaction(async (tx) => {
     const row = await lockPending(tx, recordId);
     if (row.accountId === reviewer.id) {
@@ -108,6 +113,20 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
       if (approval && canonicalJson(approval.basis) !== canonicalJson(row.evidencePublic)) {
         throw new ApiError("review_precondition_failed", "The submission's evidence was refreshed while it was being approved: look at it again. Nothing was changed.");
       }
+      const [owner] = await tx.select({ name: accounts.name, suspendedAt: accounts.suspendedAt }).from(accounts).where(eq(accounts.id, row.accountId));
+      if (owner?.suspendedAt) {
+        throw new ApiError("review_precondition_failed", "The submitting account is suspended by staff: its submissions cannot be approved. Nothing was changed.");
+      }
+      // Four eyes: a high-risk live submission is approved by two different reviewers (lib/reviews/four-eyes.ts).
+      if (row.environment === "live") {
+        const risk = await assessRisk(tx, { accountId: row.accountId, values: submissionValues(row, owner?.name ?? null), environment: "live" }, at);
+        if (risk.level === "high") {
+          const basis = evidenceBasis(row.evidencePublic);
+          const step = fourEyesStep(await firstApproval(tx, "record", row.id, "submission.approve_first"), reviewer.id, basis);
+          if (step === "first") return approveFirst(tx, row, reviewer, { ticked, notes: input.notes || null, basis, risk: risk.signals, at });
+          secondApproval = true;
+        }
+      }
     }
     const by = `reviewer:${reviewer.id}`;
     const body = input.decision === "approve"
@@ -121,6 +140,16 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     await tx.insert(reviewDecisions).values({
       recordId: row.id, reviewerAccountId: reviewer.id, decision: input.decision, checklist: ticked,
       notes: input.notes || null, reason: input.decision === "reject" ? input.reason! : null, at,
+    });
+    const approved = input.decision === "approve";
+    await writeAudit(tx, {
+      staffAccountId: reviewer.id, action: approved ? "submission.approve" : "submission.reject", subjectKind: "record", subjectId: row.id,
+      accountId: row.accountId, reason: approved ? null : input.reason!, at,
+      before: { status: "pending_review" }, after: { status: body.status, ...(secondApproval && { second_approval: true }) },
+    });
+    await notify(tx, {
+      accountId: row.accountId, kind: approved ? "submission.approved" : "submission.rejected", subjectId: row.id,
+      reason: approved ? null : input.reason!, environment: row.environment, at,
     });
     if (row.environment === "live") await countReviewedVerification(tx, row.accountId, at);
     return body;
@@ -173,6 +202,25 @@ export async function approvalRecheckInput(db: DbOrTx, row: RecordRow) {
   };
 }
 
+/**
+ * The first of two approvals of a high-risk submission: the decision and the audit row (with the
+ * evidence hash it approved and the high signals), the reason the queue shows; nothing issued.
+ * Returns the submission as it stands (still `pending_review`).
+ */
+async function approveFirst(
+  tx: Tx, row: RecordRow, reviewer: Reviewer, o: { ticked: string[]; notes: string | null; basis: string; risk: readonly RiskSignal[]; at: Date },
+) {
+  const reviewReason = "Approved by one reviewer. High risk: a second reviewer must approve it too.";
+  await tx.insert(reviewDecisions).values({ recordId: row.id, reviewerAccountId: reviewer.id, decision: "approve_first", checklist: o.ticked, notes: o.notes, at: o.at });
+  await writeAudit(tx, {
+    staffAccountId: reviewer.id, action: "submission.approve_first", subjectKind: "record", subjectId: row.id, accountId: row.accountId, at: o.at,
+    before: { status: "pending_review" },
+    after: { status: "pending_review", basis: o.basis, high_risk: o.risk.filter((r) => r.level === "high").map((r) => r.code) },
+  });
+  const [updated] = await tx.update(records).set({ reviewReason }).where(eq(records.id, row.id)).returning();
+  return serializeRecord(await loadPublicView(tx, updated!, o.at.getTime()));
+}
+
 export async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
   const [rejected] = await tx
     .update(records)
@@ -221,21 +269,21 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
         at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",
         evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence, watchMails,
       });
-      await audit(tx, row.id, reviewer.id, "rerun_issued", null, now);
+      await audit(tx, row, reviewer.id, "rerun_issued", null, now);
       return { outcome: "issued", record };
     }
     if (found.kind === "checked") {
       const reason = `Re-run ${now.toISOString()}: ${found.reason}`;
       await tx.update(records).set({ evidencePublic: found.publicEvidence, reviewReason: reason })
         .where(and(eq(records.id, row.id), eq(records.status, "pending_review")));
-      await audit(tx, row.id, reviewer.id, "rerun_checked", reason, now);
+      await audit(tx, row, reviewer.id, "rerun_checked", reason, now);
       return { outcome: "checked", reason };
     }
     const reason = found.kind === "unreachable"
       ? `Re-run ${now.toISOString()}: the source is still unreachable. ${found.reason}`
       : `Re-run ${now.toISOString()}: the source answered and did not confirm it. ${found.reason}`;
     await tx.update(records).set({ reviewReason: reason }).where(and(eq(records.id, row.id), eq(records.status, "pending_review")));
-    await audit(tx, row.id, reviewer.id, found.kind === "unreachable" ? "rerun_unchanged" : "rerun_failed", reason, now);
+    await audit(tx, row, reviewer.id, found.kind === "unreachable" ? "rerun_unchanged" : "rerun_failed", reason, now);
     return { outcome: found.kind === "unreachable" ? "unreachable" : "failed", reason };
   });
   if (result.outcome !== "unreachable" && result.outcome !== "failed") invalidateStatus(recordId);
@@ -243,8 +291,13 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
   return result;
 }
 
-function audit(tx: Tx, recordId: string, reviewerId: string, decision: "rerun_issued" | "rerun_checked" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
-  return tx.insert(reviewDecisions).values({ recordId, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
+async function audit(tx: Tx, row: RecordRow, reviewerId: string, decision: "rerun_issued" | "rerun_checked" | "rerun_unchanged" | "rerun_failed", notes: string | null, at: Date) {
+  await tx.insert(reviewDecisions).values({ recordId: row.id, reviewerAccountId: reviewerId, decision, checklist: [], notes, at });
+  await writeAudit(tx, {
+    staffAccountId: reviewerId, action: "submission.rerun", subjectKind: "record", subjectId: row.id, accountId: row.accountId, reason: notes, at,
+    before: { status: "pending_review" }, after: { status: decision === "rerun_issued" ? "active" : "pending_review", outcome: decision },
+  });
+  if (decision === "rerun_issued") await notify(tx, { accountId: row.accountId, kind: "submission.approved", subjectId: row.id, reason: null, environment: row.environment, at });
 }
 
 /** The module whose connector can check this claim type again, if any. */

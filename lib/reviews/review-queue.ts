@@ -6,6 +6,8 @@ import { RECORD_ID_RE } from "@/lib/ids";
 import { loadRecentHistories } from "@/lib/records/history-page";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
 import { approvalRecheckInput, recheckableModule } from "./decide-submission";
+import { evidenceBasis, firstApproval } from "./four-eyes";
+import { assessRisk, submissionValues } from "./risk-signals";
 
 /**
  * The queue is split by environment: live submissions by default, sandbox ones in a tab of
@@ -72,7 +74,10 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   const [row] = await db.select().from(records).where(eq(records.id, id));
   if (!row) return null;
   const [account] = await db
-    .select({ id: accounts.id, email: accounts.email, plan: accounts.plan, createdAt: accounts.createdAt, emailConfirmedAt: accounts.emailConfirmedAt })
+    .select({
+      id: accounts.id, email: accounts.email, name: accounts.name, plan: accounts.plan, createdAt: accounts.createdAt, emailConfirmedAt: accounts.emailConfirmedAt,
+      suspendedAt: accounts.suspendedAt,
+    })
     .from(accounts)
     .where(eq(accounts.id, row.accountId));
   const decisionCols = {
@@ -100,7 +105,11 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   const rechecked = pending && !refusal && policy?.recheckAtApproval
     ? await policy.recheckAtApproval(await approvalRecheckInput(db, row), now)
     : null;
+  // The risk signals and, for a high-risk one, the first of its two approvals (still valid for this evidence).
+  const risk = await assessRisk(db, { accountId: row.accountId, values: submissionValues(row, account!.name), environment: row.environment }, now);
+  const first = pending && risk.level === "high" ? await firstApproval(db, "record", row.id, "submission.approve_first") : null;
   return {
+    risk, firstApproval: first && first.basis === evidenceBasis(row.evidencePublic) ? first : null,
     row, account: account!, decisions, earlier, history: history.entries, historyCount: history.count, historyBefore: history.olderBefore,
     checklist: checklistFor(row.claimType, row.evidencePublic),
     approvalRefusal: refusal ?? (rechecked?.kind === "refused" ? rechecked.reason : null),

@@ -6,6 +6,7 @@ import { sweepOnce } from "./sweep";
 import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
+import { backfillLookalikeKeys } from "@/lib/watches/default-watches";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
@@ -38,6 +39,7 @@ export async function boot() {
   await claimNoteKey(handle.db, noteKey().vkey); // checkpoints: one note key for the whole log
   const keys = keyring();
   await fillLookupValues(handle.db);
+  await fillLookalikeKeys(handle.db);
   try {
     for (let n = await backfillLog(handle.db); n > 0; n = await backfillLog(handle.db)) log().info({ records: n }, "transparency log: records issued before it began, logged");
   } catch (e) {
@@ -140,6 +142,16 @@ function startSightingsFlush(db: Awaited<ReturnType<typeof getHandle>>["db"], in
  * idempotent; once done it finds nothing to do. A failure is logged and the start goes on:
  * those records are then not found until the next start.
  */
+/** Watches made before look-alike keys existed get them before the server answers (as fillLookupValues). */
+async function fillLookalikeKeys(db: Parameters<typeof backfillLookalikeKeys>[0]) {
+  try {
+    const n = await backfillLookalikeKeys(db);
+    if (n > 0) log().info({ watches: n }, "watches: stored the look-alike keys of watches made before");
+  } catch (e) {
+    log().error({ err: e }, "watches: filling in look-alike keys failed");
+  }
+}
+
 async function fillLookupValues(db: Parameters<typeof backfillRecordValues>[0]) {
   try {
     const n = await backfillRecordValues(db);

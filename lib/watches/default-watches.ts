@@ -3,6 +3,7 @@ import { organisations, records, watches } from "@/drizzle/schema";
 import { accountDomainClaimTypes, claimModuleFor } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
 import { newWatchId } from "@/lib/ids";
+import { watchLookalikeKeys } from "./lookalike";
 import { WATCH_LIMIT, watchValue, type WatchKind } from "./watch-value";
 
 /**
@@ -49,7 +50,8 @@ async function insertDefaults(tx: DbOrTx, accountId: string, wanted: { kind: Wat
   const rows = wanted.flatMap((w) => {
     const v = watchValue(w.kind, w.value);
     return "error" in v ? [] : [{
-      id: newWatchId(), accountId, kind: w.kind, value: w.value, matchKey: v.matchKey, skeleton: v.skeleton, origin: "default" as const, createdAt: at,
+      id: newWatchId(), accountId, kind: w.kind, value: w.value, matchKey: v.matchKey, skeleton: v.skeleton,
+      lookalikeKeys: watchLookalikeKeys(w.kind, w.value), origin: "default" as const, createdAt: at,
     }];
   }).slice(0, Math.max(0, WATCH_LIMIT - n));
   if (rows.length) await tx.insert(watches).values(rows).onConflictDoNothing();
@@ -71,5 +73,21 @@ export async function addDefaultDomainWatches(
   for (const { accountId } of verified) {
     const domains = proving.filter((r) => r.row.accountId === accountId).map((r) => ({ kind: "domain" as const, value: r.row.subject }));
     await insertDefaults(tx, accountId, domains, at);
+  }
+}
+
+/**
+ * Name and domain watches made before look-alike keys existed (migration 0038) get them: one
+ * pass at start, `batch` at a time; once done it finds nothing. Returns how many it filled.
+ */
+export async function backfillLookalikeKeys(db: DbOrTx, batch = 500): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db.select({ id: watches.id, kind: watches.kind, value: watches.value }).from(watches)
+      .where(and(inArray(watches.kind, ["name", "domain"]), sql`cardinality(${watches.lookalikeKeys}) = 0`)).limit(batch);
+    const keyed = rows.map((r) => ({ ...r, keys: watchLookalikeKeys(r.kind, r.value) })).filter((r) => r.keys.length > 0);
+    for (const r of keyed) await db.update(watches).set({ lookalikeKeys: r.keys }).where(eq(watches.id, r.id));
+    filled += keyed.length;
+    if (rows.length < batch || keyed.length === 0) return filled;
   }
 }

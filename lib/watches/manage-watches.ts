@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { newWatchId, WATCH_ID_RE } from "@/lib/ids";
 import { recordUrls } from "@/lib/records/urls";
+import { watchLookalikeKeys } from "./lookalike";
 import { fireWatches, type Found } from "./match-watches";
 import { sendWatchMails, type WatchMail } from "./send-watch-mail";
 import { WATCH_KINDS, WATCH_LIMIT, watchValue, type WatchKind } from "./watch-value";
@@ -68,7 +69,7 @@ export async function createWatch(
     if (n >= WATCH_LIMIT) throw new ApiError("watch_limit_reached", `An account has at most ${WATCH_LIMIT} watches: delete one first.`);
     const row: Row = {
       id: newWatchId(), accountId, kind: input.kind, value: input.value.trim().slice(0, 300), matchKey: v.matchKey,
-      skeleton: v.skeleton, origin, createdAt: new Date(),
+      skeleton: v.skeleton, lookalikeKeys: watchLookalikeKeys(input.kind, input.value), origin, createdAt: new Date(),
     };
     await tx.insert(watches).values(row);
     return { row, created: true, mails: await fireForExisting(tx, row) };

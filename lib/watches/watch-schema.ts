@@ -10,7 +10,10 @@ import { WATCH_KINDS } from "./watch-value";
 export const watchMatchSchema = z
   .strictObject({
     verification_id: z.string().describe("The record of another account that carries the value."),
-    how: z.enum(["exact", "confusable"]).describe("`exact`: the same value in normal form; `confusable`: the same TR39 skeleton (names and domains)."),
+    how: z.enum(["exact", "confusable", "lookalike"]).describe(
+      "`exact`: the same value in normal form; `confusable`: the same TR39 skeleton (names and domains); " +
+      "`lookalike`: one edit or an ASCII trick away (`brightkettie.co.uk` for `brightkettle.co.uk`, `rn` for `m`; names and domains).",
+    ),
     matched_value: z.string().describe("The value as the record carries it."),
     event_id: z.string().nullable().describe("The `watch.matched` event that announced it."),
     certificate_url: z.string().describe("The record's certificate."),

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { onOutboxNudge } from "@/lib/outbox/wake";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
+import { sendQueuedMail } from "@/lib/mail/mail-outbox";
 import { keyring } from "@/lib/signing/keys";
 import { claimDue, deliverDue, OutcomeRecorder, sendChain } from "./deliver-due";
 import { dispatchEvents } from "./dispatch-events";
@@ -13,6 +14,7 @@ export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent
   for (let i = 0; i < 50; i++) {
     const d = await dispatchEvents(db);
     const s = await deliverDue(db);
+    await sendQueuedMail(db);
     dispatched += d;
     sent += s;
     if (d === 0 && s === 0) break;
@@ -57,8 +59,27 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
       if (dispatched === 0 && claimed.length === 0) break;
     }
   };
+  // Queued mail (lib/mail/mail-outbox.ts) is sent beside the webhooks, never holding up their pump:
+  // looked for when this process queued some (a nudge) and every tenth poll (another process's).
+  let mailing: Promise<void> | null = null;
+  let mailWanted = true;
+  let polls = 0;
+  const mail = () => {
+    if (mailing || stopped) return;
+    mailing = (async () => {
+      for (let i = 0; i < 50 && !stopped; i++) if ((await sendQueuedMail(db)) === 0) break;
+    })()
+      .catch((err) => log().error({ err }, "queued mail round failed"))
+      .finally(() => {
+        mailing = null;
+      });
+  };
   const tick = () => {
     if (stopped) return;
+    if (mailWanted) {
+      mailWanted = false;
+      mail();
+    }
     if (pumping) {
       again = true;
       return;
@@ -73,16 +94,23 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
         }
       });
   };
-  const timer = setInterval(tick, getEnv().WORKER_POLL_MS);
+  const timer = setInterval(() => {
+    if (++polls % 10 === 0) mailWanted = true;
+    tick();
+  }, getEnv().WORKER_POLL_MS);
   timer.unref();
   // Events written and retries due in this process are looked at once (lib/outbox/wake.ts); the poll finds the rest.
-  const unsubscribe = onOutboxNudge(tick);
+  const unsubscribe = onOutboxNudge(() => {
+    mailWanted = true;
+    tick();
+  });
   tick();
   return async () => {
     stopped = true;
     unsubscribe();
     clearInterval(timer);
     await pumping;
+    await mailing;
     await Promise.all(inFlight);
   };
 }

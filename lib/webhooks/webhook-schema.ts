@@ -79,7 +79,7 @@ export const webhookReplayedSchema = z
 const eventFields = {
   object: z.literal("event"),
   id: z.string().regex(/^evt_/),
-  type: z.string().describe("record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere or webhook.test."),
+  type: z.string().describe("record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere, account.notice or webhook.test."),
   created_at: timestampSchema,
   environment: environmentSchema,
   record_id: z.string().nullable().describe("The record the event is about, if any."),

@@ -11,7 +11,9 @@ const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { ApiKeyRefused, createApiKey } = await import("@/lib/accounts/create-api-key");
 const { confirmEmail, grantRole } = await import("@/lib/accounts/manage-account");
-const { decidePlanRequest, latestPlanRequest, listPendingPlanRequests, PlanRequestRefused, requestPlan } = await import("@/lib/accounts/plan-requests");
+const { latestPlanRequest, listPendingPlanRequests, PlanRequestRefused, requestPlan } = await import("@/lib/accounts/plan-requests");
+const { decidePlanRequest } = await import("@/lib/staff/decide-plan-request");
+const { sendQueuedMail } = await import("@/lib/mail/mail-outbox");
 const { runAdminCommand } = await import("@/lib/admin/commands");
 const { createLoginToken } = await import("@/lib/auth/login-token");
 const { confirmThroughSignupLink, redeemMagicLink, resetPassword } = await import("@/lib/auth/redeem-login-link");
@@ -115,9 +117,12 @@ describe("plan requests: a customer asks, an admin decides", () => {
     expect((await listPendingPlanRequests(db)).map((r) => r.id)).toContain(req.id);
 
     const decided = await decidePlanRequest(db, boss.accountId, req.id, { decision: "approve" });
-    expect(decided).toMatchObject({ status: "approved", decidedBy: boss.accountId, reason: null });
+    expect(decided).toMatchObject({ status: "approved", decidedBy: boss.accountId, reason: null, awaitingSecondApproval: false });
     expect((await accountRow(c.accountId)).plan).toBe("starter");
-    expect(mailsTo(c.email).some((m) => m.includes("You are live: the starter plan is active"))).toBe(true);
+    // The decision's mail is queued with it and sent by the outbox worker (here, one round of it).
+    expect(mailsTo(c.email).some((m) => m.includes("Subject: Your plan request was approved"))).toBe(false);
+    await sendQueuedMail(db);
+    expect(mailsTo(c.email).some((m) => m.includes("Subject: Your plan request was approved") && m.includes("may now work in live"))).toBe(true);
     expect((await listPendingPlanRequests(db)).map((r) => r.id)).not.toContain(req.id);
     // Decided once: a second decision (another admin, a replayed post) changes nothing.
     expect(await refusal(decidePlanRequest(db, boss.accountId, req.id, { decision: "decline", reason: "late" }))).toMatch(/no longer pending/);
@@ -137,7 +142,8 @@ describe("plan requests: a customer asks, an admin decides", () => {
     await decidePlanRequest(db, boss.accountId, req.id, { decision: "decline", reason: "Tell us who you are first." });
     expect(await latestPlanRequest(db, c.accountId)).toMatchObject({ status: "declined", reason: "Tell us who you are first." });
     expect((await accountRow(c.accountId)).plan).toBe("none");
-    expect(mailsTo(c.email).find((m) => m.includes("was declined"))).toContain("Reason: Tell us who you are first.");
+    await sendQueuedMail(db);
+    expect(mailsTo(c.email).find((m) => m.includes("Subject: Your plan request was declined"))).toContain("Reason: Tell us who you are first.");
     const again = await requestPlan(db, c.row, { plan: "starter" });
     expect((await latestPlanRequest(db, c.accountId))!.id).toBe(again.id);
   });

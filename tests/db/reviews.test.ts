@@ -77,7 +77,8 @@ describe("review decisions", () => {
       { decision: "approve", checklist: fullChecklist(), notes: "Register entry seen.", reason: null, reviewer_account_id: reviewer.id },
     ]);
     const ev = rowsOf(await db.execute(sql`select type from events where payload like ${"%" + sub.verification_id + "%"} order by created_at`));
-    expect(ev.map((e) => e.type)).toEqual(["record.pending_review", "record.issued"]);
+    // The owner is told: the record.issued event and an account.notice (with its mail).
+    expect(ev.map((e) => e.type)).toEqual(["record.pending_review", "record.issued", "account.notice"]);
   });
 
   it("approve needs every checklist item; nothing changes otherwise", async () => {

@@ -19,6 +19,7 @@ import { EvidenceView } from "../evidence";
 import { DecisionForms, RerunForm } from "../forms";
 import { StaffActionForm } from "../staff-forms";
 import { formatAge } from "../format";
+import { RiskPanel } from "../risk-panel";
 
 export const metadata: Metadata = { title: "Review record", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -49,6 +50,10 @@ export default async function ReviewPage({ params }: Props) {
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <PortalMain className="space-y-8">
         <p className="text-sm"><Link className="underline" href="/review">← Review queue</Link></p>
+        <RiskPanel
+          risk={s.risk} accountId={row.accountId} what={pending ? "submission" : "record"}
+          firstApproval={s.firstApproval && { by: s.firstApproval.email ?? "the operator", at: s.firstApproval.at, mine: s.firstApproval.staffAccountId === account.id }}
+        />
         <section>
           <h1 className="font-mono text-xl font-semibold" data-testid="submission-id">{row.id}</h1>
           <div className="mt-2" data-testid="submission-status"><StatusBadge status={row.status} /></div>
@@ -81,7 +86,8 @@ export default async function ReviewPage({ params }: Props) {
           <h2 className="text-lg font-semibold">Customer</h2>
           <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] [&_dd]:[overflow-wrap:anywhere] gap-x-6 gap-y-2 text-sm" data-testid="customer">
             <dt className="text-slate-500">Email</dt><dd>{s.account.email}{own && <span className="ml-2 text-amber-700">(your own account)</span>}</dd>
-            <dt className="text-slate-500">Account</dt><dd><code>{s.account.id}</code></dd>
+            <dt className="text-slate-500">Account</dt><dd><Link className="underline" href={`/review/accounts/${s.account.id}`}><code>{s.account.id}</code></Link>{s.account.suspendedAt && <span className="ml-2 rounded bg-red-100 px-1 text-red-800" data-testid="account-suspended">suspended</span>}</dd>
+            <dt className="text-slate-500">Name</dt><dd data-testid="account-name">{s.account.name ?? <span className="text-slate-500">unnamed</span>}</dd>
             <dt className="text-slate-500">Plan</dt><dd>{s.account.plan}</dd>
             <dt className="text-slate-500">Email confirmed</dt><dd>{s.account.emailConfirmedAt ? formatUtc(s.account.emailConfirmedAt) : "no"}</dd>
             <dt className="text-slate-500">Customer since</dt><dd>{formatUtc(s.account.createdAt)}</dd>

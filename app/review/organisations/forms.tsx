@@ -27,7 +27,7 @@ export function OrganisationDecisionForms({ id, checklist, domains, needsLegalNa
   return (
     <div>
       {state.conflict && <Alert kind="error" id="review-conflict"><strong>Conflict:</strong> {state.conflict}</Alert>}
-      {state.done && <Alert kind="success" id="decision-done"><span data-testid="decision-done">Recorded: the application is {state.done}.</span></Alert>}
+      {state.done && <Alert kind="success" id="decision-done"><span data-testid="decision-done">{state.done === "awaiting_second_approval" ? "Your approval is recorded. High risk: a second reviewer must approve it too." : `Recorded: the application is ${state.done}.`}</span></Alert>}
       <div className="mt-4 grid items-start gap-6 md:grid-cols-2">
         <form action={action} className="rounded border border-emerald-200 p-4" data-testid="approve-form">
           <input type="hidden" name="id" value={id} />

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Alert, buttonClass } from "@/components/portal";
-import { LINK_PROBLEMS } from "./messages";
+import { LINK_PROBLEMS, SUSPENDED_SIGNIN_MESSAGE } from "./messages";
 
 // next-auth hands back the error code the "magic-link" provider threw (lib/auth/options.ts).
 const MESSAGES: Record<string, string> = {
@@ -12,6 +12,7 @@ const MESSAGES: Record<string, string> = {
   link_expired: LINK_PROBLEMS.expired,
   link_invalid: LINK_PROBLEMS.invalid,
   rate_limited: "Too many sign-in attempts. Wait a minute and try again.",
+  account_suspended: SUSPENDED_SIGNIN_MESSAGE,
 };
 
 export function LinkSignIn({ token, email }: { token: string; email: string }) {

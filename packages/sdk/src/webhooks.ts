@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { components } from "./generated/openapi.js";
 import { ed25519VerifyStrict, jwksKey, type Jwks } from "./verify.js";
 
-export type WebhookEventType = "record.issued" | "record.pending_review" | "record.status_changed" | "record.rejected" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere" | "webhook.test";
+export type WebhookEventType = "record.issued" | "record.pending_review" | "record.status_changed" | "record.rejected" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere" | "account.notice" | "webhook.test";
 
 /** What a delivery's body holds. `data` depends on `type`; record events carry `data.record`. */
 export type WebhookEvent = {

@@ -12,6 +12,7 @@ import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../../developers/forms";
 import { formatAge } from "../../format";
 import { OrganisationDecisionForms } from "../forms";
+import { RiskPanel } from "../../risk-panel";
 
 export const metadata: Metadata = { title: "Organisation verification", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -33,6 +34,10 @@ export default async function OrganisationReviewPage({ params }: Props) {
       <PortalHeader role={account.role} right={<><span className="text-slate-600">{account.email}</span><SignOutButton /></>} />
       <PortalMain className="space-y-8">
         <p className="text-sm"><Link className="underline" href="/review/organisations">← Organisation verifications</Link></p>
+        <RiskPanel
+          risk={v.risk} accountId={row.accountId} what="application"
+          firstApproval={v.firstApproval && { by: v.firstApproval.email ?? "the operator", at: v.firstApproval.at, mine: v.firstApproval.staffAccountId === account.id }}
+        />
         <section>
           <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]" data-testid="application-id">{row.id}</h1>
           <dl className={dl}>
