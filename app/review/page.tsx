@@ -8,6 +8,7 @@ import { listQueue, queueCounts, queueTotals, type QueueEnvironment } from "@/li
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { formatAge } from "./format";
+import { NEW_ACCOUNT_MS } from "@/lib/reviews/risk-signals";
 
 export const metadata: Metadata = { title: "Review queue", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -115,7 +116,15 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
               <td data-label="Submission" className="whitespace-nowrap py-2"><Link className="font-mono underline" href={`/review/${r.id}`}>{r.id}</Link></td>
               <td data-label="Claim type"><Breakable text={r.claimType} /></td>
               <td data-label="Subject" className="[overflow-wrap:anywhere]">{r.subject}</td>
-              <td data-label="Customer"><Breakable text={r.accountEmail} />{r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}</td>
+              <td data-label="Customer">
+                <Link className="underline" href={`/review/accounts/${r.accountId}`}><Breakable text={r.accountEmail} /></Link>
+                {r.accountId === account.id && <span className="ml-1 text-amber-700">(your account)</span>}
+                {/* The account's age is the cheapest risk signal: the page shows them all. */}
+                <span className={`block text-xs ${now.getTime() - r.accountCreatedAt.getTime() < NEW_ACCOUNT_MS ? "text-amber-700" : "text-slate-500"}`} data-testid="account-age">
+                  account {formatAge(now.getTime() - r.accountCreatedAt.getTime())} old
+                </span>
+                {r.accountSuspendedAt && <span className="block text-xs font-semibold text-red-800">account suspended</span>}
+              </td>
               <td data-label="Env">{r.environment}</td>
               <td data-label="Submitted">{formatUtc(r.createdAt)}</td>
               <td data-label="Age (SLA)" className="whitespace-nowrap">

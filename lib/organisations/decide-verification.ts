@@ -16,7 +16,7 @@ import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 import { requireReviewer, type Reviewer } from "@/lib/reviews/decide-submission";
 import { askRegister, notActiveReason, registerAnswerOf, standsInRegister, type RegisterAnswer } from "./register-answer";
-import { afterOrganisationChange, setVerifiedOrganisation } from "./set-organisation";
+import { afterOrganisationChange, refuseHeldLei, setVerifiedOrganisation } from "./set-organisation";
 import { verificationChecklist } from "./verification-checklist";
 
 const text = (min: number, max: number) => z.string().trim().min(min).max(max).regex(noControl, NO_CONTROL).regex(noHiddenText, NO_HIDDEN);
@@ -98,6 +98,7 @@ export async function decideVerification(db: Db, reviewer: Reviewer, id: string,
   const decided = await db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
     if (input.decision === "approve") {
+      await refuseHeldLei(tx, row.lei, row.accountId); // refused outright: no first approval of what cannot be approved
       // Four eyes: a high-risk application (lib/reviews/risk-signals.ts) is approved by two different reviewers.
       const found = register?.result === "found" ? register : null;
       const legalName = found ? found.legal_name : input.legal_name!;

@@ -33,18 +33,22 @@ export async function leiHolder(db: DbOrTx, lei: string, exceptAccountId?: strin
   return row ?? null;
 }
 
+/** 409 `lei_already_verified` naming the holder when another account is the verified organisation for `lei`. */
+export async function refuseHeldLei(db: DbOrTx, lei: string | null, accountId: string) {
+  if (!lei) return;
+  const holder = await leiHolder(db, lei, accountId);
+  if (holder) {
+    throw new ApiError("lei_already_verified", `LEI ${lei} is already the verified organisation of account ${holder.accountId} (${holder.legalName}); remove that verification first.`, "lei");
+  }
+}
+
 /**
  * Record the account as a verified organisation, inside `tx`: its public name becomes the
  * legal name (locked), and every cached public view of its records is dropped on commit.
  * One LEI belongs to one account at a time: 409 `lei_already_verified` naming the holder.
  */
 export async function setVerifiedOrganisation(tx: Tx, o: VerifiedOrganisation) {
-  if (o.lei) {
-    const holder = await leiHolder(tx, o.lei, o.accountId);
-    if (holder) {
-      throw new ApiError("lei_already_verified", `LEI ${o.lei} is already the verified organisation of account ${holder.accountId} (${holder.legalName}); remove that verification first.`, "lei");
-    }
-  }
+  await refuseHeldLei(tx, o.lei, o.accountId);
   const row = {
     legalName: o.legalName, nameKey: legalNameKey(o.legalName), lei: o.lei, jurisdiction: o.jurisdiction, basis: o.basis,
     status: "verified" as const, statusReason: null, verifiedAt: o.at, domains: [...new Set(o.domains)].sort(),

@@ -30,6 +30,7 @@ export async function listQueue(db: Db, f: QueueFilter = {}, now = new Date()) {
     .select({
       id: records.id, claimType: records.claimType, subject: records.subject, environment: records.environment,
       reason: records.reviewReason, createdAt: records.createdAt, accountId: records.accountId, accountEmail: accounts.email,
+      accountCreatedAt: accounts.createdAt, accountSuspendedAt: accounts.suspendedAt,
     })
     .from(records)
     .innerJoin(accounts, eq(accounts.id, records.accountId))

@@ -104,13 +104,14 @@ export async function assessRisk(
   ]);
 
   const orgNames = await organisationNames(db, [...new Set([...hits.map((h) => h.watch.account_id), input.accountId])]);
-  // An account that is itself a verified organisation uses its own legal name: that is no
-  // impersonation (a namesake organisation is shown where names are decided: the application page).
+  // An account that is itself a verified organisation uses its own legal name: another organisation of
+  // exactly that name is a namesake (shown where names are decided: the application page), not an
+  // impersonation; a look-alike of another's name stays a signal, whoever verified it.
   const ownName = orgNames.has(input.accountId) ? nameKey(orgNames.get(input.accountId)!) : null;
   const said = new Set<string>();
   for (const h of hits) {
     if (h.watch.account_id === input.accountId || h.watch.kind === "lei") continue; // its own organisation; LEIs: leisElsewhere
-    if (h.value.kind === "name" && ownName !== null && h.value.key === ownName) continue;
+    if (h.value.kind === "name" && h.how === "exact" && ownName !== null && h.value.key === ownName) continue;
     // The same registrable domain is the organisation's only where it proved it: a value on the host it
     // proved or under it (two accounts' sites on one shared registrable domain are not one another's).
     if (h.value.kind === "domain" && h.how === "exact" && !onOrUnder(hostOf(h.value.value), hostOf(h.watch.value))) continue;

@@ -172,8 +172,14 @@ describe("the reviewer's decision", () => {
     expect(box).toContain(first.accountId);
     expect(box).toContain("LEI register");
     expect(box).toContain("GB");
-    // Approved all the same (a different entity may share a name): /check then cannot tell them apart by name alone.
-    expect((await decide(rev, b.id, { decision: "approve", checklist: ["legal_name_from_documents", "document_names_applicant", "independent_channel"], legal_name: name })).text).toContain('"done":"approved"');
+    // The same name as a verified organisation is a high risk signal: two reviewers must approve (four eyes).
+    expect(page.html).toContain('data-testid="risk-panel" data-level="high"');
+    const approval = { decision: "approve", checklist: ["legal_name_from_documents", "document_names_applicant", "independent_channel"], legal_name: name };
+    expect((await decide(rev, b.id, approval)).text).toContain('"done":"awaiting_second_approval"');
+    expect((await decide(rev, b.id, approval)).text).toContain("second reviewer");
+    // Approved all the same by a second reviewer (a different entity may share a name): /check then cannot tell them apart by name alone.
+    const rev2 = await staffSession("reviewer", "orgrev2");
+    expect((await decide(rev2, b.id, approval)).text).toContain('"done":"approved"');
     const check = await call("GET", `/api/v1/check?${new URLSearchParams({ operator: name })}`, { headers: { "x-forwarded-for": nextIp() } });
     expect(check.body.parts.operator).toMatchObject({ verdict: "close_match", shared_name: true });
     expect((await call("GET", `/api/v1/check?${new URLSearchParams({ operator: lei })}`, { headers: { "x-forwarded-for": nextIp() } })).body.parts.operator).toMatchObject({ verdict: "match", lei });

@@ -1200,7 +1200,7 @@ export interface components {
         };
         WebhookCreate: {
             url: string;
-            events?: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere")[];
+            events?: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere" | "account.notice")[];
             description?: string;
         };
         WebhookRotateSecret: {
@@ -1967,7 +1967,7 @@ export interface components {
          * @description Stable, machine-readable reason.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "own_account" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "recheck_failed" | "not_rechecked" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "api_key_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "operator_not_own_organisation" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "watch_not_found" | "watch_limit_reached" | "invalid_name" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_json" | "invalid_path" | "invalid_query" | "idempotency_key_required" | "invalid_idempotency_key" | "unsupported_media_type" | "body_too_large" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "plan_inactive" | "plan_limit_reached" | "forbidden" | "insufficient_scope" | "own_submission" | "own_account" | "account_suspended" | "account_not_found" | "record_not_found" | "submission_not_found" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "invalid_transition" | "suspended_by_system" | "suspended_by_staff" | "recheck_failed" | "not_rechecked" | "snapshot_unreachable" | "review_conflict" | "review_validity_passed" | "review_precondition_failed" | "second_reviewer_required" | "name_locked" | "lei_already_verified" | "verification_pending" | "verification_decided" | "file_not_found" | "verification_not_found" | "file_too_large" | "unsupported_file_type" | "invalid_document" | "idempotency_key_reused" | "missing_field" | "invalid_type" | "invalid_value" | "invalid_format" | "too_long" | "too_short" | "too_large" | "unknown_field" | "nesting_too_deep" | "missing_evidence" | "unknown_claim_type" | "evidence_level_not_allowed" | "invalid_superseding_record" | "field_not_allowed" | "invalid_domain" | "invalid_address" | "unsupported_address_type" | "challenge_not_found" | "challenge_expired" | "challenge_used" | "subject_mismatch" | "dns_record_not_found" | "invalid_lei" | "invalid_iban" | "lei_not_found" | "lei_not_active" | "transaction_not_found" | "transaction_reverted" | "transaction_not_confirmed" | "transaction_mismatch" | "invalid_signature" | "signature_mismatch" | "invalid_webhook_url" | "webhook_not_found" | "webhook_disabled" | "event_not_found" | "api_key_not_found" | "checklist_incomplete" | "recheck_not_available" | "invalid_public_key" | "private_key_not_accepted" | "mandate_key_exists" | "mandate_key_ambiguous" | "mandate_key_not_found" | "mandate_signature_required" | "mandate_signature_invalid" | "mandate_key_invalid" | "principal_record_invalid" | "agent_record_invalid" | "secret_material_refused" | "linked_record_invalid" | "operator_not_own_organisation" | "credentials_not_read_only" | "credentials_invalid" | "window_too_long" | "trade_not_found" | "environment_mismatch" | "live_exchange_verification_disabled" | "batch_too_large" | "watch_not_found" | "watch_limit_reached" | "invalid_name" | "invalid_batch" | "rate_limited" | "internal_error" | "service_unavailable";
         FieldError: {
             code: components["schemas"]["ErrorCode"];
             param?: string;
@@ -2060,7 +2060,7 @@ export interface components {
             /** @description The destination (https, public address). */
             url: string;
             /** @description The event types sent; all when none were chosen. */
-            events: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere")[];
+            events: ("record.issued" | "record.pending_review" | "record.rejected" | "record.status_changed" | "principal_link.changed" | "watch.matched" | "badge.seen_elsewhere" | "account.notice")[];
             description: string | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
@@ -2134,7 +2134,7 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere or webhook.test. */
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere, account.notice or webhook.test. */
             type: string;
             created_at: components["schemas"]["Timestamp"];
             environment: components["schemas"]["Environment"];
@@ -2155,7 +2155,7 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere or webhook.test. */
+            /** @description record.issued, record.pending_review, record.rejected, record.status_changed, principal_link.changed, watch.matched, badge.seen_elsewhere, account.notice or webhook.test. */
             type: string;
             created_at: components["schemas"]["Timestamp"];
             environment: components["schemas"]["Environment"];
@@ -2308,10 +2308,10 @@ export interface components {
             /** @description The record of another account that carries the value. */
             verification_id: string;
             /**
-             * @description `exact`: the same value in normal form; `confusable`: the same TR39 skeleton (names and domains).
+             * @description `exact`: the same value in normal form; `confusable`: the same TR39 skeleton (names and domains); `lookalike`: one edit or an ASCII trick away (`brightkettie.co.uk` for `brightkettle.co.uk`, `rn` for `m`; names and domains).
              * @enum {string}
              */
-            how: "exact" | "confusable";
+            how: "exact" | "confusable" | "lookalike";
             /** @description The value as the record carries it. */
             matched_value: string;
             /** @description The `watch.matched` event that announced it. */
