@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mailTo } from "../tests/mail-capture";
-import { uniqueIban } from "../tests/helpers";
+import { uniqueIban } from "../tests/iban";
 import {
   admin, baseURL, callApi as api, hydrated, mailDir, ownClientAddress, password, setDns, shotBoth, signInWithPassword, signedUpPerson,
 } from "./helpers";
@@ -152,7 +152,7 @@ test("staff take a whole account down in one action, the owner is told and canno
   const page = await back.newPage();
   await page.goto("/signin");
   await signInWithPassword(page, owner.email, password);
-  await expect(page.getByRole("alert")).toContainText("This account is suspended by Proof Records staff");
+  await expect(page.getByRole("alert").filter({ hasText: "suspended" })).toContainText("This account is suspended by Proof Records staff");
   await expect.poll(() => mailTo(mailDir, owner.email, /Subject: Your Proof Records account was suspended/) ?? "", { timeout: 15_000 }).toContain(reason);
   await back.close();
 

@@ -1,5 +1,4 @@
-import { randomInt, randomUUID } from "node:crypto";
-import { composeIBAN } from "ibantools";
+import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { adminViaServer } from "./admin-client";
 import { dnsQueryCount, setDnsEntry, type DnsEntry } from "./dns-server";
@@ -155,10 +154,4 @@ export async function registerHook(rx: Receiver, key: string, behaviour: Behavio
  */
 export const sentenceText = (html: string) => html.replace(/<!-- -->/g, "").replace(/<bdi [^>]*data-testid="self-name"[^>]*>([^<]*)<\/bdi>/g, "$1");
 
-/** A valid UK IBAN no other test uses (ibantools computes the check digits): a payee of this test's own. */
-export function uniqueIban(): string {
-  const digits = Array.from({ length: 14 }, () => randomInt(10)).join("");
-  const iban = composeIBAN({ countryCode: "GB", bban: `WEST${digits}` });
-  if (!iban) throw new Error("ibantools refused a GB BBAN");
-  return iban;
-}
+export { uniqueIban } from "./iban";

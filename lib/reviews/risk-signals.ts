@@ -30,7 +30,10 @@ export const NEW_ACCOUNT_MS = 7 * 24 * 3600_000;
 
 const ago = (ms: number) => {
   const h = Math.floor(ms / 3600_000);
-  if (h < 1) return `${Math.max(1, Math.floor(ms / 60_000))} minutes ago`;
+  if (h < 1) {
+    const m = Math.max(1, Math.floor(ms / 60_000));
+    return `${m} minute${m === 1 ? "" : "s"} ago`;
+  }
   if (h < 48) return `${h} hour${h === 1 ? "" : "s"} ago`;
   return `${Math.floor(h / 24)} days ago`;
 };
@@ -80,7 +83,7 @@ export async function assessRisk(
   const [acct] = await db.select().from(accounts).where(eq(accounts.id, input.accountId));
   if (!acct) return { level: "none", signals };
 
-  if (acct.suspendedAt) add("account_suspended", "high", `The account is suspended by staff: ${acct.suspendedReason ?? "no reason recorded"}.`);
+  if (acct.suspendedAt) add("account_suspended", "high", `The account is suspended by staff: ${(acct.suspendedReason ?? "no reason recorded").replace(/\.$/, "")}.`);
   const age = now.getTime() - acct.createdAt.getTime();
   if (age < NEW_ACCOUNT_MS) add("new_account", "notice", `The account was opened ${ago(age)}.`);
   if (acct.renameCount > 0) {

@@ -31,7 +31,7 @@ export function AccountActionForm({ accountId, suspended }: { accountId: string;
       <input type="hidden" name="account_id" value={accountId} />
       {e.form && <Alert kind="error">{e.form}</Alert>}
       <label className="block text-sm">
-        {suspended ? "Reason for reinstating (kept in the audit trail and told to the owner)" : "Public reason (shown on every suspended record’s certificate as “Suspended by Proof Records: ‹reason›”)"}
+        {suspended ? "Reason for reinstating (shown in each reinstated record’s history and told to the owner)" : "Public reason (shown on every suspended record’s certificate as “Suspended by Proof Records: ‹reason›”)"}
         <textarea name="reason" className={inputClass} rows={2} minLength={3} maxLength={500} required
           defaultValue={state.values?.reason ?? ""} aria-invalid={Boolean(e.reason)} aria-describedby={e.reason ? `${uid}-reason` : undefined}
           data-testid="account-reason" />

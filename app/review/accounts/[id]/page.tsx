@@ -57,7 +57,7 @@ export default async function AccountConsolePage({ params }: Props) {
           </dl>
         </section>
 
-        <RiskPanel risk={o.risk} what="account" />
+        <RiskPanel risk={o.risk} what="account" decides={false} />
 
         <section data-testid="account-action">
           <h2 className="text-lg font-semibold">{a.suspendedAt ? "Lift the suspension" : "Take the account down"}</h2>
