@@ -92,7 +92,7 @@ test("a new customer signs up, goes live through an admin's approval and issues 
     await submitAction(boss.page, row.getByRole("button", { name: `Approve the plan request of ${email}` }));
     await expect(boss.page.locator(`[data-testid="account-row"][data-email="${email}"]`)).toHaveAttribute("data-plan", "starter");
     await expect(row).toHaveCount(0);
-    expect(await mailed(email, /You are live: the starter plan is active/)).toContain("Create a live API key");
+    expect(await mailed(email, /Subject: Your plan request was approved/)).toContain("Create a live API key");
 
     // The customer is live: a live key, a live record through the API, both environments in the list.
     await page.reload();

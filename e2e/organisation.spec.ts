@@ -110,13 +110,30 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   const button = approve.getByRole("button", { name: "Approve organisation" });
   await hydrated(button);
   for (const box of await approve.locator('input[name="checklist"]').all()) await box.check();
+  // A namesake of a verified organisation is a high risk signal: this reviewer's approval is the first of two.
+  await expect(rp.getByTestId("risk-panel")).toHaveAttribute("data-level", "high");
+  await expect(rp.locator('[data-testid="risk-signal"][data-code="verified_name"]')).toContainText("Lovelace Analytical Engines Ltd");
   await shotBoth(rp, "organisation-review");
   await button.click();
+  await expect(rp.getByTestId("decision-done")).toContainText("a second reviewer must approve it too");
+  await rp.reload();
+  await expect(rp.getByTestId("application-status")).toHaveText("pending");
+  await expect(rp.getByTestId("four-eyes")).toContainText("First approval by you");
+  // A second reviewer decides.
+  const second = await person(browser, "orgrev2");
+  await admin("role", "grant", "--account", second.accountId, "--role", "reviewer");
+  const sp = second.page;
+  await sp.goto(rp.url());
+  await expect(sp.getByTestId("four-eyes")).toContainText(reviewer.email);
+  const approve2 = sp.getByTestId("approve-form");
+  await hydrated(approve2.getByRole("button", { name: "Approve organisation" }));
+  for (const box of await approve2.locator('input[name="checklist"]').all()) await box.check();
+  await approve2.getByRole("button", { name: "Approve organisation" }).click();
   // The page renders again with the decision (the forms are gone).
-  await expect(rp.getByTestId("application-status")).toHaveText("approved");
+  await expect(sp.getByTestId("application-status")).toHaveText("approved");
   await rp.reload();
   await expect(rp.getByTestId("application-status")).toHaveText("approved");
-  await expect(rp.getByTestId("decided")).toContainText(reviewer.email);
+  await expect(rp.getByTestId("decided")).toContainText(second.email);
 
   // The customer now sees the verified organisation, and the name locked.
   await cp.reload();
@@ -128,4 +145,5 @@ test("organisation verification: the customer applies with a PDF in the portal, 
   await expect(cp.getByTestId("name-form")).toHaveCount(0);
   await customer.ctx.close();
   await reviewer.ctx.close();
+  await second.ctx.close();
 });

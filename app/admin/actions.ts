@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/http/errors";
+import { writeAudit } from "@/lib/audit/staff-audit";
 import { grantRole, setLiveExchangeVerification, setPlan } from "@/lib/accounts/manage-account";
 import { PlanRequestRefused } from "@/lib/accounts/plan-requests";
 import { decidePlanRequest } from "@/lib/staff/decide-plan-request";
@@ -82,11 +83,13 @@ export const setLiveExchangeAction = guardedAction(async (_prev: AdminState, for
 }, errorState);
 
 export const rotateKeyAction = guardedAction(async (_prev: AdminState, form: FormData): Promise<AdminState> => {
-  if (!(await requireAdmin())) return { error: "Only admins can rotate signing keys." };
+  const admin = await requireAdmin();
+  if (!admin) return { error: "Only admins can rotate signing keys." };
   if (form.get("confirm") !== "yes") return { error: "Tick the confirmation: new records will be signed with a new key." };
   try {
     const { kid } = rotateSigningKey();
     await publishLocalKeys(await getDb()); // published (on every instance) before it signs
+    await writeAudit(await getDb(), { staffAccountId: admin.id, action: "signing_key.rotate", subjectKind: "signing_key", subjectId: kid, accountId: null, at: new Date() });
     revalidatePath("/admin");
     return { done: `New active signing key ${kid}. Earlier keys stay published so their signatures still verify.` };
   } catch (e) {

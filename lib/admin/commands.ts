@@ -1,6 +1,8 @@
 import { recheckNow } from "@/lib/records/recheck-now";
 import { recheckOrganisationNow } from "@/lib/organisations/recheck-organisations";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { apiKeys } from "@/drizzle/schema";
 import { AccountExists, createAccount } from "@/lib/accounts/create-account";
 import { normaliseScopes, SCOPES } from "@/lib/accounts/scopes";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
@@ -14,7 +16,8 @@ import { sweepWalletProofs } from "./sweep-wallet-proofs";
 import { ApiError } from "@/lib/http/errors";
 import { isValidLei } from "@/lib/connectors/lei-format";
 import { staffAccount, staffAction, type Staff } from "@/lib/records/staff-action";
-import { auditAuthor, listAudit } from "@/lib/audit/staff-audit";
+import { auditAuthor, listAudit, writeAudit } from "@/lib/audit/staff-audit";
+import { notify } from "@/lib/notices/notify";
 import { reinstateAccount, suspendAccount } from "@/lib/staff/suspend-account";
 import { afterOrganisationChange, removeVerifiedOrganisation, setVerifiedOrganisation } from "@/lib/organisations/set-organisation";
 
@@ -34,9 +37,9 @@ const USAGE = `usage:
   signing-key rotate
   wallet-proofs sweep          (lists solana wallet records whose proof fails strict Ed25519; revokes nothing)
   reports list                 (open problems reported from certificates, newest first)
-  organisation verify --account ID --legal-name N [--lei L] [--jurisdiction J] [--domains a.com,b.com]
+  organisation verify --account ID --legal-name N [--lei L] [--jurisdiction J] [--domains a.com,b.com] [--by ACCOUNT_ID]
                                (records a verification staff decided outside the console)
-  organisation remove --account ID
+  organisation remove --account ID [--reason "…"] [--by ACCOUNT_ID]
   organisation recheck --account ID   (brings the LEI register re-check forward to now)
   record suspend|reinstate|revoke --id PRS-… --reason "…" [--by ACCOUNT_ID] [--report RPT_ID]
                                (a staff action on any issued record; the reason is shown on its certificate as
@@ -85,6 +88,9 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<AdminResu
   }
 }
 
+const keyAccount = async (db: Db, keyId: string) =>
+  (await db.select({ accountId: apiKeys.accountId }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.accountId ?? null;
+
 /** The operator, or the reviewer/admin account `--by` names (for the audit trail). */
 async function actingStaff(db: Db, f: Record<string, string>): Promise<Staff> {
   if (!f.by) return { accountId: null, role: "operator" };
@@ -122,6 +128,7 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
     case "key revoke": {
       const id = need(f, "key");
       if (!(await revokeApiKey(db, id))) throw new ApiKeyRefused("account_not_found", `No active key ${id}.`);
+      await writeAudit(db, { staffAccountId: null, action: "key.revoke", subjectKind: "api_key", subjectId: id, accountId: await keyAccount(db, id), at: new Date() });
       return { key_id: id, revoked: true };
     }
     case "plan set": {
@@ -146,6 +153,7 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
     case "signing-key rotate": {
       const rotated = rotateSigningKey();
       await publishLocalKeys(db); // published for every instance before anyone signs with it
+      await writeAudit(db, { staffAccountId: null, action: "signing_key.rotate", subjectKind: "signing_key", subjectId: rotated.kid, accountId: null, at: new Date() });
       return rotated;
     }
     case "wallet-proofs sweep": {
@@ -164,16 +172,32 @@ async function dispatch(db: Db, argv: string[]): Promise<Record<string, unknown>
       if (lei && !isValidLei(lei)) throw new AdminUsage(`--lei '${f.lei}' is not a valid LEI`);
       const domains = (f.domains ?? "").split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
       const at = new Date();
-      await db.transaction((tx) => setVerifiedOrganisation(tx, {
-        accountId, legalName: need(f, "legal-name"), lei, jurisdiction: f.jurisdiction ?? null, basis: lei ? "lei_register" : "documents",
-        domains, verificationId: null, at,
-      }));
+      const staff = await actingStaff(db, f);
+      await db.transaction(async (tx) => {
+        await setVerifiedOrganisation(tx, {
+          accountId, legalName: need(f, "legal-name"), lei, jurisdiction: f.jurisdiction ?? null, basis: lei ? "lei_register" : "documents",
+          domains, verificationId: null, at,
+        });
+        await writeAudit(tx, {
+          staffAccountId: staff.accountId, action: "organisation.verify", subjectKind: "account", subjectId: accountId, accountId, at,
+          after: { legal_name: f["legal-name"], lei, domains },
+        });
+        await notify(tx, { accountId, kind: "organisation.verified", subjectId: accountId, reason: null, at });
+      });
       afterOrganisationChange(accountId);
       return { account_id: accountId, organisation: { legal_name: f["legal-name"], lei, domains, verified_at: at.toISOString() } };
     }
     case "organisation remove": {
       const accountId = need(f, "account");
-      if (!(await db.transaction((tx) => removeVerifiedOrganisation(tx, accountId)))) notFound(accountId);
+      const staff = await actingStaff(db, f);
+      const removed = await db.transaction(async (tx) => {
+        if (!(await removeVerifiedOrganisation(tx, accountId))) return false;
+        const at = new Date();
+        await writeAudit(tx, { staffAccountId: staff.accountId, action: "organisation.remove", subjectKind: "account", subjectId: accountId, accountId, at, after: { organisation: null } });
+        await notify(tx, { accountId, kind: "organisation.removed", subjectId: accountId, reason: f.reason ?? null, at });
+        return true;
+      });
+      if (!removed) notFound(accountId);
       afterOrganisationChange(accountId);
       return { account_id: accountId, organisation: null };
     }

@@ -12,9 +12,10 @@ export const AUDIT_ACTIONS = [
   "organisation.approve", "organisation.approve_first", "organisation.reject",
   "plan_request.approve", "plan_request.approve_first", "plan_request.decline", "account.set_plan", "account.set_role", "account.set_live_exchange",
   "account.suspend", "account.reinstate", "report.close",
+  "organisation.verify", "organisation.remove", "key.revoke", "signing_key.rotate",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export type AuditSubject = "record" | "organisation_application" | "plan_request" | "account" | "report";
+export type AuditSubject = "record" | "organisation_application" | "plan_request" | "account" | "report" | "api_key" | "signing_key";
 
 export type AuditEntry = {
   /** The staff account; null: the operator at the CLI. */

@@ -16,7 +16,7 @@ import { writeEvent } from "@/lib/outbox/write-event";
 export const NOTICE_KINDS = [
   "submission.approved", "submission.rejected",
   "record.suspended", "record.reinstated", "record.revoked",
-  "organisation.verified", "organisation.rejected",
+  "organisation.verified", "organisation.rejected", "organisation.removed",
   "plan_request.approved", "plan_request.declined",
   "account.suspended", "account.reinstated",
 ] as const;
@@ -41,6 +41,7 @@ const SUBJECT: Record<NoticeKind, (id: string) => string> = {
   "record.revoked": (id) => `Your record ${id} was revoked by Proof Records`,
   "organisation.verified": () => "Your organisation is verified",
   "organisation.rejected": () => "Your organisation verification was not approved",
+  "organisation.removed": () => "Your organisation verification was removed",
   "plan_request.approved": () => "Your plan request was approved",
   "plan_request.declined": () => "Your plan request was declined",
   "account.suspended": () => "Your Proof Records account was suspended",
@@ -55,6 +56,9 @@ const BODY: Record<NoticeKind, (id: string, base: string) => string> = {
   "record.revoked": (id, base) => `Proof Records staff revoked record ${id}. Revocation is final.\n${base}/r/${id}`,
   "organisation.verified": (id, base) => `Your organisation verification (${id}) was approved: your records are now stated by your verified organisation.\n${base}/organisation`,
   "organisation.rejected": (id, base) => `Your organisation verification (${id}) was not approved.\nYou can apply again at ${base}/organisation`,
+  "organisation.removed": (_id, base) =>
+    "Proof Records staff removed your account's organisation verification: your records are no longer stated by a verified organisation, " +
+    `and records resting on it are suspended until it is verified again.\nYou can apply again at ${base}/organisation`,
   "plan_request.approved": (id, base) => `Your plan request (${id}) was approved: your account may now work in live.\nCreate a live API key at ${base}/developers.`,
   "plan_request.declined": (id, base) => `Your plan request (${id}) was declined.\nYou can send a new request at ${base}/developers.`,
   "account.suspended": (_id, base) =>

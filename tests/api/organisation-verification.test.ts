@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { call, issue, newAccount, uniqueEmail, untilRechecked } from "../helpers";
+import { admin, call, issue, newAccount, uniqueEmail, untilRechecked } from "../helpers";
+import { mailTo } from "../mail-capture";
+import { waitFor } from "../webhook-receiver";
 import { LEI, randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { nextIp, PASSWORD, portalPage, serverAction, signIn, signUp, staffSession, type Client } from "../portal-client";
 import { verifyWithJwks } from "../signatures";
@@ -187,9 +189,12 @@ describe("the reviewer's decision", () => {
     expect((await portalPage(rev, `/review/organisations/${a.id}`)).html).toContain(second.accountId);
   });
 
-  it("without an LEI the reviewer types the legal name from the documents (basis documents); customers cannot decide", async () => {
+  it("without an LEI the reviewer types the legal name from the documents (basis documents); customers cannot decide; the applicant is told", async () => {
     const rev = await staffSession("reviewer", "orgrev");
-    const { sandboxKey } = await newAccount("org");
+    const applicantEmail = uniqueEmail("orgmail");
+    const made = await admin("account", "create", "--email", applicantEmail);
+    await admin("account", "confirm-email", "--account", made.account_id as string);
+    const sandboxKey = made.sandbox_key as string;
     const app = (await apply(sandboxKey, {})).body;
     expect(app).toMatchObject({ lei: null, register: null });
     const customer: Client = { base: inject("baseUrl"), ip: nextIp() };
@@ -205,6 +210,9 @@ describe("the reviewer's decision", () => {
     expect(ok.text).toContain('"done":"approved"');
     const account = (await call("GET", "/api/v1/account", { key: sandboxKey })).body;
     expect(account.organisation).toMatchObject({ legal_name: "Ada Lovelace trading as Engines", lei: null, basis: "documents", status: "verified" });
+    // The applicant's confirmed address gets the decision (queued with it, sent by the outbox worker).
+    const mail = await waitFor(() => mailTo(inject("mailDir"), applicantEmail, /Subject: Your organisation is verified/), 15_000);
+    expect(mail).toContain(app.id);
   });
 });
 

@@ -143,6 +143,14 @@ describe("account suspension", () => {
     const list = await runAdminCommand(db, ["audit", "list", "--account", c.accountId]);
     expect(list.ok && (list.result.entries as { action: string; staff: string }[])[0]).toMatchObject({ action: "account.suspend", staff: "operator (CLI)" });
     expect(await runAdminCommand(db, ["account", "reinstate", "--account", c.accountId, "--reason", "Cleared by the police."])).toMatchObject({ ok: true, result: { status: "active", records: [id] } });
+    // An organisation decided outside the console, and removed: audited, and the owner told.
+    const boss = await newReviewer("boss");
+    expect(await runAdminCommand(db, ["organisation", "verify", "--account", c.accountId, "--legal-name", `Cli ${randomBytes(3).toString("hex")} Ltd`, "--by", boss.id])).toMatchObject({ ok: true });
+    expect(await runAdminCommand(db, ["organisation", "remove", "--account", c.accountId, "--reason", "The company was struck off."])).toMatchObject({ ok: true });
+    const trail = await listAudit(db, { accountId: c.accountId, limit: 2 });
+    expect(trail.map((e) => [e.action, e.staffAccountId])).toEqual([["organisation.remove", null], ["organisation.verify", boss.id]]);
+    const subjects = (await mailsTo(await emailOf(c.accountId))).map((m) => m.subject);
+    expect(subjects).toEqual(expect.arrayContaining(["Your organisation is verified", "Your organisation verification was removed", "Your Proof Records account was reinstated"]));
   });
 });
 
