@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { updateAccount } from "@/lib/accounts/account-profile";
+import { updateAccount } from "@/lib/accounts/update-account";
 import { ApiKeyRefused, createApiKey } from "@/lib/accounts/create-api-key";
 import { portalEnvironment } from "@/lib/accounts/live-access";
 import { revokeOwnApiKey } from "@/lib/accounts/manage-account";

@@ -7,7 +7,7 @@ import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
-import { STAFF_OPERATIONS, staffAction, type StaffOperation } from "@/lib/records/staff-action";
+import { STAFF_OPERATIONS, staffAction, type StaffOperation } from "@/lib/staff/staff-action";
 import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";
 
 export type StaffActionValues = { reason: string };

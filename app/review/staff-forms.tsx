@@ -2,7 +2,7 @@
 
 import { useActionState, useId } from "react";
 import { Alert, FieldError, dangerButtonClass, inputClass, secondaryButtonClass } from "@/components/portal";
-import type { StaffOperation } from "@/lib/records/staff-action";
+import type { StaffOperation } from "@/lib/staff/staff-action";
 import { staffRecordAction, type StaffActionState } from "./staff-actions";
 
 const LABEL: Record<StaffOperation, string> = { suspend: "Suspend", reinstate: "Reinstate", revoke: "Revoke" };

@@ -1,15 +1,11 @@
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, organisations, records } from "@/drizzle/schema";
 import { accountDomainClaimTypes } from "@/lib/claims/registry";
-import type { Db, DbOrTx } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/errors";
-import { parseOrThrow } from "@/lib/http/validation";
-import { notifyStatusChanged } from "@/lib/records/notify-status";
+import type { DbOrTx } from "@/lib/db/client";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { getCachedProfile, invalidateStatus, putCachedProfile, statusEpoch } from "@/lib/records/status-cache";
+import { getCachedProfile, putCachedProfile, statusEpoch } from "@/lib/records/status-cache";
 import { getEnv } from "@/lib/env";
-import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
 
 /**
@@ -165,35 +161,4 @@ export async function getAccount(db: DbOrTx, auth: AuthContext) {
     object: "account" as const, id: auth.accountId, name: profile.name, name_verified: profile.name_verified,
     organisation: profile.organisation, verified_domains: profile.verified_domains, plan: auth.plan, environment: auth.environment,
   };
-}
-
-/**
- * Set or clear the organisation name. Records issued from now on carry it in their signed
- * payload; every cached public view of the account's records is dropped at once (here, and
- * in other processes through the status notification).
- */
-export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
-  const input = parseOrThrow(accountUpdateSchema, raw);
-  // A verified organisation's name is its legal name, locked until a new verification.
-  const [org] = await db.select({ legalName: organisations.legalName }).from(organisations).where(eq(organisations.accountId, auth.accountId));
-  if (org) {
-    throw new ApiError("name_locked", `This account is the verified organisation ${org.legalName}; its name is its legal name and changes only with a new organisation verification.`, "name");
-  }
-  // Loaded when used: lib/watches reads public views, which read this module's profiles.
-  const { matchAccountName } = await import("@/lib/watches/match-watches");
-  const { sendWatchMails } = await import("@/lib/watches/send-watch-mail");
-  const mails = await db.transaction(async (tx) => {
-    const [old] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, auth.accountId)).for("update");
-    // A rename (a name replaced by another) is counted: reviewers see it as a risk signal.
-    const renamed = old?.name != null && old.name !== input.name;
-    await tx.update(accounts).set({ name: input.name, ...(renamed && { renameCount: sql`${accounts.renameCount} + 1`, renamedAt: new Date() }) })
-      .where(eq(accounts.id, auth.accountId));
-    await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);
-    // The account's live records now speak under this name: another account's watch on it fires.
-    return matchAccountName(tx, auth.accountId, input.name);
-  });
-  announceAccountChange(); // cached API-key contexts carry the old name
-  invalidateStatus(accountDependency(auth.accountId));
-  await sendWatchMails(mails);
-  return getAccount(db, { ...auth, accountName: input.name });
 }

@@ -15,7 +15,7 @@ import { listReports } from "@/lib/reports/report-problem";
 import { sweepWalletProofs } from "./sweep-wallet-proofs";
 import { ApiError } from "@/lib/http/errors";
 import { isValidLei } from "@/lib/connectors/lei-format";
-import { staffAccount, staffAction, type Staff } from "@/lib/records/staff-action";
+import { staffAccount, staffAction, type Staff } from "@/lib/staff/staff-action";
 import { auditAuthor, listAudit, writeAudit } from "@/lib/audit/staff-audit";
 import { notify } from "@/lib/notices/notify";
 import { reinstateAccount, suspendAccount } from "@/lib/staff/suspend-account";

@@ -1,5 +1,4 @@
 import { and, eq, like } from "drizzle-orm";
-import { walletControlClaimTypes } from "@/lib/claims/registry";
 import { recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { effectiveStatus } from "@/lib/records/effective-status";
@@ -66,14 +65,19 @@ export async function agentLinkAt(
   };
 }
 
-/** The addresses (lower case) of the agent's wallets whose wallet_ownership records are active at `now`. */
+/**
+ * The addresses (lower case) of the agent's wallets whose wallet_ownership records are active at
+ * `now`. A link of role `agent_wallet_<n>` is only ever made to a wallet_ownership record (the
+ * agent's check refuses any other: agentWalletProblem), so no claim-type filter is needed here —
+ * and this module stays below the claim registry.
+ */
 async function agentWalletAddresses(db: DbOrTx, agentRecordId: string, now: Date): Promise<Set<string>> {
   const rows = await db
-    .select({ subject: records.subject, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt, claimType: records.claimType })
+    .select({ subject: records.subject, status: records.status, expiresAt: records.expiresAt, statusChangedAt: records.statusChangedAt })
     .from(recordLinks)
     .innerJoin(records, eq(records.id, recordLinks.targetId))
     .where(and(eq(recordLinks.recordId, agentRecordId), like(recordLinks.role, "agent\\_wallet\\_%")));
   return new Set(rows
-    .filter((r) => walletControlClaimTypes().includes(r.claimType) && effectiveStatus(r, now.getTime()).status === "active")
+    .filter((r) => effectiveStatus(r, now.getTime()).status === "active")
     .map((r) => r.subject.trim().toLowerCase()));
 }

@@ -74,8 +74,6 @@ export function primaryChallengeModule(kind: ClaimChallenge["kind"]): ClaimModul
 /** The types whose checked records prove a legal identity (`capabilities.provesLegalIdentity`). */
 export const legalIdentityClaimTypes = () => typesWith((m) => m.capabilities?.provesLegalIdentity);
 
-/** The types whose active records prove control of a wallet (`capabilities.provesWalletControl`). */
-export const walletControlClaimTypes = () => typesWith((m) => m.capabilities?.provesWalletControl);
 
 /** The types whose records name a principal their owner may change (`capabilities.principal`). */
 export const principalClaimTypes = () => typesWith((m) => m.capabilities?.principal);

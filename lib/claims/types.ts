@@ -41,7 +41,11 @@ export type CommitHook = (tx: Tx, recordId: string) => Promise<FieldError | null
  * account's, in either environment; an id that names none is absent. The check decides
  * which are acceptable (same environment, active, about the same subject).
  */
-export type ClaimContext = { auth: AuthContext; now: Date; db: Db; linked: ReadonlyMap<string, LinkTarget> };
+export type ClaimContext = {
+  auth: AuthContext; now: Date; db: Db; linked: ReadonlyMap<string, LinkTarget>;
+  /** The submitting account as the public reads it (its name, verified organisation, proved domains), loaded by the pipeline when asked. */
+  account: () => Promise<AccountProfile>;
+};
 
 /** A record another one rests on, by role: the pipeline writes it with the record (record_links). */
 export type RecordLinkRequest = { role: string; targetId: string };
@@ -367,11 +371,6 @@ export type ClaimCapabilities = {
    * principal is one of them.
    */
   provesLegalIdentity?: boolean;
-  /**
-   * An active record of this type proves control of the key behind the wallet address its
-   * subject names, and nothing more: an agent's wallets are such records (lib/agents/agent-link.ts).
-   */
-  provesWalletControl?: boolean;
   /**
    * Records of this type name a principal by link (`role`) that the owner may change after
    * issue (PATCH /api/v1/records/{id}/principal, lib/agents/change-principal.ts), judged by `problem`.

@@ -1,6 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { z } from "zod";
-import { getAccountProfile, type AccountProfile } from "@/lib/accounts/account-profile";
+import type { AccountProfile } from "@/lib/accounts/account-profile";
 import { sameLegalName } from "@/lib/connectors/legal-name";
 import type { FieldError } from "@/lib/http/errors";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
@@ -263,7 +263,7 @@ export const verifiedListing: ClaimModule = {
     const publicEvidence = { ...e, domain: "domain" in d ? d.domain : e.domain, payee, checked_at: ctx.now.toISOString() };
     // partProblem made sure a domain_record proves exactly this domain.
     const provedDomain = e.domain_record && "domain" in d ? d.domain : null;
-    const notOwn = operatorProblem(e, await getAccountProfile(ctx.db, ctx.auth.accountId));
+    const notOwn = operatorProblem(e, await ctx.account());
     if (notOwn) return { kind: "fail", error: notOwn };
     const open = uncheckedParts(e, provedDomain);
     if (open.length === 0) return { kind: "issue", evidenceLevel: "source_verified", publicEvidence };

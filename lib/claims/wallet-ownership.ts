@@ -135,7 +135,4 @@ export const walletOwnership: ClaimModule = {
       proofRequest: ({ subject, challengeId, signature }) => ({ subject, claim: `Controls the key behind ${subject}.`, evidence: { challenge_id: challengeId, signature } }),
     },
   },
-  capabilities: {
-    provesWalletControl: true,
-  },
 };

@@ -46,9 +46,6 @@ export function domainDisplayText(domain: string): string {
   return d.aLabel ? `${d.text} (${d.aLabel})` : d.text;
 }
 
-/** Whether a domain (U-label or typed form) is shown without its A-label. */
-export const isPlainDomain = (domain: string) => domainDisplay(domain).aLabel === null;
-
 /** One label: ASCII, or single-script and without a confusable character. */
 export function isPlainLabel(label: string): boolean {
   if (ASCII.test(label)) return true;

@@ -1,3 +1,4 @@
+import { getAccountProfile } from "@/lib/accounts/account-profile";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { CheckOutcome, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
@@ -16,7 +17,7 @@ export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: 
 export async function checkClaim(db: Db, auth: AuthContext, { input, module: mod }: ClaimRequest, now: Date): Promise<Checked> {
   const wanted = mod.request.links?.(input) ?? [];
   const targets = await loadLinkTargets(db, auth.accountId, wanted);
-  const checked = await mod.check(input, { auth, now, db, linked: targets });
+  const checked = await mod.check(input, { auth, now, db, linked: targets, account: () => getAccountProfile(db, auth.accountId) });
   const outcome = checked.kind === "fail" || !input.documents ? checked : await withDocuments(db, auth.accountId, input.documents, checked);
   const linked = outcome.kind === "fail"
     ? []

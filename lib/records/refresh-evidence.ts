@@ -1,3 +1,4 @@
+import { getAccountProfile } from "@/lib/accounts/account-profile";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { records } from "@/drizzle/schema";
@@ -30,7 +31,9 @@ export async function refreshEvidence(db: Db, auth: AuthContext, id: string, raw
   if (row.status !== "pending_review") throw new ApiError("invalid_transition", `This record is ${row.status}: only a submission waiting for a reviewer can refresh its evidence.`, "id");
   // The records the submission was made resting on (its record_links): its stored evidence is not a request to parse again.
   const linked = await loadStoredLinkTargets(db, row.id, auth.accountId);
-  const result = await mod.checking.refresh({ subject: row.subject, evidence: row.evidencePublic }, input.evidence, { auth, now: new Date(), db, linked });
+  const result = await mod.checking.refresh({ subject: row.subject, evidence: row.evidencePublic }, input.evidence, {
+    auth, now: new Date(), db, linked, account: () => getAccountProfile(db, auth.accountId),
+  });
   if ("error" in result) throw ApiError.fromField(result.error);
   return db.transaction(async (tx) => {
     const [updated] = await tx

@@ -71,7 +71,7 @@ export async function listReports(db: Db, status: "open" | "closed" = "open", li
 
 /**
  * A reviewer marks a report handled without acting on the record (an action on the record
- * closes its report itself: lib/records/staff-action.ts). Audited; the reporter, when they left
+ * closes its report itself: lib/staff/staff-action.ts). Audited; the reporter, when they left
  * an address, is told the outcome (reportOutcomeMail).
  */
 export async function closeReport(db: Db, reviewerId: string, id: string) {

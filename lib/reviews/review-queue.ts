@@ -124,10 +124,3 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   };
 }
 
-/** The oldest pending submission's id in one environment's queue, for "open the oldest". */
-export async function oldestPendingId(db: Db, environment: QueueEnvironment = "live") {
-  const [r] = await db.select({ id: records.id }).from(records).where(and(...pendingIn(environment)))
-    .orderBy(asc(records.createdAt), asc(records.id)).limit(1);
-  return r?.id ?? null;
-}
-

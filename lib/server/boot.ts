@@ -1,8 +1,5 @@
 import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
-// Here, before the modules below: the records, claims and accounts modules still import each other (issue 40),
-// so the order they are first evaluated in matters (another order left a claim schema read before it was made).
-import { sweepOnce } from "./sweep";
 import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
 import { backfillRecordValues } from "@/lib/lookup/record-values";
@@ -16,6 +13,7 @@ import { witnessLatest } from "@/lib/tlog/witness";
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
+import { sweepOnce } from "./sweep";
 import { flushSightings } from "@/lib/embed/sightings/flush-sightings";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };

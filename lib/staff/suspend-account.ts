@@ -13,7 +13,7 @@ import { TRANSITIONS } from "@/lib/records/change-lifecycle";
 import { effectiveStatus } from "@/lib/records/effective-status";
 import { recheckBeforeReinstate, refuseReinstateWhilePartsLapsed, storeRecheck } from "@/lib/records/reinstate-rules";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import type { Staff } from "@/lib/records/staff-action";
+import type { Staff } from "./staff-action";
 import { ACCOUNT_SUSPENSION_PREFIX, accountSuspensionActor } from "@/lib/records/standing-actor";
 import { invalidateStatus } from "@/lib/records/status-cache";
 import { writeAudit } from "@/lib/audit/staff-audit";

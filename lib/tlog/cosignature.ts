@@ -8,7 +8,6 @@ import { createHash, createPublicKey, verify as nodeVerify, type KeyObject } fro
 export type Cosigner = { name: string; keyId: Buffer; publicKey: Buffer; vkey: string; keyObject: KeyObject };
 
 const ED25519_COSIGNATURE = 0x04;
-const DASH = "\u2014 ";
 
 /** Key ID: SHA-256(name ‖ "\n" ‖ 0x04 ‖ public key)[:4]. */
 export const cosignerKeyId = (name: string, publicKey: Uint8Array) =>
@@ -69,5 +68,3 @@ export function checkCosignatureLine(line: string, body: string, c: Cosigner): L
   return { kind: "ok", signedAt: time };
 }
 
-/** A signature line as a note carries it, without its newline. */
-export const isSignatureLine = (line: string) => line.startsWith(DASH);

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { logCheckpoints, logEntries, logHead, logNodes } from "@/drizzle/schema";
 import { rowsOf, type Db, type DbOrTx } from "@/lib/db/client";
 import { canonicalJson } from "@/lib/signing/canonical";
-import { coordKey, inclusionProof, consistencyProof, leafHash, nodesCompletedBy, rootHash, type Coord, type NodeSource } from "./merkle";
+import { coordKey, inclusionProof, leafHash, nodesCompletedBy, rootHash, type Coord, type NodeSource } from "./merkle";
 import { checkpointText, signNote } from "./note";
 import { publishedCheckpoint, type Checkpoint } from "./published";
 import { entryBundle, TILE_HEIGHT, TILE_WIDTH, type TileRef } from "./tiles";
@@ -286,10 +286,6 @@ export async function backfillLog(db: Db): Promise<number> {
   });
 }
 
-export async function proveConsistency(db: DbOrTx, from: number, to: number) {
-  return consistencyProof(from, to, dbNodes(db));
-}
-
 /** Hashes of tree level `level`, nodes [first, first + count), for a tile. */
 export async function levelHashes(db: DbOrTx, level: number, first: number, count: number): Promise<string[]> {
   const rows = await db.select({ idx: logNodes.idx, hash: logNodes.hash }).from(logNodes)
@@ -302,7 +298,6 @@ export async function entryLeaves(db: DbOrTx, first: number, count: number): Pro
     .where(and(gte(logEntries.idx, first), lt(logEntries.idx, first + count))).orderBy(logEntries.idx);
   return rows.map((r) => r.leaf);
 }
-
 
 /**
  * A tile as of the published checkpoint (C2SP tlog-tiles): full once the tree has all 256 of its

@@ -32,15 +32,6 @@ export function parseTilePath(parts: readonly string[]): TileRef | null {
   return { kind: "hashes", level: Number(first), index, width };
 }
 
-export function formatTileIndex(n: number): string {
-  const groups: string[] = [];
-  do {
-    groups.unshift(String(n % 1000).padStart(3, "0"));
-    n = Math.floor(n / 1000);
-  } while (n > 0);
-  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join("/");
-}
-
 /** An entry bundle: each entry as a big-endian uint16 length and its bytes. */
 export function entryBundle(leaves: readonly string[]): Buffer {
   return Buffer.concat(leaves.flatMap((l) => {

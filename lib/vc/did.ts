@@ -17,9 +17,6 @@ export function issuerDid(environment: KeyEnvironment = "live", base = getEnv().
   return environment === "sandbox" ? `${did}:sandbox` : did;
 }
 
-/** Where a DID of ours resolves (did:web): `/.well-known/did.json`, or `/sandbox/did.json`. */
-export const DID_DOCUMENT_PATHS: Record<KeyEnvironment, string> = { live: "/.well-known/did.json", sandbox: "/sandbox/did.json" };
-
 /** The verification method of a signing key: its environment's DID, `#`, the key's `kid`. */
 export const verificationMethodId = (kid: string, environment: KeyEnvironment = "live", base?: string) =>
   `${issuerDid(environment, base)}#${kid}`;

@@ -105,11 +105,6 @@ async function releaseLeases(db: Db, ids: string[]): Promise<void> {
     where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) and status = 'pending'`);
 }
 
-/** Send one claimed delivery (outside any transaction; the attempt has a total deadline) and record the outcome. */
-export async function deliverClaimed(db: Db, key: SigningKey, c: Claimed): Promise<void> {
-  await recordOutcome(db, c, await sendWebhook(c.url, secretsOf(c), key, c.event_id, c.payload, c.webhook_id));
-}
-
 /**
  * Send one endpoint's chain one delivery at a time, in order, and hand each outcome to
  * `outcomes` (recorded in batches). The chain stops at the first failure (a failed delivery

@@ -7,7 +7,7 @@ import { requireRole } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { effectiveStatus, isIssued } from "@/lib/records/effective-status";
 import { actorKind } from "@/lib/records/public-view";
-import type { StaffOperation } from "@/lib/records/staff-action";
+import type { StaffOperation } from "@/lib/staff/staff-action";
 import { recordUrls } from "@/lib/records/urls";
 import { getSubmission } from "@/lib/reviews/review-queue";
 import { DocumentsInline } from "@/components/documents-inline";

@@ -1,4 +1,5 @@
-import { getAccount, updateAccount } from "@/lib/accounts/account-profile";
+import { getAccount } from "@/lib/accounts/account-profile";
+import { updateAccount } from "@/lib/accounts/update-account";
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { withApiKey } from "@/lib/http/with-api-key";
