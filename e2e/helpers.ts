@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { adminViaServer } from "../tests/admin-client";
 import { setDnsEntry, type DnsEntry } from "../tests/dns-server";
 import { decodeQp, mailedLinkIn } from "../tests/mail-capture";
@@ -230,6 +231,39 @@ export async function liveCustomerAccount(tag: string): Promise<{ accountId: str
   await admin("plan", "set", "--account", accountId, "--plan", "growth");
   const liveKey = String((await admin("key", "create", "--account", accountId, "--env", "live")).key);
   return { accountId, liveKey, sandboxKey: String(a.sandbox_key) };
+}
+
+/**
+ * Records issued through the API with `key`, from the test process: any record (`status` is
+ * the answer expected), a domain record (its challenge's TXT record published in the loopback
+ * DNS) and a wallet record (a fresh key signs the challenge).
+ */
+export function recordIssuer(key: string) {
+  const record = async (body: Record<string, unknown>, status = 201) => {
+    const r = await callApi("POST", "/api/v1/records", key, { visibility: "public", ...body });
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+    return r.body.verification_id as string;
+  };
+  const domain = async (host: string) => {
+    const c = (await callApi("POST", "/api/v1/domain-challenges", key, { domain: host })).body;
+    setDns(c.txt_name, [c.txt_value]);
+    return record({ subject: host, claim_type: "domain_ownership", claim: `Controls ${host}.`, evidence: { challenge_id: c.id } });
+  };
+  const wallet = async () => {
+    const acct = privateKeyToAccount(generatePrivateKey());
+    const c = (await callApi("POST", "/api/v1/wallet-challenges", key, { address: acct.address, network: "ethereum" })).body;
+    const signature = await acct.signMessage({ message: c.message });
+    const id = await record({ subject: acct.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", evidence: { challenge_id: c.id, signature } });
+    return { id, address: acct.address };
+  };
+  return { record, domain, wallet };
+}
+
+/** A live customer (liveCustomerAccount) that calls itself `name`, with its live key's recordIssuer. */
+export async function namedLiveAccount(tag: string, name: string) {
+  const a = await liveCustomerAccount(tag);
+  expect((await callApi("PATCH", "/api/v1/account", a.liveKey, { name })).status).toBe(200);
+  return { accountId: a.accountId, key: a.liveKey, ...recordIssuer(a.liveKey) };
 }
 
 /** Operator commands through the running server's admin endpoint, as `npm run admin` does. */

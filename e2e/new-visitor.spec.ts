@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { admin, baseURL, callApi as api, collectBrowserErrors, freshClientAddress, hydrated, ownClientAddress, setDns, shotBoth, signedUpPerson } from "./helpers";
+import { admin, baseURL, callApi as api, collectBrowserErrors, freshClientAddress, hydrated, namedLiveAccount, ownClientAddress, shotBoth, signedUpPerson } from "./helpers";
 
 /**
  * A stranger who never saw the API (issue 28): from the home page's one box they reach the
@@ -11,31 +10,7 @@ import { admin, baseURL, callApi as api, collectBrowserErrors, freshClientAddres
  * directory does not scroll sideways at 390 px. At 1280 and 390 px, in Chromium.
  */
 
-async function liveAccount(name: string) {
-  const a = await admin("account", "create", "--email", `e2e-visitor-${randomUUID().slice(0, 8)}@example.com`);
-  await admin("account", "confirm-email", "--account", String(a.account_id));
-  await admin("plan", "set", "--account", String(a.account_id), "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", String(a.account_id), "--env", "live")).key);
-  expect((await api("PATCH", "/api/v1/account", key, { name })).status).toBe(200);
-  const record = async (body: Record<string, unknown>, status = 201) => {
-    const r = await api("POST", "/api/v1/records", key, { visibility: "public", ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    return r.body.verification_id as string;
-  };
-  const domain = async (host: string) => {
-    const c = (await api("POST", "/api/v1/domain-challenges", key, { domain: host })).body;
-    setDns(c.txt_name, [c.txt_value]);
-    return record({ subject: host, claim_type: "domain_ownership", claim: `Controls ${host}.`, evidence: { challenge_id: c.id } });
-  };
-  const wallet = async () => {
-    const acct = privateKeyToAccount(generatePrivateKey());
-    const c = (await api("POST", "/api/v1/wallet-challenges", key, { address: acct.address, network: "ethereum" })).body;
-    const signature = await acct.signMessage({ message: c.message });
-    const id = await record({ subject: acct.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", evidence: { challenge_id: c.id, signature } });
-    return { id, address: acct.address };
-  };
-  return { accountId: String(a.account_id), key, record, domain, wallet };
-}
+const liveAccount = (name: string) => namedLiveAccount("visitor", name);
 
 /** A reviewer (signed up in a browser of its own, granted the role) approves a submission with every checklist item ticked. */
 async function approve(browser: Browser, id: string) {

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser } from "@playwright/test";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { mailTo } from "../tests/mail-capture";
 import { uniqueIban } from "../tests/iban";
 import {
-  admin, baseURL, callApi as api, hydrated, mailDir, ownClientAddress, password, setDns, shotBoth, signInWithPassword, signedUpPerson,
+  admin, baseURL, callApi as api, hydrated, mailDir, namedLiveAccount, ownClientAddress, password, recordIssuer, shotBoth, signInWithPassword, signedUpPerson,
 } from "./helpers";
 
 /**
@@ -17,35 +16,7 @@ import {
 
 test.use({ baseURL, extraHTTPHeaders: ownClientAddress });
 
-/** A live account (the operator's commands), named `name`, with helpers to issue its records. */
-async function liveAccount(name: string) {
-  const a = await admin("account", "create", "--email", `e2e-console-${randomUUID().slice(0, 8)}@example.com`);
-  const accountId = String(a.account_id);
-  await admin("account", "confirm-email", "--account", accountId);
-  await admin("plan", "set", "--account", accountId, "--plan", "growth");
-  const key = String((await admin("key", "create", "--account", accountId, "--env", "live")).key);
-  expect((await api("PATCH", "/api/v1/account", key, { name })).status).toBe(200);
-  return { accountId, key, ...issuer(key) };
-}
-
-function issuer(key: string) {
-  const record = async (body: Record<string, unknown>, status = 201) => {
-    const r = await api("POST", "/api/v1/records", key, { visibility: "public", ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    return r.body.verification_id as string;
-  };
-  const domain = async (host: string) => {
-    const c = (await api("POST", "/api/v1/domain-challenges", key, { domain: host })).body;
-    setDns(c.txt_name, [c.txt_value]);
-    return record({ subject: host, claim_type: "domain_ownership", claim: `Controls ${host}.`, evidence: { challenge_id: c.id } });
-  };
-  const wallet = async () => {
-    const acct = privateKeyToAccount(generatePrivateKey());
-    const c = (await api("POST", "/api/v1/wallet-challenges", key, { address: acct.address, network: "ethereum" })).body;
-    return record({ subject: acct.address, claim_type: "wallet_ownership", claim: "Controls the wallet.", evidence: { challenge_id: c.id, signature: await acct.signMessage({ message: c.message }) } });
-  };
-  return { record, domain, wallet };
-}
+const liveAccount = (name: string) => namedLiveAccount("console", name);
 
 /** A staff member in a browser of their own, signed in. */
 async function staffMember(browser: Browser, tag: string, role: "reviewer" | "admin") {
@@ -122,8 +93,8 @@ test("staff take a whole account down in one action, the owner is told and canno
   await admin("account", "confirm-email", "--account", owner.accountId);
   await admin("plan", "set", "--account", owner.accountId, "--plan", "growth");
   const liveKey = String((await admin("key", "create", "--account", owner.accountId, "--env", "live")).key);
-  const { wallet } = issuer(liveKey);
-  const ids = [await wallet(), await wallet()];
+  const { wallet } = recordIssuer(liveKey);
+  const ids = [(await wallet()).id, (await wallet()).id];
   for (const id of ids) expect((await api("GET", `/api/v1/records/${id}/status`)).body).toMatchObject({ status: "active", verified: true });
   await owner.ctx.close();
 
