@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { resolveSpecifier, runtimeImports } from "../../tests/structure/import-graph";
 import { knownClaimTypes } from "./registry";
 
 /**
@@ -26,6 +27,20 @@ function sourceFiles(dir: string): string[] {
 const read = (f: string) => fs.readFileSync(path.join(root, f), "utf8");
 const outside = SOURCE_DIRS.flatMap(sourceFiles).filter((f) => !OWN_DIRS.some((d) => f.startsWith(d)));
 
+/**
+ * The definition files `file` imports, in any form — `@/` or relative, `import`, `import type`,
+ * `export … from` or `import()` — read with the TypeScript parser and resolved as the project
+ * resolves them (tests/structure/import-graph.ts).
+ */
+function definitionImports(file: string, text: string, definitions: readonly string[]): string[] {
+  const wanted = new Set(definitions.map((d) => d.replace(/\.tsx?$/, "")));
+  return runtimeImports(path.join(root, file), text, { withTypes: true })
+    .map((spec) => resolveSpecifier(root, path.join(root, file), spec))
+    .filter((r): r is string => r !== null)
+    .map((r) => path.relative(root, r).replace(/\.tsx?$/, ""))
+    .filter((r) => wanted.has(r));
+}
+
 /** The files the registries import their definitions from: the claim modules and the UI pieces. */
 function definitionFiles(registry: string, dir: string): string[] {
   const imports = [...read(registry).matchAll(/from "\.\/([a-z0-9-]+)"/g)].map((m) => m[1]!);
@@ -47,10 +62,19 @@ describe("claim types are named only by their own files", () => {
   });
 
   it("no file outside lib/claims and components/claims imports a claim module or a UI piece", () => {
-    const importing = outside.flatMap((f) => {
-      const text = read(f);
-      return DEFINITIONS.filter((d) => new RegExp(`from "@/${d}(\\.tsx?)?"`).test(text)).map((d) => `${f} imports ${d}`);
-    });
+    const importing = outside.flatMap((f) => definitionImports(f, read(f), DEFINITIONS).map((d) => `${f} imports ${d}`));
     expect(importing).toEqual([]);
+  });
+
+  it("the import check sees every form of import: alias, relative, type-only, re-export, dynamic", () => {
+    const forms = [
+      'import { walletOwnership } from "@/lib/claims/wallet-ownership";',
+      'import { walletOwnership } from "../claims/wallet-ownership";',
+      'import type { X } from "../claims/wallet-ownership";',
+      'export { walletOwnership } from "../claims/wallet-ownership";',
+      'const m = await import("../claims/wallet-ownership");',
+    ];
+    for (const text of forms) expect(definitionImports("lib/records/x.ts", text, DEFINITIONS), text).toEqual(["lib/claims/wallet-ownership"]);
+    expect(definitionImports("lib/records/x.ts", 'import { claimModuleFor } from "../claims/registry";', DEFINITIONS)).toEqual([]);
   });
 });

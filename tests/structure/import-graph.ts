@@ -25,7 +25,8 @@ export function sourceFiles(dir: string): string[] {
   return out.sort();
 }
 
-function resolve(root: string, from: string, spec: string): string | null {
+/** The file an import specifier names, as the project resolves it; null for a package or a file that is not there. */
+export function resolveSpecifier(root: string, from: string, spec: string): string | null {
   let base: string;
   if (spec.startsWith("@/")) base = path.join(root, spec.slice(2));
   else if (spec.startsWith(".")) base = path.resolve(path.dirname(from), spec);
@@ -35,8 +36,8 @@ function resolve(root: string, from: string, spec: string): string | null {
   return null;
 }
 
-/** The specifiers a file imports at run time (see the module comment). */
-export function runtimeImports(file: string, text = fs.readFileSync(file, "utf8")): string[] {
+/** The specifiers a file imports at run time (see the module comment); with `withTypes`, its type-only imports too. */
+export function runtimeImports(file: string, text = fs.readFileSync(file, "utf8"), o: { withTypes?: boolean } = {}): string[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const out: string[] = [];
   const spec = (n: ts.Expression | undefined) => (n && ts.isStringLiteral(n) ? n.text : null);
@@ -46,12 +47,12 @@ export function runtimeImports(file: string, text = fs.readFileSync(file, "utf8"
       const typeOnly = c && (c.isTypeOnly || (!c.name && c.namedBindings && ts.isNamedImports(c.namedBindings)
         && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
       const s = spec(node.moduleSpecifier);
-      if (s && !typeOnly) out.push(s);
+      if (s && (o.withTypes || !typeOnly)) out.push(s);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
       const typeOnly = node.isTypeOnly || (node.exportClause && ts.isNamedExports(node.exportClause)
         && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly));
       const s = spec(node.moduleSpecifier);
-      if (s && !typeOnly) out.push(s);
+      if (s && (o.withTypes || !typeOnly)) out.push(s);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const s = spec(node.arguments[0]);
       if (s) out.push(s);
@@ -70,7 +71,7 @@ export function importGraph(root: string, dir: string): Graph {
   for (const f of files) {
     const to = new Set<string>();
     for (const s of runtimeImports(f)) {
-      const r = resolve(root, f, s);
+      const r = resolveSpecifier(root, f, s);
       if (r && inside.has(r) && r !== f) to.add(path.relative(root, r));
     }
     graph.set(path.relative(root, f), to);
