@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import type { LookupKind } from "@/lib/lookup/normalize";
+import type { LookupKind } from "@/lib/format/normalize";
 import { createdAt, ts } from "./columns";
 
 export const RECORD_STATUSES = [
@@ -122,7 +122,7 @@ export const recordLinks = pgTable(
 /**
  * The values a record can be looked up by (GET /api/v1/lookup), as data: one row per value
  * its claim type declares (`lookupValues`), already in the kind's normal form
- * (lib/lookup/normalize.ts), with the field of the record it came from. Written with the
+ * (lib/format/normalize.ts), with the field of the record it came from. Written with the
  * record, in the same statement; only for live, public records, the only ones a lookup can
  * find. A lookup is one probe of (kind, value).
  */

@@ -9,7 +9,7 @@ import { isValidLei } from "@/lib/connectors/lei-format";
 import type { DbOrTx } from "@/lib/db/client";
 import { listedNow } from "@/lib/records/listed-now";
 import { findMatches, type MatchRow } from "@/lib/lookup/find-matches";
-import { detect, normalizeAs, type LookupValue } from "@/lib/lookup/normalize";
+import { detect, normalizeAs, type LookupValue } from "@/lib/format/normalize";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
 import { recordUrls } from "@/lib/records/urls";
 import { composeCheck, type PartName, type PartVerdict, type Verdict } from "@/lib/trust/check-overall";

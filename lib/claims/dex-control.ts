@@ -8,7 +8,7 @@ import type { Tx } from "@/lib/db/client";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
 import { RECORD_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
-import { normalizedValue } from "@/lib/lookup/normalize";
+import { normalizedValue } from "@/lib/format/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { sameAddress } from "@/lib/proofs/wallet-address";
 import { effectiveStatus } from "@/lib/records/effective-status";

@@ -5,7 +5,7 @@ import type { ErrorCode, FieldError } from "@/lib/http/errors";
 import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
 import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
-import type { LookupKind } from "@/lib/lookup/normalize";
+import type { LookupKind } from "@/lib/format/normalize";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
 export type CheckOutcome =
@@ -337,7 +337,7 @@ export type ClaimView = {
    * The values the public lookup (GET /api/v1/lookup) finds this type's records by — a
    * domain as a website, an address as a wallet, a listing's link, payee and licence — from
    * the subject and the public evidence. The pipeline normalises them and writes them with
-   * the record (lib/lookup/record-values.ts), for live public records only; a value that is
+   * the record (lib/records/record-values.ts), for live public records only; a value that is
    * not one of its kind is left out. Absent: no lookup finds the type's records.
    */
   lookupValues?(subject: string, evidence: Record<string, unknown>): readonly RecordValue[];

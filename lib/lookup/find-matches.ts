@@ -2,7 +2,7 @@ import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { records, recordValues } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { listedNow } from "@/lib/records/listed-now";
-import type { LookupKind, LookupValue } from "./normalize";
+import type { LookupKind, LookupValue } from "@/lib/format/normalize";
 
 /** At most this many matches are answered, the strongest evidence first, then the newest. */
 export const MAX_MATCHES = 20;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { detect, LOOKUP_KINDS, normalizeAs, type LookupKind, type LookupValue } from "./normalize";
+import { detect, LOOKUP_KINDS, normalizeAs, type LookupKind, type LookupValue } from "@/lib/format/normalize";
 
 /** The query of GET /api/v1/lookup, as a client sends it: what the handler validates with and the OpenAPI document lists. */
 export const lookupQuerySchema = z.strictObject({

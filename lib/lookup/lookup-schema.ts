@@ -4,7 +4,7 @@ import type { Assert, Fits, Out, SameKeys } from "@/lib/http/response-checks";
 import { base64url, evidenceLevelSchema, timestampSchema } from "@/lib/http/response-primitives";
 import { recordIdSchema } from "@/lib/records/schemas";
 import type { lookupFields } from "./answer-lookup";
-import { LOOKUP_KINDS } from "./normalize";
+import { LOOKUP_KINDS } from "@/lib/format/normalize";
 
 /** A take-down (lib/trust/taken-down.ts), as lookup and /check answers carry it. */
 export const takenDownSchema = z

@@ -2,7 +2,7 @@ import { isValidLei } from "@/lib/connectors/lei-format";
 import { recordIdFromInput } from "@/lib/records/record-id-from-input";
 import { noControl, noHiddenText } from "@/lib/records/schemas";
 import type { LookupRequest } from "./lookup-query";
-import { detect, type LookupKind } from "./normalize";
+import { detect, type LookupKind } from "@/lib/format/normalize";
 
 /** At most this many characters are read from the home page's box (the lookup API takes 500). */
 export const HOME_QUERY_MAX = 500;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { documentedClaimTypes } from "@/lib/claims/registry";
-import { reject } from "@/lib/reviews/decide-submission";
+import { reject } from "./reject-submission";
 import { records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";

@@ -4,7 +4,7 @@ import { accountDependency, loadAccountProfiles, NO_PROFILE, type AccountProfile
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { ViewExtras } from "@/lib/claims/types";
 import type { DbOrTx } from "@/lib/db/client";
-import { normalizedValue, provedHost } from "@/lib/lookup/normalize";
+import { normalizedValue, provedHost } from "@/lib/format/normalize";
 import { checksOf, type Check } from "@/lib/trust/checks";
 import { badgeHosts, decideTrust, recordHosts, type Trust } from "@/lib/trust/decide";
 import { effectiveStatus, isIssued } from "./effective-status";

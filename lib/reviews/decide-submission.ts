@@ -3,7 +3,7 @@ import { lapsedParts, partLapsedReason } from "@/lib/records/lapsed-parts";
 import { submissionDocuments } from "@/lib/records/check-claim";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { accounts, recordHistory, records, reviewDecisions } from "@/drizzle/schema";
+import { accounts, records, reviewDecisions } from "@/drizzle/schema";
 import { countReviewedVerification, meterLiveUsage } from "@/lib/accounts/plans";
 import type { Role } from "@/lib/accounts/types";
 import { claimModuleFor } from "@/lib/claims/registry";
@@ -11,12 +11,12 @@ import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
-import { writeEvent } from "@/lib/outbox/write-event";
 import { loadPublicView, loadStoredLinkTargets } from "@/lib/records/public-view";
 import { canonicalJson } from "@/lib/signing/canonical";
 import type { EvidenceLevel } from "@/lib/records/schemas";
 import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
 import { invalidateStatus } from "@/lib/records/status-cache";
+import { reject } from "@/lib/records/reject-submission";
 import { writeAudit } from "@/lib/audit/staff-audit";
 import { notify } from "@/lib/notices/notify";
 import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./checklists";
@@ -221,17 +221,6 @@ async function approveFirst(
   return serializeRecord(await loadPublicView(tx, updated!, o.at.getTime()));
 }
 
-export async function reject(tx: Tx, row: RecordRow, o: { at: Date; by: string; reason: string }) {
-  const [rejected] = await tx
-    .update(records)
-    .set({ status: "rejected", reviewReason: o.reason, statusChangedAt: o.at })
-    .where(eq(records.id, row.id))
-    .returning();
-  await tx.insert(recordHistory).values({ recordId: row.id, status: "rejected", at: o.at, reason: o.reason, by: o.by });
-  const body = serializeRecord(await loadPublicView(tx, rejected!, o.at.getTime()));
-  await writeEvent(tx, { accountId: row.accountId, environment: row.environment, at: o.at, type: "record.rejected", data: { record: body } });
-  return body;
-}
 
 export type RerunResult =
   | { outcome: "issued"; record: ReturnType<typeof serializeRecord> }

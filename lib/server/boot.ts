@@ -2,7 +2,7 @@ import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
 import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
-import { backfillRecordValues } from "@/lib/lookup/record-values";
+import { backfillRecordValues } from "@/lib/records/record-values";
 import { backfillLookalikeKeys } from "@/lib/watches/default-watches";
 import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
 import { keyring } from "@/lib/signing/keys";

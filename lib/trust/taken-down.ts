@@ -1,7 +1,7 @@
 import { and, desc, eq, like, or } from "drizzle-orm";
 import { recordHistory, records, recordValues } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import { normalizedValue, type LookupValue } from "@/lib/lookup/normalize";
+import { normalizedValue, type LookupValue } from "@/lib/format/normalize";
 import { recordUrls } from "@/lib/records/urls";
 
 /**
@@ -24,7 +24,7 @@ function withSites(candidates: readonly LookupValue[]): LookupValue[] {
   const out = [...candidates];
   for (const c of candidates) {
     if (c.kind !== "listing_url") continue;
-    // A listing page's site, as the lookup normalises a website (lib/lookup/normalize.ts).
+    // A listing page's site, as the lookup normalises a website (lib/format/normalize.ts).
     const site = normalizedValue("website", c.value);
     if (site && !out.some((o) => o.kind === "website" && o.value === site)) out.push({ kind: "website", value: site });
   }

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { nudgeOutbox } from "@/lib/outbox/wake";
 import { accounts, events, records, watchMatches } from "@/drizzle/schema";
 import { rowsOf, type DbOrTx } from "@/lib/db/client";
-import type { RecordValueRow } from "@/lib/lookup/record-values";
+import type { RecordValueRow } from "@/lib/records/record-values";
 import { loadPublicViews } from "@/lib/records/public-view";
 import type { RecordRow } from "@/lib/records/serialize-record";
 import { statusFields } from "@/lib/records/signed-status";

@@ -3,14 +3,14 @@ import { getDomain } from "tldts";
 import unhomoglyph from "unhomoglyph";
 import { isValidLei } from "@/lib/connectors/lei-format";
 import type { FieldError } from "@/lib/http/errors";
-import { normalizeIban, normalizeWallet } from "@/lib/lookup/normalize";
+import { normalizeIban, normalizeWallet } from "@/lib/format/normalize";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 
 /**
  * What an impersonation watch compares: each value in one normal form per kind (its
  * `match_key`) and, for names and domains, the TR39 skeleton of that form. Pure: no I/O.
  *
- * - iban, wallet: as the public lookup writes them (lib/lookup/normalize.ts).
+ * - iban, wallet: as the public lookup writes them (lib/format/normalize.ts).
  * - domain: the registrable domain (tldts, ICANN suffixes), lower case, IDN as punycode;
  *   `shop.example.com` and `https://www.example.com/x` watch `example.com`.
  * - lei: ISO 17442 (18 characters and two MOD 97-10 check digits), upper case.

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, notExists, sql } from "drizzle-orm";
 import { records, recordValues } from "@/drizzle/schema";
 import { claimModuleFor, lookupClaimTypes } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
-import { normalizedValue, type LookupKind } from "./normalize";
+import { normalizedValue, type LookupKind } from "@/lib/format/normalize";
 
 type RecordRow = typeof records.$inferSelect;
 export type RecordValueRow = { recordId: string; kind: LookupKind; value: string; field: string };
