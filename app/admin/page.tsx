@@ -8,7 +8,7 @@ import { keyring } from "@/lib/signing/keys";
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { listPendingPlanRequests } from "@/lib/accounts/plan-requests";
-import { planRequestReviews } from "@/lib/staff/decide-plan-request";
+import { planRequestReviews, type PlanRequestReview as PlanRequestReviewData } from "@/lib/staff/decide-plan-request";
 import { RiskPanel } from "../review/risk-panel";
 import { AccountControls, PlanRequestControls, RotateKeyForm } from "./forms";
 
@@ -51,24 +51,8 @@ export default async function AdminPage({ searchParams }: Props) {
                       {r.email}
                       <div className="font-mono text-xs text-slate-500">{r.accountId}</div>
                       <div className="text-xs text-slate-500">now on {r.currentPlan}; email {r.emailConfirmedAt ? "confirmed" : "not confirmed"}</div>
-                      {reviews.get(r.id) && (
-                        <div className="text-xs text-slate-700" data-testid="plan-request-account">
-                          {reviews.get(r.id)!.name ? <>calls itself <strong>{reviews.get(r.id)!.name}</strong></> : "unnamed"};{" "}
-                          {reviews.get(r.id)!.records.live} live and {reviews.get(r.id)!.records.sandbox} sandbox records
-                        </div>
-                      )}
+                      <PlanRequestReview review={reviews.get(r.id)} accountId={r.accountId} staffId={account.id} />
                     </div>
-                    {reviews.get(r.id) && (
-                      <div className="mt-2">
-                        <RiskPanel
-                          risk={reviews.get(r.id)!.risk} accountId={r.accountId} what="plan request"
-                          firstApproval={reviews.get(r.id)!.firstApproval && {
-                            by: reviews.get(r.id)!.firstApproval!.email ?? "the operator", at: reviews.get(r.id)!.firstApproval!.at,
-                            mine: reviews.get(r.id)!.firstApproval!.staffAccountId === account.id,
-                          }}
-                        />
-                      </div>
-                    )}
                   </td>
                   <td data-label="Asks for" className="font-medium">{r.plan}</td>
                   <td data-label="Note" className="max-w-xs text-sm [overflow-wrap:anywhere]">{r.note ?? <span className="text-slate-400">—</span>}</td>
@@ -116,6 +100,25 @@ export default async function AdminPage({ searchParams }: Props) {
           <RotateKeyForm />
         </section>
       </PortalMain>
+    </>
+  );
+}
+
+/** Beside a plan request: who the account says it is, what it has, and its risk signals (the first 50 requests). */
+function PlanRequestReview({ review, accountId, staffId }: { review?: PlanRequestReviewData; accountId: string; staffId: string }) {
+  if (!review) return null;
+  const first = review.firstApproval;
+  return (
+    <>
+      <div className="text-xs text-slate-700" data-testid="plan-request-account">
+        {review.name ? <>calls itself <strong>{review.name}</strong></> : "unnamed"}; {review.records.live} live and {review.records.sandbox} sandbox records
+      </div>
+      <div className="mt-2">
+        <RiskPanel
+          risk={review.risk} accountId={accountId} what="plan request"
+          firstApproval={first && { by: first.email ?? "the operator", at: first.at, mine: first.staffAccountId === staffId }}
+        />
+      </div>
     </>
   );
 }

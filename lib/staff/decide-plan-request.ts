@@ -72,13 +72,15 @@ export async function decidePlanRequest(db: Db, adminId: string, requestId: stri
   return { ...decided.row, awaitingSecondApproval: false };
 }
 
+export type PlanRequestReview = { name: string | null; records: { live: number; sandbox: number }; risk: RiskAssessment; firstApproval: FirstApproval | null };
+
 /**
  * What the admin sees beside each pending plan request (issue 39): the account's name, how many
  * records it has in each environment, its risk signals and, for a high-risk one, the first of
  * its two approvals. The first `limit` requests (oldest first, as listed).
  */
 export async function planRequestReviews(db: Db, requests: readonly { id: string; accountId: string }[], now = new Date(), limit = 50) {
-  const out = new Map<string, { name: string | null; records: { live: number; sandbox: number }; risk: RiskAssessment; firstApproval: FirstApproval | null }>();
+  const out = new Map<string, PlanRequestReview>();
   for (const r of requests.slice(0, limit)) {
     const [acct] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, r.accountId));
     const counts = await db.select({ environment: records.environment, n: count() }).from(records)
