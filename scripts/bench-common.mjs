@@ -13,13 +13,17 @@ import postgres from "postgres";
 export const round = (x, d = 1) => (x == null || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 /**
- * `--name value` / `--name=value` options; `repeatable` names collect into arrays. Throws on
- * an unknown option or a stray argument.
+ * `--name value` / `--name=value` options; `repeatable` names collect into arrays. With
+ * `positional`, other arguments collect into `_`; without, they throw, as an unknown option does.
  */
-export function parseArgs(argv, known, { repeatable = [] } = {}) {
-  const o = {};
+export function parseArgs(argv, known, { repeatable = [], positional = false } = {}) {
+  const o = positional ? { _: [] } : {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (!a.startsWith("--") && positional) {
+      o._.push(a);
+      continue;
+    }
     if (!a.startsWith("--")) throw new Error(`unexpected argument '${a}' (see docs/benchmarks.md)`);
     const eq = a.indexOf("=");
     const k = eq > 0 ? a.slice(2, eq) : a.slice(2);
