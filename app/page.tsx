@@ -6,9 +6,9 @@ import { LookupAnswerView } from "@/components/lookup-answer";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
-import { lookupAnswer, type LookupAnswer } from "@/lib/lookup/answer-lookup";
-import { lookupLimiter } from "@/lib/lookup/limiter";
-import { HOME_QUERY_MAX, readHomeQuery } from "@/lib/lookup/read-home-query";
+import { lookupAnswer, type LookupAnswer } from "@/lib/public/lookup/answer-lookup";
+import { lookupLimiter } from "@/lib/public/lookup/limiter";
+import { HOME_QUERY_MAX, readHomeQuery } from "@/lib/public/lookup/read-home-query";
 
 export const metadata: Metadata = {
   title: { absolute: "Proof Records — signed records anyone can check" },

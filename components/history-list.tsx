@@ -1,5 +1,5 @@
 import { formatUtc } from "@/lib/format/dates";
-import { STATUS_TEXT } from "@/lib/records/evidence-level-text";
+import { STATUS_TEXT } from "@/lib/record-model/evidence-level-text";
 
 export type ShownEntry = { status: string; at: Date; reason: string | null; by: string };
 

@@ -1,14 +1,14 @@
 import { DomainName, SubjectName } from "@/components/domain-name";
 import { formatUtc, formatUtcDay } from "@/lib/format/dates";
-import type { LookupAnswer } from "@/lib/lookup/answer-lookup";
-import { checkFieldFor, KIND_NAME } from "@/lib/lookup/read-home-query";
+import type { LookupAnswer } from "@/lib/public/lookup/answer-lookup";
+import { checkFieldFor, KIND_NAME } from "@/lib/public/lookup/read-home-query";
 import { WithSpeaker } from "@/components/speaker-name";
-import { WHO } from "@/lib/records/evidence-level-text";
+import { WHO } from "@/lib/record-model/evidence-level-text";
 import { speakerOf } from "@/lib/trust/decide";
 
 /*
  * The public lookup's answer on the home page (app/page.tsx): the same `result` the signed
- * GET /api/v1/lookup gives (lib/lookup/answer-lookup.ts, from the one trust decision), in
+ * GET /api/v1/lookup gives (lib/public/lookup/answer-lookup.ts, from the one trust decision), in
  * words, and an offer to run the full "Check before you pay" with the value filled in. Only
  * `verified` is green; a name an account gave itself is never shown beside a tick.
  */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { speakerName, WHO, type SpeakerAccount } from "@/lib/records/evidence-level-text";
+import { speakerName, WHO, type SpeakerAccount } from "@/lib/record-model/evidence-level-text";
 
 /**
  * A name an account gave itself, shown as data (issue 38, "quoted names are rendered as data"):
@@ -17,7 +17,7 @@ export function SelfName({ name }: { name: string }) {
 
 /**
  * A sentence of the trust decision's text with `{who}` (WHO) where the speaking account goes,
- * as lib/records/evidence-level-text.ts speakerName says it — a self-declared name as data.
+ * as lib/record-model/evidence-level-text.ts speakerName says it — a self-declared name as data.
  * The words around the name stay one text each (no split text nodes), so the sentence reads
  * the same in the page's source as on screen.
  */

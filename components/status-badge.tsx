@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from "@/lib/records/evidence-level-text";
+import { STATUS_TEXT } from "@/lib/record-model/evidence-level-text";
 
 const TONES = {
   ok: "bg-emerald-100 text-emerald-900 ring-emerald-600",

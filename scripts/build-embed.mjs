@@ -1,5 +1,5 @@
-// Bundle the embed badge (lib/embed/badge.ts) into one small browser script, build/embed/embed.js,
-// which GET /embed.js serves (lib/embed/embed-script.ts). Run before every Next build
+// Bundle the embed badge (lib/public/embed/badge.ts) into one small browser script, build/embed/embed.js,
+// which GET /embed.js serves (lib/public/embed/embed-script.ts). Run before every Next build
 // (scripts/ensure-build.mjs, npm run build); deterministic for one esbuild version.
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ export const EMBED_OUT = path.join(root, "build", "embed", "embed.js");
 
 export async function buildEmbed() {
   const result = await build({
-    entryPoints: [path.join(root, "lib", "embed", "badge.ts")],
+    entryPoints: [path.join(root, "lib", "public", "embed", "badge.ts")],
     bundle: true,
     format: "iife",
     platform: "browser",

@@ -4,10 +4,10 @@ import type { ReactNode } from "react";
 import { DomainName } from "@/components/domain-name";
 import { SelfName } from "@/components/speaker-name";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
-import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/check/answer-check";
+import { checkParts, checkQuerySchema, type PartAnswer, type Verdict } from "@/lib/public/check/answer-check";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/rate-limit";
-import { lookupLimiter } from "@/lib/lookup/limiter";
+import { lookupLimiter } from "@/lib/public/lookup/limiter";
 import { formatUtc, formatUtcDay } from "@/lib/format/dates";
 
 export const metadata: Metadata = {

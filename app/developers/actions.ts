@@ -17,7 +17,7 @@ import { ApiError } from "@/lib/http/errors";
 import { EVENT_ID_RE, MANDATE_KEY_ID_RE, WEBHOOK_ID_RE } from "@/lib/ids";
 import { createMandateKey, parseMandateKeyCreate, revokeMandateKey } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
-import { portalAuth } from "@/lib/records/portal-auth";
+import { portalAuth } from "@/lib/record-model/portal-auth";
 import { ROTATION_CHOICES } from "./rotation-choices";
 import { SCOPES } from "@/lib/accounts/scopes";
 import { createWebhook, deleteWebhook, replayEvent, rotateWebhookSecret, sendTestEvent, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";

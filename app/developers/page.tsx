@@ -15,7 +15,7 @@ import { NameForm } from "./name-form";
 import { getDb } from "@/lib/db/client";
 import { listMandateKeys } from "@/lib/mandates/manage-mandate-keys";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
-import { portalAuth } from "@/lib/records/portal-auth";
+import { portalAuth } from "@/lib/record-model/portal-auth";
 import { listDeliveries, listWebhooks } from "@/lib/webhooks/manage-webhooks";
 import { deleteWebhookAction, revokeKeyAction, revokeMandateKeyAction, signOutEverywhereAction } from "./actions";
 import { latestPlanRequest, REQUESTABLE_PLANS, type PlanRequest } from "@/lib/accounts/plan-requests";

@@ -4,9 +4,9 @@ import { DomainName, SubjectName } from "@/components/domain-name";
 import { SiteFooter, SiteHeader, column } from "@/components/site-chrome";
 import { documentedClaimTypes } from "@/lib/claims/registry";
 import { getDb } from "@/lib/db/client";
-import { directoryQuerySchema, listDirectory } from "@/lib/directory/list-directory";
+import { directoryQuerySchema, listDirectory } from "@/lib/public/directory/list-directory";
 import { WithSpeaker } from "@/components/speaker-name";
-import { levelHeadline, speakerName, WHO } from "@/lib/records/evidence-level-text";
+import { levelHeadline, speakerName, WHO } from "@/lib/record-model/evidence-level-text";
 import { formatUtc } from "@/lib/format/dates";
 
 export const metadata: Metadata = {

@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "No such record", robots: { index: fa
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * Where the embed badge's "No such record" state links (lib/embed/badge.ts): a page that
+ * Where the embed badge's "No such record" state links (lib/public/embed/badge.ts): a page that
  * exists (200), saying that the id the badge names is not an issued record and that whatever
  * the page showing it claims should be treated as unverified. The id is shown only when it is
  * well-formed (never arbitrary text from the query).

@@ -13,7 +13,7 @@ import { domainFromPasted } from "@/lib/proofs/domain-name";
 import { primaryChallengeModule } from "@/lib/claims/registry";
 import { createRecord } from "@/lib/records/create-record";
 import { portalEnvironment } from "@/lib/accounts/live-access";
-import { portalAuth } from "@/lib/records/portal-auth";
+import { portalAuth } from "@/lib/record-model/portal-auth";
 import { DOMAIN_CHALLENGE_ID_RE, WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { log } from "@/lib/log/logger";
 import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state";

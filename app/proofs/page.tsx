@@ -8,7 +8,7 @@ import { findChallenge } from "@/lib/challenges/challenges";
 import { getDb } from "@/lib/db/client";
 import { EVM_NETWORKS } from "@/lib/proofs/wallet-address";
 import { liveBlockedReason } from "@/lib/accounts/live-access";
-import { portalAuth } from "@/lib/records/portal-auth";
+import { portalAuth } from "@/lib/record-model/portal-auth";
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../developers/forms";
 import { DomainCheckForm, DomainRequestForm } from "./domain-forms";

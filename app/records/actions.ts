@@ -7,8 +7,8 @@ import { apiFieldErrors, formText, type FormState } from "@/lib/forms/form-state
 import { ApiError } from "@/lib/http/errors";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { changeLifecycle } from "@/lib/records/change-lifecycle";
-import { portalAuth } from "@/lib/records/portal-auth";
-import { lifecycleSchema } from "@/lib/records/schemas";
+import { portalAuth } from "@/lib/record-model/portal-auth";
+import { lifecycleSchema } from "@/lib/record-model/schemas";
 import { IRREVERSIBLE } from "./lifecycle-ops";
 import { log } from "@/lib/log/logger";
 import { guardedAction, formErrorState } from "@/lib/forms/guarded-action";

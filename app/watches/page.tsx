@@ -5,7 +5,7 @@ import { Breakable, DataTable, PortalHeader, PortalMain } from "@/components/por
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { domainToUnicode } from "node:url";
-import { listBadgeSightings } from "@/lib/embed/sightings/list-sightings";
+import { listBadgeSightings } from "@/lib/public/embed/sightings/list-sightings";
 import { formatUtc } from "@/lib/format/dates";
 import { domainDisplayText } from "@/lib/format/domain-display";
 import { listWatches, WATCH_LIMIT } from "@/lib/watches/manage-watches";

@@ -2,7 +2,7 @@
 
 import { useActionState, useId } from "react";
 import { Alert, FieldError, buttonClass, inputClass, secondaryButtonClass } from "@/components/portal";
-import { principalAction, type PrincipalState } from "@/lib/agents/principal-form-action";
+import { principalAction, type PrincipalState } from "@/lib/records/principal-form-action";
 import type { PrincipalCandidate } from "@/lib/agents/principal-candidates";
 
 type Props = {

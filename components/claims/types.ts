@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { AuthContext } from "@/lib/accounts/types";
-import type { RecordObject } from "@/lib/records/serialize-record";
+import type { RecordObject } from "@/lib/public/record/serialize-record";
 
 export type Evidence = Record<string, unknown>;
 

@@ -38,7 +38,7 @@ export const organisations = pgTable(
   (t) => [
     uniqueIndex("organisations_lei_idx").on(t.lei),
     index("organisations_name_key_idx").on(t.nameKey),
-    // The directory's "verified organisations with this name" (lib/directory/verified-organisations.ts): a word search, not a scan.
+    // The directory's "verified organisations with this name" (lib/public/directory/verified-organisations.ts): a word search, not a scan.
     index("organisations_verified_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.legalName})`).where(sql`status = 'verified'`),
   ],
 );

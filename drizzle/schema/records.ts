@@ -9,6 +9,9 @@ export const RECORD_STATUSES = [
 ] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
+/** How a record was checked, weakest first (spec 2.2): stated by the account, checked by a source, confirmed by a reviewer. */
+export const EVIDENCE_LEVELS = ["participant_attested", "source_verified", "evidence_verified"] as const;
+
 export const SEARCH_WORD_GLUE = "[.@/:_-]+";
 
 export const records = pgTable(
@@ -20,9 +23,7 @@ export const records = pgTable(
     claimType: text("claim_type").notNull(),
     subject: text("subject").notNull(),
     claim: text("claim").notNull(),
-    evidenceLevel: text("evidence_level", {
-      enum: ["participant_attested", "source_verified", "evidence_verified"],
-    }).notNull(),
+    evidenceLevel: text("evidence_level", { enum: EVIDENCE_LEVELS }).notNull(),
     visibility: text("visibility", { enum: ["public", "private"] }).notNull(),
     /** The part of the evidence that is published and signed. */
     evidencePublic: jsonb("evidence_public").$type<Record<string, unknown>>().notNull(),
@@ -82,9 +83,9 @@ export const recordHistory = pgTable(
     by: text("by").notNull(),
   },
   (t) => [
-    /** A record's latest entries, and older pages of them (lib/records/history-page.ts): `ORDER BY seq DESC LIMIT n`. */
+    /** A record's latest entries, and older pages of them (lib/record-model/history-page.ts): `ORDER BY seq DESC LIMIT n`. */
     index("record_history_record_idx").on(t.recordId, t.seq),
-    /** The entry in force at an instant (status?at=, lib/records/status-at.ts): the latest `at` at or before it, by index. */
+    /** The entry in force at an instant (status?at=, lib/public/record/status-at.ts): the latest `at` at or before it, by index. */
     index("record_history_record_at_idx").on(t.recordId, t.at, t.seq),
   ],
 );
@@ -92,7 +93,7 @@ export const recordHistory = pgTable(
 /**
  * How many entries each record's history holds, kept by a statement trigger on
  * record_history inserts (migration 0027), so an answer can say "the latest 50 of N" without
- * counting N rows (lib/records/history-page.ts).
+ * counting N rows (lib/record-model/history-page.ts).
  */
 export const recordHistoryCounts = pgTable("record_history_counts", {
   recordId: text("record_id").primaryKey().references(() => records.id),
@@ -103,7 +104,7 @@ export const recordHistoryCounts = pgTable("record_history_counts", {
  * What a record rests on, as data: `record_id` depends on `target_id` in the given `role`
  * (an agent on its principal's company record, a listing on its domain, payee and licence
  * records). Written with the record, in the same statement or transaction; the record's
- * public view reads the standing of its targets through it (lib/records/public-view.ts).
+ * public view reads the standing of its targets through it (lib/public/record/public-view.ts).
  */
 export const recordLinks = pgTable(
   "record_links",

@@ -3,7 +3,7 @@ import { records } from "./records";
 import { createdAt } from "./columns";
 
 /**
- * Each record's place in the Bitstring Status Lists of its W3C credential (lib/vc): one
+ * Each record's place in the Bitstring Status Lists of its W3C credential (lib/public/vc): one
  * global index, given the first time the record's credential is asked for and never changed.
  * List `n` holds indexes [n·131072, (n+1)·131072); the bit at `index mod 131072` is the
  * record's. The same index is used in the revocation and the suspension list.
@@ -18,7 +18,7 @@ export const vcStatusEntries = pgTable("vc_status_entries", {
  * Which status-list positions may have changed, in order (`seq`): written by database triggers
  * (migration 0028) whenever a record with a status index changes status, expiry or
  * environment, and when a record gets its index. A process holding a built list reads only the
- * rows after the last `seq` it applied (lib/vc/status-list.ts) and re-reads those records:
+ * rows after the last `seq` it applied (lib/public/vc/status-list.ts) and re-reads those records:
  * a list is updated, never rebuilt, after a status change.
  */
 export const statusListChanges = pgTable(

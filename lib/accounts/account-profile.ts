@@ -3,8 +3,8 @@ import { z } from "zod";
 import { accounts, organisations, records } from "@/drizzle/schema";
 import { accountDomainClaimTypes } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { getCachedProfile, putCachedProfile, statusEpoch } from "@/lib/records/status-cache";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
+import { getCachedProfile, putCachedProfile, statusEpoch } from "@/lib/record-model/status-cache";
 import { getEnv } from "@/lib/env";
 import type { AuthContext } from "./types";
 

@@ -1,9 +1,9 @@
 import { and, eq, like } from "drizzle-orm";
 import { recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import { effectiveStatus } from "@/lib/records/effective-status";
-import { latestEntries } from "@/lib/records/history-page";
-import { issuedStatusAt } from "@/lib/records/status-from-history";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
+import { latestEntries } from "@/lib/record-model/history-page";
+import { issuedStatusAt } from "@/lib/record-model/status-from-history";
 
 /** The role under which a payment rests on the agent record that made it (record_links). */
 export const AGENT_RECORD_ROLE = "agent_record";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { recordLinks, records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import { isIssued } from "@/lib/records/effective-status";
+import { isIssued } from "@/lib/record-model/effective-status";
 import { EVM_NETWORKS, NATIVE_COIN, type EvmNetwork } from "@/lib/proofs/wallet-address";
 import { AGENT_RECORD_ROLE } from "./agent-link";
 

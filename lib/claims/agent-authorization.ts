@@ -11,9 +11,9 @@ import {
   mandateKeyDependency, mandateKeyRefKey, mandateKeyStandings, publicMandateKeyUrl, verifyMandate, type MandateKeyRef,
   type MandateKeyStanding,
 } from "@/lib/mandates/verify-mandate";
-import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/records/schemas";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/record-model/link-types";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel, type RecordCreateInput } from "@/lib/record-model/schemas";
 import { companyIdentity } from "./company-identity";
 import { refuseSourceFields } from "./field-rules";
 import { findSecretMaterial } from "./secret-material";

@@ -5,7 +5,7 @@ import { sameLegalName } from "@/lib/connectors/legal-name";
 import { getEnv } from "@/lib/env";
 import type { FieldError } from "@/lib/http/errors";
 import { evidenceRules, withEvidence } from "./field-rules";
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import type { CheckOutcome, ClaimModule, MonitorOutcome, RecheckOutcome } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified"];

@@ -1,4 +1,4 @@
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import type { ClaimModule } from "./types";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 

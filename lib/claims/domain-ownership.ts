@@ -7,7 +7,7 @@ import { getEnv } from "@/lib/env";
 import { DOMAIN_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { evidenceRules, withEvidence } from "./field-rules";
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import type { ClaimModule } from "./types";
 
 const LEVELS: readonly EvidenceLevel[] = ["source_verified"];

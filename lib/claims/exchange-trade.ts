@@ -7,7 +7,7 @@ import {
 import { getEnv } from "@/lib/env";
 import type { ErrorCode } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/record-model/schemas";
 import { onlyLevels, refuseSourceFields } from "./field-rules";
 import type { CheckOutcome, ClaimContext, ClaimModule } from "./types";
 

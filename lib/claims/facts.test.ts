@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checksOf } from "@/lib/trust/checks";
+import { claimModuleFor } from "./registry";
 import { hostIsProved, licenceOf, sameLicence } from "./verified-listing";
 
 /**
@@ -8,7 +9,7 @@ import { hostIsProved, licenceOf, sameLicence } from "./verified-listing";
  */
 const at = new Date("2026-11-25T10:00:00Z");
 const checks = (claimType: string, evidenceLevel: string, subject: string, evidence: Record<string, unknown>) =>
-  checksOf({ claimType, evidenceLevel, subject, evidence, at });
+  checksOf({ evidenceLevel, subject, evidence, at }, claimModuleFor(claimType));
 
 describe("facts per claim type", () => {
   it("domain_ownership: domain control, asked of DNS at the challenge's TXT name", () => {

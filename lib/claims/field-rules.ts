@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
 import { fieldErrors } from "@/lib/http/validation";
-import type { RecordCreateInput } from "@/lib/records/schemas";
+import type { RecordCreateInput } from "@/lib/record-model/schemas";
 import type { CheckOutcome, ClaimContext } from "./types";
 
 const SOURCE_FIELDS = ["source_name", "source_url", "checked_at"] as const;

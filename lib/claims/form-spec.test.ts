@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVIDENCE_LEVELS, type RecordCreateInput } from "@/lib/records/schemas";
+import { EVIDENCE_LEVELS, type RecordCreateInput } from "@/lib/record-model/schemas";
 import { besideField, fieldFor, inPlainWords, requestFromForm, utcTimestamp } from "./form-request";
 import { claimFormSpec, claimFormSpecs, jsonObject } from "./form-spec";
 import { documentedClaimTypes } from "./registry";

@@ -1,6 +1,6 @@
 import { z, type ZodType } from "zod";
-import { EVIDENCE_LEVEL_TEXT } from "@/lib/records/evidence-level-text";
-import { recordCreateSchema } from "@/lib/records/schemas";
+import { EVIDENCE_LEVEL_TEXT } from "@/lib/record-model/evidence-level-text";
+import { recordCreateSchema } from "@/lib/record-model/schemas";
 import { claimModuleFor, documentedClaimTypes, hasOwnModule } from "./registry";
 import type { ClaimForm, ClaimModule } from "./types";
 

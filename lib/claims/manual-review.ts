@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fieldErrors } from "@/lib/http/validation";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, type EvidenceLevel } from "@/lib/record-model/schemas";
 import type { ClaimModule } from "./types";
 import { onlyLevels } from "./field-rules";
 

@@ -1,4 +1,4 @@
-import type { RecordCreateInput } from "@/lib/records/schemas";
+import type { RecordCreateInput } from "@/lib/record-model/schemas";
 import type { CheckOutcome } from "./types";
 
 type Passed = Exclude<CheckOutcome, { kind: "fail" }>;

@@ -2,9 +2,9 @@ import type { AuthContext } from "@/lib/accounts/types";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import type { ZodType } from "zod";
 import type { ErrorCode, FieldError } from "@/lib/http/errors";
-import type { EvidenceLevel, RecordCreateInput } from "@/lib/records/schemas";
+import type { EvidenceLevel, RecordCreateInput } from "@/lib/record-model/schemas";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/records/link-types";
+import type { LinkedStanding, LinkedTarget, LinkTarget } from "@/lib/record-model/link-types";
 import type { LookupKind } from "@/lib/format/normalize";
 
 /** What a claim check decides. Expected outcomes are data, never exceptions. */
@@ -323,7 +323,7 @@ export type ClaimPolicy = {
 export type ClaimView = {
   /**
    * Fields this type adds to its record's public view — the signed status, the certificate
-   * and the record object alike (lib/records/public-view.ts). Keys must not clash with the
+   * and the record object alike (lib/public/record/public-view.ts). Keys must not clash with the
    * base fields.
    */
   publicFields?(input: PublicFieldsInput): Record<string, unknown>;
@@ -337,7 +337,7 @@ export type ClaimView = {
    * The values the public lookup (GET /api/v1/lookup) finds this type's records by — a
    * domain as a website, an address as a wallet, a listing's link, payee and licence — from
    * the subject and the public evidence. The pipeline normalises them and writes them with
-   * the record (lib/records/record-values.ts), for live public records only; a value that is
+   * the record (lib/record-model/record-values.ts), for live public records only; a value that is
    * not one of its kind is left out. Absent: no lookup finds the type's records.
    */
   lookupValues?(subject: string, evidence: Record<string, unknown>): readonly RecordValue[];
@@ -373,7 +373,7 @@ export type ClaimCapabilities = {
   provesLegalIdentity?: boolean;
   /**
    * Records of this type name a principal by link (`role`) that the owner may change after
-   * issue (PATCH /api/v1/records/{id}/principal, lib/agents/change-principal.ts), judged by `problem`.
+   * issue (PATCH /api/v1/records/{id}/principal, lib/records/change-principal.ts), judged by `problem`.
    */
   principal?: { role: string; problem: PrincipalRule };
 };

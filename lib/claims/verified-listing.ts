@@ -5,9 +5,9 @@ import { sameLegalName } from "@/lib/connectors/legal-name";
 import type { FieldError } from "@/lib/http/errors";
 import { normalizeDomain } from "@/lib/proofs/domain-name";
 import { familyOf, normalizeAddress, sameAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
-import { effectiveStatus } from "@/lib/records/effective-status";
-import type { LinkTarget } from "@/lib/records/link-types";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel } from "@/lib/records/schemas";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
+import type { LinkTarget } from "@/lib/record-model/link-types";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText, recordIdSchema, type EvidenceLevel } from "@/lib/record-model/schemas";
 import { companyIdentity } from "./company-identity";
 import { domainOwnership } from "./domain-ownership";
 import { evidenceRules } from "./field-rules";
@@ -293,7 +293,7 @@ export const verifiedListing: ClaimModule = {
     /** The operator the listing names. */
     namedValues: (_subject, evidence) =>
       typeof evidence.operator === "string" ? [{ kind: "name", value: evidence.operator, field: "evidence.operator" }] : [],
-    /** A listing is found by its link, its website, its payee and its licence number (lib/lookup normalises them). */
+    /** A listing is found by its link, its website, its payee and its licence number (lib/public/lookup normalises them). */
     lookupValues: (_subject, evidence) => {
       const e = listingEvidence.safeParse(stripComputed(evidence)).data;
       if (!e) return [];

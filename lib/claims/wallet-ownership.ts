@@ -6,7 +6,7 @@ import { WALLET_CHALLENGE_ID_RE } from "@/lib/ids";
 import { normalizeAddress, sameAddress, type WalletNetwork } from "@/lib/proofs/wallet-address";
 import { verifyWalletSignature } from "@/lib/proofs/verify-wallet-signature";
 import { evidenceRules, withEvidence } from "./field-rules";
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import type { ClaimContext, ClaimModule } from "./types";
 

@@ -3,7 +3,7 @@
  * second where an exact moment matters (a record's own page), or its day. Takes a Date or an
  * ISO 8601 string (as API answers carry them); a string that is not a date is shown as it is,
  * and no instant at all as "—". Pure, so client components use it too. (The embed badge shows
- * the reader's local time on purpose and has its own: lib/embed/badge.ts.)
+ * the reader's local time on purpose and has its own: lib/public/embed/badge.ts.)
  */
 type At = Date | string | null | undefined;
 

@@ -193,7 +193,7 @@ export function normalizeAs(kind: LookupKind, text: string): Normalized {
   }
 }
 
-/** A value of `kind`, or null: how a claim type's raw values are stored (lib/records/record-values.ts). */
+/** A value of `kind`, or null: how a claim type's raw values are stored (lib/record-model/record-values.ts). */
 export function normalizedValue(kind: LookupKind, text: string): string | null {
   const n = normalizeAs(kind, text);
   return "value" in n ? n.value : null;

@@ -1,5 +1,5 @@
 import { log, requestIdOf, runWithRequestId } from "@/lib/log/logger";
-import { observeRequest } from "@/lib/server/metrics";
+import { observeRequest } from "@/lib/log/metrics";
 import { ApiError, errorBody } from "./errors";
 
 export type RouteParams = Record<string, string | string[] | undefined>;

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { RECORD_STATUSES } from "@/drizzle/schema";
-import { EVIDENCE_LEVELS } from "@/lib/records/schemas";
+import { EVIDENCE_LEVELS, RECORD_STATUSES } from "@/drizzle/schema";
 
 /**
  * What the API answers, as zod schemas. They exist for the OpenAPI document (and tests);

@@ -7,8 +7,8 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { ACCOUNT_ID_RE, MANDATE_KEY_ID_RE } from "@/lib/ids";
 import { parseOrThrow } from "@/lib/http/validation";
-import { notifyStatusChanged } from "@/lib/records/notify-status";
-import { invalidateStatus } from "@/lib/records/status-cache";
+import { notifyStatusChanged } from "@/lib/record-model/notify-status";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 import { findPrivateKeyField, parseMandatePublicKey } from "./public-key";
 import { mandateKeyDependency } from "./verify-mandate";
 

@@ -8,15 +8,15 @@ import { walletEvidence } from "@/lib/claims/wallet-ownership";
 import type { Db } from "@/lib/db/client";
 import { ERROR_CODES } from "@/lib/http/errors";
 import { normalizeAddress, WALLET_NETWORKS } from "@/lib/proofs/wallet-address";
-import { BATCH_MAX_RECORDS, LIFECYCLE_OPERATIONS, batchCreateSchema, listRecordsQuerySchema, recordCreateSchema } from "@/lib/records/schemas";
-import type { HistoryRow, RecordRow } from "@/lib/records/serialize-record";
+import { BATCH_MAX_RECORDS, LIFECYCLE_OPERATIONS, batchCreateSchema, listRecordsQuerySchema, recordCreateSchema } from "@/lib/record-model/schemas";
+import type { HistoryRow, RecordRow } from "@/lib/public/record/serialize-record";
 import { buildOpenApi, type JsonSchema, type OpenApiDocument } from "./build-openapi";
 import { mandateKeyCreateSchema } from "@/lib/mandates/manage-mandate-keys";
 import { domainChallengeSchema, walletChallengeSchema } from "@/lib/challenges/challenge-schema";
 import { errorSchema } from "@/lib/http/error-schema";
 import { mandateKeySchema, publicMandateKeySchema } from "@/lib/mandates/mandate-key-schema";
 import { batchSchema } from "@/lib/records/batch-schema";
-import { recordSchema } from "@/lib/records/record-schema";
+import { recordSchema } from "@/lib/public/record/record-schema";
 
 // In-process: nothing here talks to the server the global setup starts. serializeRecord
 // builds URLs from the environment, read lazily on first use.
@@ -453,8 +453,8 @@ describe("response schemas", () => {
   const history: HistoryRow[] = [{ seq: 1, recordId: base.id, status: "active", at: now, reason: "Issued.", by: "owner:key_1" }];
 
   it("Record is exactly what serializeRecord produces (issued, pending, past expiry)", async () => {
-    const { serializeRecord } = await import("@/lib/records/serialize-record");
-    const { buildPublicView } = await import("@/lib/records/public-view");
+    const { serializeRecord } = await import("@/lib/public/record/serialize-record");
+    const { buildPublicView } = await import("@/lib/public/record/public-view");
     const pending: RecordRow = {
       ...base, status: "pending_review", reviewReason: "Needs a person.", issuedAt: null, validFrom: null, expiresAt: null,
       signingKeyId: null, payloadSha256: null, signature: null, signedPayload: null,

@@ -12,23 +12,23 @@ import { mandateKeyListSchema, mandateKeySchema, publicMandateKeySchema } from "
 import { batchRowResultSchema, batchSchema } from "@/lib/records/batch-schema";
 import {
   historyEntrySchema, recordIntegritySchema, recordLifecycleSchema, recordLinkSchema, recordListSchema, recordSchema,
-} from "@/lib/records/record-schema";
-import { signatureCheckSchema } from "@/lib/records/signature-check-schema";
-import { historyPageSchema } from "@/lib/records/history-page-schema";
-import { recordLogEntrySchema, recordLogSchema } from "@/lib/tlog/record-log-schema";
-import { signedPayloadSchema } from "@/lib/records/signed-payload-schema";
-import { logEntrySchema, signedStatusSchema } from "@/lib/records/signed-status-schema";
+} from "@/lib/public/record/record-schema";
+import { signatureCheckSchema } from "@/lib/public/record/signature-check-schema";
+import { historyPageSchema } from "@/lib/public/record/history-page-schema";
+import { recordLogEntrySchema, recordLogSchema } from "@/lib/public/record/record-log-schema";
+import { signedPayloadSchema } from "@/lib/public/record/signed-payload-schema";
+import { logEntrySchema, signedStatusSchema } from "@/lib/public/record/signed-status-schema";
 import { jwkSchema, jwksSchema } from "@/lib/signing/jwks-schema";
 import {
   dataIntegrityProofSchema, didDocumentSchema, multikeySchema, recordCredentialSchema, statusEntrySchema, statusListCredentialSchema,
-} from "@/lib/vc/vc-schema";
-import { lookupAnswerSchema, lookupMatchSchema, takenDownSchema } from "@/lib/lookup/lookup-schema";
-import { checkAnswerSchema, checkPartSchema } from "@/lib/check/check-schema";
+} from "@/lib/public/vc/vc-schema";
+import { lookupAnswerSchema, lookupMatchSchema, takenDownSchema } from "@/lib/public/lookup/lookup-schema";
+import { checkAnswerSchema, checkPartSchema } from "@/lib/public/check/check-schema";
 import {
   eventDetailSchema, eventListSchema, eventSchema, webhookDeletedSchema, webhookDeliveryListSchema, webhookListSchema, webhookReplayedSchema,
   webhookSchema, webhookTestSchema,
 } from "@/lib/webhooks/webhook-schema";
-import { badgeSightingListSchema, badgeSightingSchema } from "@/lib/embed/sightings/sighting-schema";
+import { badgeSightingListSchema, badgeSightingSchema } from "@/lib/public/embed/sightings/sighting-schema";
 import { webhookPublicKeysSchema } from "@/lib/webhooks/webhook-public-keys-schema";
 import { apiKeyCreatedSchema, apiKeyListSchema, apiKeySchema } from "@/lib/accounts/api-key-schema";
 

@@ -9,7 +9,7 @@ import { FILE_RETENTION_MS } from "@/lib/files/store-file";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { newOrganisationVerificationId } from "@/lib/ids";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
 import { askRegister, registerAnswerOf, type RegisterAnswer } from "./register-answer";
 
 const line = (max: number, what: string) =>

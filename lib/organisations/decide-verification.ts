@@ -13,7 +13,7 @@ import { notify } from "@/lib/notices/notify";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { ORGANISATION_VERIFICATION_ID_RE } from "@/lib/ids";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
 import { requireReviewer, type Reviewer } from "@/lib/reviews/decide-submission";
 import { askRegister, notActiveReason, registerAnswerOf, standsInRegister, type RegisterAnswer } from "./register-answer";
 import { afterOrganisationChange, refuseHeldLei, setVerifiedOrganisation } from "./set-organisation";

@@ -6,8 +6,8 @@ import { legalNameKey } from "@/lib/connectors/legal-name";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { followOrganisation } from "@/lib/records/follow-organisation";
-import { notifyStatusChanged } from "@/lib/records/notify-status";
-import { invalidateStatus } from "@/lib/records/status-cache";
+import { notifyStatusChanged } from "@/lib/record-model/notify-status";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 import { removeDefaultWatches } from "@/lib/watches/default-watches";
 import { addDefaultWatches } from "@/lib/watches/default-watches";
 

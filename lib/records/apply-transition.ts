@@ -5,12 +5,12 @@ import { accountDependency } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
-import { notifyStatusChanged } from "./notify-status";
-import { effectiveStatus, isIssued } from "./effective-status";
-import { loadPublicView } from "./public-view";
-import { serializeRecord, type RecordRow } from "./serialize-record";
-import { lapsedParts, partLapsedReason, type LapsedPart } from "./lapsed-parts";
-import { lastMover, PART_ACTOR } from "./standing-actor";
+import { notifyStatusChanged } from "@/lib/record-model/notify-status";
+import { effectiveStatus, isIssued } from "@/lib/record-model/effective-status";
+import { loadPublicView } from "@/lib/public/record/public-view";
+import { serializeRecord, type RecordRow } from "@/lib/public/record/serialize-record";
+import { lapsedParts, partLapsedReason, type LapsedPart } from "@/lib/record-model/lapsed-parts";
+import { lastMover, PART_ACTOR } from "@/lib/record-model/standing-actor";
 
 export type Transition = {
   next: RecordStatus; at: Date; reason: string; by: string; operation: string; supersededBy?: string;

@@ -4,11 +4,11 @@ import { expiryFor, nextRecheckAt } from "@/lib/claims/registry";
 import { stripSecrets } from "@/lib/claims/strip-secrets";
 import type { CheckOutcome, ClaimModule, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import { newRecordId } from "@/lib/ids";
-import type { RecordCreateInput } from "./schemas";
-import type { LinkedTarget } from "./link-types";
-import { buildPublicView } from "./public-view";
+import type { RecordCreateInput } from "@/lib/record-model/schemas";
+import type { LinkedTarget } from "@/lib/record-model/link-types";
+import { buildPublicView } from "@/lib/public/record/public-view";
 import { entryEvent, recordEntry } from "./record-entry";
-import { serializeRecord, type RecordRow } from "./serialize-record";
+import { serializeRecord, type RecordRow } from "@/lib/public/record/serialize-record";
 import { signIssue } from "./signed-payload";
 
 /** A check outcome that lets the record be written: issued, or pending review. */

@@ -3,7 +3,7 @@ import { fieldErrorSchema } from "@/lib/http/error-schema";
 import type { Assert, Fits, Out, SameKeys } from "@/lib/http/response-checks";
 import { recordStatusSchema } from "@/lib/http/response-primitives";
 import type { BatchAnswer, BatchOutcome } from "./batch-answer";
-import { recordIdSchema } from "./schemas";
+import { recordIdSchema } from "@/lib/record-model/schemas";
 
 /** The answer to a batch: the contract of batchAnswer (./batch-answer). */
 

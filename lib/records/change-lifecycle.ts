@@ -7,13 +7,13 @@ import { ApiError } from "@/lib/http/errors";
 import type { SharedRateLimiter } from "@/lib/http/rate-limit";
 import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
 import { rateLimitHeaders } from "@/lib/http/with-rate-limit";
-import { effectiveStatus } from "./effective-status";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
 import { applyTransition } from "./apply-transition";
-import { getRecordOrThrow } from "./get-record";
+import { getRecordOrThrow } from "@/lib/record-model/get-record";
 import { recheckBeforeReinstate, recheckDue, refuseReinstateWhilePartsLapsed, storeRecheck } from "./reinstate-rules";
-import { lastMover, moverKind } from "./standing-actor";
-import type { LifecycleInput, LifecycleOperation } from "./schemas";
-import { invalidateStatus } from "./status-cache";
+import { lastMover, moverKind } from "@/lib/record-model/standing-actor";
+import type { LifecycleInput, LifecycleOperation } from "@/lib/record-model/schemas";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 
 /** CONTRACT, Lifecycle: the only allowed moves. Everything else is 409 invalid_transition. */
 export const TRANSITIONS: Partial<Record<RecordStatus, Partial<Record<LifecycleOperation, RecordStatus>>>> = {

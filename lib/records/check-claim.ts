@@ -3,8 +3,8 @@ import type { AuthContext } from "@/lib/accounts/types";
 import type { CheckOutcome, ClaimRequest, ViewExtras } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { filesOfAccount } from "@/lib/files/get-file";
-import type { LinkedTarget } from "./link-types";
-import { loadLinkTargets } from "./public-view";
+import type { LinkedTarget } from "@/lib/record-model/link-types";
+import { loadLinkTargets } from "@/lib/record-model/link-targets";
 
 /** A check's outcome and, for one that passed, the records the new record rests on (written with it). */
 export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: ViewExtras };

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { meterLiveUsage, requireActivePlan, requireReviewAllowance } from "@/lib/accounts/plans";
 import { getAccountProfile } from "@/lib/accounts/account-profile";
-import { notifyStatusChanged } from "./notify-status";
-import { invalidateStatus } from "./status-cache";
+import { notifyStatusChanged } from "@/lib/record-model/notify-status";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 import type { AuthContext } from "@/lib/accounts/types";
 import { claimModuleFor, likelyTypoOf } from "@/lib/claims/registry";
 import type { ClaimRequest } from "@/lib/claims/types";
@@ -17,7 +17,7 @@ import { assemble, type Passed } from "./assemble-record";
 import { checkClaim } from "./check-claim";
 import { insertRecordBundle, type BundleKey, type RecordBundle } from "./insert-record-bundle";
 import { movedByNewRecords } from "./moved-by-new-records";
-import { recordCreateSchema, type RecordCreateInput } from "./schemas";
+import { recordCreateSchema, type RecordCreateInput } from "@/lib/record-model/schemas";
 import { watchMatchesOf } from "./watch-entry";
 import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
 

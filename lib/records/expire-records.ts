@@ -4,7 +4,7 @@ import { reject } from "./reject-submission";
 import { records } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
-import { invalidateStatus } from "./status-cache";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 
 /** Records whose validity ended but that still read as live in the table: what expireDueRecords moves. */
 export const expiryDue = () => and(inArray(records.status, ["active", "suspended"]), lte(records.expiresAt, sql`now()`));

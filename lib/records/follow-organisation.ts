@@ -4,8 +4,8 @@ import { loadAccountProfiles, NO_PROFILE } from "@/lib/accounts/account-profile"
 import { accountPartClaimTypes, claimModuleFor } from "@/lib/claims/registry";
 import type { Tx } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
-import { effectiveStatus, isIssued } from "./effective-status";
-import { lastMover, ORGANISATION_ACTOR } from "./standing-actor";
+import { effectiveStatus, isIssued } from "@/lib/record-model/effective-status";
+import { lastMover, ORGANISATION_ACTOR } from "@/lib/record-model/standing-actor";
 
 /** At most this many of an account's records follow one change of its organisation in one transaction. */
 const MAX_FOLLOWERS = 5000;

@@ -4,7 +4,7 @@ import { storeKeyDone } from "@/lib/idempotency/key-store";
 import type { Answer, KeyClaim } from "@/lib/idempotency/types";
 import { appendLeavesCte } from "@/lib/tlog/store";
 import type { entryEvent, RecordEntry } from "./record-entry";
-import type { RecordRow } from "./serialize-record";
+import type { RecordRow } from "@/lib/public/record/serialize-record";
 
 const t = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -4,9 +4,9 @@ import { records, type RecordStatus } from "@/drizzle/schema";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "@/lib/accounts/types";
 import type { Db } from "@/lib/db/client";
-import type { listRecordsQuerySchema } from "./schemas";
-import { loadPublicViews } from "./public-view";
-import { serializeRecord } from "./serialize-record";
+import type { listRecordsQuerySchema } from "@/lib/record-model/schemas";
+import { loadPublicViews } from "@/lib/public/record/public-view";
+import { serializeRecord } from "@/lib/public/record/serialize-record";
 
 /** Filter on the status a client sees: past expires_at reads as expired before the sweep writes it. */
 function statusIs(status: RecordStatus): SQL {

@@ -4,9 +4,9 @@ import { monitoredClaimTypes } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
-import { lastMover, RECHECK_ACTOR } from "./standing-actor";
-import { invalidateStatus } from "./status-cache";
-import { metrics } from "@/lib/server/metrics";
+import { lastMover, RECHECK_ACTOR } from "@/lib/record-model/standing-actor";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
+import { metrics } from "@/lib/log/metrics";
 
 export { RECHECK_ACTOR };
 

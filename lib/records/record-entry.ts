@@ -1,6 +1,6 @@
 import { recordHistory, type records } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import { recordValuesOf, replaceRecordValues, type RecordValueRow } from "@/lib/records/record-values";
+import { recordValuesOf, replaceRecordValues, type RecordValueRow } from "@/lib/record-model/record-values";
 import { buildEvent } from "@/lib/outbox/write-event";
 import { appendLeaves, recordLeaf, type LogLeaf } from "@/lib/tlog/store";
 

@@ -7,9 +7,10 @@ import { claimModuleFor } from "@/lib/claims/registry";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
-import { getRecordOrThrow } from "./get-record";
-import { loadPublicView, loadStoredLinkTargets } from "./public-view";
-import { serializeRecord } from "./serialize-record";
+import { getRecordOrThrow } from "@/lib/record-model/get-record";
+import { loadPublicView } from "@/lib/public/record/public-view";
+import { loadStoredLinkTargets } from "@/lib/record-model/link-targets";
+import { serializeRecord } from "@/lib/public/record/serialize-record";
 
 export const evidenceRefreshSchema = z
   .strictObject({

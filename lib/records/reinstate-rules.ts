@@ -3,8 +3,8 @@ import { records } from "@/drizzle/schema";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
-import { metrics } from "@/lib/server/metrics";
-import { lapsedParts, partLapsedReason } from "./lapsed-parts";
+import { metrics } from "@/lib/log/metrics";
+import { lapsedParts, partLapsedReason } from "@/lib/record-model/lapsed-parts";
 
 /**
  * A record that stands only with its parts (`policy.followsParts`) is not reinstated — by its owner or

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { recordHistory, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { writeEvent } from "@/lib/outbox/write-event";
-import { loadPublicView } from "./public-view";
-import { serializeRecord, type RecordRow } from "./serialize-record";
+import { loadPublicView } from "@/lib/public/record/public-view";
+import { serializeRecord, type RecordRow } from "@/lib/public/record/serialize-record";
 
 /**
  * Move a locked pending submission to `rejected` inside `tx`: the row (with the reason the

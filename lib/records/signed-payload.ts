@@ -1,5 +1,6 @@
 import { getEnv } from "@/lib/env";
 import { signJson } from "@/lib/signing/canonical";
+import { claimModuleFor } from "@/lib/claims/registry";
 import { checksOf } from "@/lib/trust/checks";
 
 type Signed = {
@@ -25,7 +26,7 @@ export function buildSignedPayload(r: Signed) {
     /** Who made the statement: the account's organisation name when it was issued. */
     account: { name: r.accountName },
     /** What was checked, by whom (lib/trust/checks.ts): signed by records issued since organisations were verified. */
-    checks: checksOf({ claimType: r.claimType, evidenceLevel: r.evidenceLevel, subject: r.subject, evidence: r.evidence, at: r.issuedAt }),
+    checks: checksOf({ evidenceLevel: r.evidenceLevel, subject: r.subject, evidence: r.evidence, at: r.issuedAt }, claimModuleFor(r.claimType)),
     issuer: getEnv().publicBaseUrl,
   };
 }

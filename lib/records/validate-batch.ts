@@ -2,7 +2,7 @@ import { ApiError, type FieldError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { validateRecordInput } from "./create-record";
 import type { ClaimRequest } from "@/lib/claims/types";
-import { BATCH_MAX_RECORDS, batchEnvelopeSchema } from "./schemas";
+import { BATCH_MAX_RECORDS, batchEnvelopeSchema } from "@/lib/record-model/schemas";
 
 export type RowErrors = { index: number; errors: FieldError[] };
 

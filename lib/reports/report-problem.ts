@@ -10,8 +10,8 @@ import { writeAudit } from "@/lib/audit/staff-audit";
 import type { SharedRateLimiter } from "@/lib/http/rate-limit";
 import { sharedRateLimiter } from "@/lib/http/shared-rate-limiter";
 import { newReportId } from "@/lib/ids";
-import { getPublicRecord } from "@/lib/records/get-record";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
+import { getPublicRecord } from "@/lib/record-model/get-record";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
 
 export const reportSchema = z.strictObject({
   message: z.string().trim().min(10, "Tell us in a few words what is wrong (at least 10 characters).").max(2000)

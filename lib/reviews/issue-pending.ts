@@ -7,11 +7,11 @@ import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry"
 import { ApiError } from "@/lib/http/errors";
 import { applyTransition } from "@/lib/records/apply-transition";
 import { movedByNewRecords } from "@/lib/records/moved-by-new-records";
-import { notifyStatusChanged } from "@/lib/records/notify-status";
+import { notifyStatusChanged } from "@/lib/record-model/notify-status";
 import { entryEvent, recordEntry, writeEntry } from "@/lib/records/record-entry";
-import type { EvidenceLevel } from "@/lib/records/schemas";
-import { loadPublicView } from "@/lib/records/public-view";
-import { serializeRecord, type RecordRow } from "@/lib/records/serialize-record";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
+import { loadPublicView } from "@/lib/public/record/public-view";
+import { serializeRecord, type RecordRow } from "@/lib/public/record/serialize-record";
 import { signIssue } from "@/lib/records/signed-payload";
 import { matchWatches } from "@/lib/watches/match-watches";
 import type { WatchMail } from "@/lib/watches/send-watch-mail";

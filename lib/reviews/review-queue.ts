@@ -3,7 +3,7 @@ import { accounts, records, reviewDecisions } from "@/drizzle/schema";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { RECORD_ID_RE } from "@/lib/ids";
-import { loadRecentHistories } from "@/lib/records/history-page";
+import { loadRecentHistories } from "@/lib/record-model/history-page";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
 import { approvalRecheckInput, recheckableModule } from "./decide-submission";
 import { evidenceBasis, firstApproval } from "./four-eyes";

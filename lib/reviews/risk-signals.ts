@@ -2,7 +2,7 @@ import { domainToUnicode } from "node:url";
 import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { accounts, organisations, recordReports, records, recordValues, staffAudit } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
-import { recordValuesOf } from "@/lib/records/record-values";
+import { recordValuesOf } from "@/lib/record-model/record-values";
 import { findWatchHits } from "@/lib/watches/match-watches";
 import { recordWatchValues, type WatchedValue } from "@/lib/watches/record-watch-values";
 import { domainKeySkeleton, nameKey, registrableDomain, skeletonOf } from "@/lib/watches/watch-value";

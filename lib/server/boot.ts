@@ -2,9 +2,9 @@ import { g as runtime, writeRuntimeFile } from "@/lib/admin/runtime-file";
 import { allowances } from "@/lib/accounts/plans";
 import { FAST_PASSWORD_HASH_WARNING, getEnv, INSECURE_WEBHOOKS_WARNING } from "@/lib/env";
 import { getHandle, runPgliteInWorker } from "@/lib/db/client";
-import { backfillRecordValues } from "@/lib/records/record-values";
+import { backfillRecordValues } from "@/lib/record-model/record-values";
 import { backfillLookalikeKeys } from "@/lib/watches/default-watches";
-import { invalidateStatus, STATUS_CHANNEL } from "@/lib/records/status-cache";
+import { invalidateStatus, STATUS_CHANNEL } from "@/lib/record-model/status-cache";
 import { keyring } from "@/lib/signing/keys";
 import { noteKey } from "@/lib/tlog/note";
 import { logConflict, noteLogConflict } from "@/lib/tlog/health";
@@ -14,7 +14,7 @@ import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
 import { sweepOnce } from "./sweep";
-import { flushSightings } from "@/lib/embed/sightings/flush-sightings";
+import { flushSightings } from "@/lib/public/embed/sightings/flush-sightings";
 
 const g = globalThis as unknown as { __prsBooted?: boolean };
 
@@ -113,7 +113,7 @@ function startCheckpointing(handle: Awaited<ReturnType<typeof getHandle>>, inter
 }
 
 /**
- * Badge sightings counted in memory (lib/embed/sightings) go to the database every
+ * Badge sightings counted in memory (lib/public/embed/sightings) go to the database every
  * `intervalMs`, from every instance (counts add up; each new uncovered host is reported once).
  * What is counted when the process stops between two rounds is lost: at most one interval's.
  */

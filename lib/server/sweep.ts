@@ -3,7 +3,7 @@ import { purgeRevokedSessions } from "@/lib/auth/session-revocation";
 import { rowsOf, type Db, type Handle } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { purgeRateLimits } from "@/lib/http/shared-rate-limiter";
-import { purgeStatusListChanges } from "@/lib/vc/status-list";
+import { purgeStatusListChanges } from "@/lib/public/vc/status-list";
 import { purgeIdempotencyKeys } from "@/lib/idempotency/key-store";
 import { closeStaleSubmissions, expireDueRecords, expiryDue, staleSubmissionsDue } from "@/lib/records/expire-records";
 import { recheckDue, recheckRecords } from "@/lib/records/recheck-records";

@@ -4,7 +4,7 @@ import { keyDisplay } from "@/lib/accounts/key-display";
 import { listAudit } from "@/lib/audit/staff-audit";
 import type { Db } from "@/lib/db/client";
 import { ACCOUNT_ID_RE } from "@/lib/ids";
-import { effectiveStatus } from "@/lib/records/effective-status";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
 import { assessRisk, plainValues } from "@/lib/reviews/risk-signals";
 
 /** How many of an account's records, reports and audit entries the console page lists (newest first). */

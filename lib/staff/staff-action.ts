@@ -11,11 +11,11 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { applyTransition } from "@/lib/records/apply-transition";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
-import { effectiveStatus, isIssued } from "@/lib/records/effective-status";
+import { effectiveStatus, isIssued } from "@/lib/record-model/effective-status";
 import { recheckBeforeReinstate, refuseReinstateWhilePartsLapsed, storeRecheck } from "@/lib/records/reinstate-rules";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
-import { staffActor } from "@/lib/records/standing-actor";
-import { invalidateStatus } from "@/lib/records/status-cache";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
+import { staffActor } from "@/lib/record-model/standing-actor";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 
 export const STAFF_OPERATIONS = ["suspend", "reinstate", "revoke"] as const;
 export type StaffOperation = (typeof STAFF_OPERATIONS)[number];

@@ -10,12 +10,12 @@ import { ACCOUNT_ID_RE } from "@/lib/ids";
 import { notify } from "@/lib/notices/notify";
 import { applyTransition } from "@/lib/records/apply-transition";
 import { TRANSITIONS } from "@/lib/records/change-lifecycle";
-import { effectiveStatus } from "@/lib/records/effective-status";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
 import { recheckBeforeReinstate, refuseReinstateWhilePartsLapsed, storeRecheck } from "@/lib/records/reinstate-rules";
-import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/records/schemas";
+import { NO_CONTROL, NO_HIDDEN, noControl, noHiddenText } from "@/lib/record-model/schemas";
 import type { Staff } from "./staff-action";
-import { ACCOUNT_SUSPENSION_PREFIX, accountSuspensionActor } from "@/lib/records/standing-actor";
-import { invalidateStatus } from "@/lib/records/status-cache";
+import { ACCOUNT_SUSPENSION_PREFIX, accountSuspensionActor } from "@/lib/record-model/standing-actor";
+import { invalidateStatus } from "@/lib/record-model/status-cache";
 import { writeAudit } from "@/lib/audit/staff-audit";
 
 /** The reason is public: each suspended record's certificate says "Suspended by Proof Records: ‹reason›". */

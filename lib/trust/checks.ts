@@ -1,5 +1,4 @@
-import { claimModuleFor } from "@/lib/claims/registry";
-import type { CheckedFact } from "@/lib/claims/types";
+import type { CheckedFact, ClaimModule } from "@/lib/claims/types";
 
 /**
  * What was checked about a record, by whom, on what (CONTRACT "Trust model" → "What was
@@ -11,12 +10,13 @@ import type { CheckedFact } from "@/lib/claims/types";
  */
 export type Check = { fact: string; by: "source" | "signature" | "reviewer" | "account"; source?: string; at: string };
 
-type CheckedRecord = { claimType: string; evidenceLevel: string; subject: string; evidence: Record<string, unknown>; at: Date };
+type CheckedRecord = { evidenceLevel: string; subject: string; evidence: Record<string, unknown>; at: Date };
 
-export function checksOf(r: CheckedRecord): Check[] {
+/** `module`: the record's claim type, already resolved by the caller. */
+export function checksOf(r: CheckedRecord, module: ClaimModule): Check[] {
   const at = r.at.toISOString();
   if (r.evidenceLevel === "participant_attested") return [{ fact: "statement", by: "account", at }];
-  const facts: readonly CheckedFact[] = claimModuleFor(r.claimType).view?.facts?.(r.subject, r.evidence) ?? [];
+  const facts: readonly CheckedFact[] = module.view?.facts?.(r.subject, r.evidence) ?? [];
   if (r.evidenceLevel === "evidence_verified") {
     // A reviewer confirmed it: every fact is the reviewer's, whatever a source would have said.
     const named = facts.length > 0 ? facts : [{ fact: "claim", by: "source" as const, source: sourceNamed(r.evidence) }];

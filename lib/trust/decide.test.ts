@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AccountProfile } from "@/lib/accounts/account-profile";
-import { speakerName } from "@/lib/records/evidence-level-text";
+import { speakerName } from "@/lib/record-model/evidence-level-text";
 import { badgeHosts, decideTrust, recordHosts, speakerOf, type TrustFacts } from "./decide";
 
 const org = (over: Partial<NonNullable<AccountProfile["organisation"]>> = {}): NonNullable<AccountProfile["organisation"]> => ({

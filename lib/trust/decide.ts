@@ -3,7 +3,7 @@ import type { AccountProfile } from "@/lib/accounts/account-profile";
 /**
  * The one trust decision (CONTRACT "Trust model"): for a record now — who is speaking,
  * whether what it states was checked, whether it still stands — and from these what each
- * public surface may say. The public view (lib/records/public-view.ts) carries it to the
+ * public surface may say. The public view (lib/public/record/public-view.ts) carries it to the
  * certificate, signed status, record object, VC and badge; lookup, /check and the directory
  * take it from `decideTrust` for their matches. None of them recomputes it.
  */
@@ -59,7 +59,7 @@ export const LOOKUP_RANK = { verified: 3, checked: 2, attested: 1 } as const;
 
 /**
  * The one coverage rule (CONTRACT "Embed badge"; issue 38, item 13): the exact hosts a record
- * is about — the hosts it proved or names, as proved (`www.` kept: lib/records/public-view.ts
+ * is about — the hosts it proved or names, as proved (`www.` kept: lib/public/record/public-view.ts
  * `provedHostsOf`), and the domains its account proves now (`verified_domains`: active live
  * records of a type that proves an account domain — for a verified organisation these include
  * the domains the reviewer confirmed). A proof of `x` covers `x` and `www.x`; a proof of

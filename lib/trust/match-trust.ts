@@ -3,10 +3,10 @@ import { recordLinks, records } from "@/drizzle/schema";
 import { getAccountProfiles, NO_PROFILE, type AccountProfile } from "@/lib/accounts/account-profile";
 import { claimModuleFor } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
-import { effectiveStatus } from "@/lib/records/effective-status";
+import { effectiveStatus } from "@/lib/record-model/effective-status";
 import { decideTrust, type Trust } from "./decide";
 
-/** A record a lookup or /check found: live, public and active now (lib/lookup/find-matches.ts). */
+/** A record a lookup or /check found: live, public and active now (lib/public/lookup/find-matches.ts). */
 export type FoundRecord = { id: string; accountId: string; evidenceLevel: string; claimType: string };
 export type JudgedRecord<T extends FoundRecord> = T & { account: AccountProfile; trust: Trust };
 

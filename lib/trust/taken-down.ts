@@ -2,7 +2,7 @@ import { and, desc, eq, like, or } from "drizzle-orm";
 import { recordHistory, records, recordValues } from "@/drizzle/schema";
 import type { DbOrTx } from "@/lib/db/client";
 import { normalizedValue, type LookupValue } from "@/lib/format/normalize";
-import { recordUrls } from "@/lib/records/urls";
+import { recordUrls } from "@/lib/record-model/urls";
 
 /**
  * Take-downs keep warning (issue 38, item 11). A value — a website, an IBAN, a wallet, a

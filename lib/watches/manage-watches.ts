@@ -4,7 +4,7 @@ import { accounts, records, recordValues, watches, watchMatches } from "@/drizzl
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { newWatchId, WATCH_ID_RE } from "@/lib/ids";
-import { recordUrls } from "@/lib/records/urls";
+import { recordUrls } from "@/lib/record-model/urls";
 import { watchLookalikeKeys } from "./lookalike";
 import { fireWatches, type Found } from "./match-watches";
 import { sendWatchMails, type WatchMail } from "./send-watch-mail";

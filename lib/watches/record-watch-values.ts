@@ -1,5 +1,5 @@
 import { claimModuleFor } from "@/lib/claims/registry";
-import type { RecordValueRow } from "@/lib/records/record-values";
+import type { RecordValueRow } from "@/lib/record-model/record-values";
 import { domainKeySkeleton, nameKey, registrableDomain, skeletonOf, type WatchKind } from "./watch-value";
 
 /** One value of a record, as a watch of `kind` compares it: `key` its normal form, `skeleton` for names and domains. */

@@ -1,6 +1,6 @@
 import { log } from "@/lib/log/logger";
 import { sendMail } from "@/lib/mail/send-mail";
-import { recordUrls } from "@/lib/records/urls";
+import { recordUrls } from "@/lib/record-model/urls";
 
 /** A watch that fired, as its owner is told by mail. */
 export type WatchMail = { to: string; watch: { kind: string; value: string }; how: "exact" | "confusable" | "lookalike"; value: string; recordId: string };

@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { EVENT_ID_RE, newDeliveryId, newWebhookId, newWebhookSecret, WEBHOOK_ID_RE } from "@/lib/ids";
 import { buildEvent, SUBSCRIBABLE_EVENTS } from "@/lib/outbox/write-event";
-import { NO_CONTROL, noControl } from "@/lib/records/schemas";
+import { NO_CONTROL, noControl } from "@/lib/record-model/schemas";
 import { checkWebhookUrl } from "./destination";
 import { trimBacklog } from "./trim-backlog";
 

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { WithSpeaker } from "@/components/speaker-name";
-import { WHO } from "@/lib/records/evidence-level-text";
+import { WHO } from "@/lib/record-model/evidence-level-text";
 
 /** The speaking account in a sentence (issue 38, item 8): a self-declared name as data, the sentence otherwise as text. */
 const html = (text: string, account: { name: string | null; name_verified?: boolean }) => renderToStaticMarkup(createElement(WithSpeaker, { text, account }));

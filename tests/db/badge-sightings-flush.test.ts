@@ -6,9 +6,9 @@ import { dataLayerTest } from "./setup";
 // In-process: two instances' rounds flushing the same new sightings at once (on PostgreSQL,
 // concurrent transactions on the pool; on PGlite, one after the other).
 const { db, sandboxCustomer, liveCustomer, create } = await dataLayerTest({ ownDatabase: "sightings" });
-const { addSightings } = await import("@/lib/embed/sightings/flush-sightings");
-const { noteBadgeRequest, takeSightings, MAX_PENDING } = await import("@/lib/embed/sightings/sighting-counter");
-const { HOSTS_PER_RECORD, REPORTS_PER_DAY } = await import("@/lib/embed/sightings/flush-sightings");
+const { addSightings } = await import("@/lib/public/embed/sightings/flush-sightings");
+const { noteBadgeRequest, takeSightings, MAX_PENDING } = await import("@/lib/public/embed/sightings/sighting-counter");
+const { HOSTS_PER_RECORD, REPORTS_PER_DAY } = await import("@/lib/public/embed/sightings/flush-sightings");
 
 async function record() {
   const { auth } = await sandboxCustomer({ tag: "sight" });

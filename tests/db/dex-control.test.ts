@@ -55,10 +55,10 @@ const { records } = await import("@/drizzle/schema");
 const { createDomainChallenge, createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { decideSubmission, rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");
-const { getSignedStatus } = await import("@/lib/records/signed-status");
+const { getSignedStatus } = await import("@/lib/public/record/signed-status");
 const { refreshEvidence } = await import("@/lib/records/refresh-evidence");
-const { answerLookup } = await import("@/lib/lookup/answer-lookup");
-const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
+const { answerLookup } = await import("@/lib/public/lookup/answer-lookup");
+const { lookupRequestFrom } = await import("@/lib/public/lookup/lookup-query");
 const { publicJwks } = await import("@/lib/signing/keys");
 
 const reviewer = await newReviewer();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dataLayerTest, onPostgres } from "./setup";
 
 /*
- * The directory's search (lib/directory/list-directory.ts) on both databases: whole words of
+ * The directory's search (lib/public/directory/list-directory.ts) on both databases: whole words of
  * subject or claim, from `records.search_words` (migration 0032). A page is read either from the
  * newest listed records (two window sizes) or from the word index; these tests check that each gives
  * exactly the page a plain scan of every listed record would, and which index each reads. The
@@ -11,9 +11,9 @@ import { dataLayerTest, onPostgres } from "./setup";
  */
 const { db } = await dataLayerTest({ ownDatabase: "directory_search" });
 const { records } = await import("@/drizzle/schema");
-const { listDirectory, RECENT_WINDOW, DIRECTORY_PAGE } = await import("@/lib/directory/list-directory");
+const { listDirectory, RECENT_WINDOW, DIRECTORY_PAGE } = await import("@/lib/public/directory/list-directory");
 const { createAccount } = await import("@/lib/accounts/create-account");
-const { verifiedOrganisationsQuery } = await import("@/lib/directory/verified-organisations");
+const { verifiedOrganisationsQuery } = await import("@/lib/public/directory/verified-organisations");
 
 const rowsOf = (res: unknown) => (Array.isArray(res) ? res : (res as { rows: unknown[] }).rows) as Record<string, unknown>[];
 const accountId = (await createAccount(db, { email: `dir-${Date.now()}@example.test` })).accountId;

@@ -17,10 +17,10 @@ const { recordValues } = await import("@/drizzle/schema");
 const { registerClaimType } = await import("@/lib/claims/registry");
 const { createBatch } = await import("@/lib/records/create-batch");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
-const { backfillRecordValues } = await import("@/lib/records/record-values");
+const { backfillRecordValues } = await import("@/lib/record-model/record-values");
 const { setVerifiedOrganisation, afterOrganisationChange } = await import("@/lib/organisations/set-organisation");
-const { answerLookup } = await import("@/lib/lookup/answer-lookup");
-const { lookupRequestFrom } = await import("@/lib/lookup/lookup-query");
+const { answerLookup } = await import("@/lib/public/lookup/answer-lookup");
+const { lookupRequestFrom } = await import("@/lib/public/lookup/lookup-query");
 const { pgRateLimiter } = await import("@/lib/http/shared-rate-limiter");
 const { publicJwks } = await import("@/lib/signing/keys");
 

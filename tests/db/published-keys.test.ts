@@ -10,7 +10,7 @@ const { dir, db } = await dataLayerTest({ prefix: "prs-keys-" });
 const { signingKeys } = await import("@/drizzle/schema");
 const keys = await import("@/lib/signing/keys");
 const { publishLocalKeys, loadPublishedKeys, publishedJwks, publishedKeySet, KeyConflict } = await import("@/lib/signing/published-keys");
-const { didDocument } = await import("@/lib/vc/did");
+const { didDocument } = await import("@/lib/public/vc/did");
 const { signJson } = await import("@/lib/signing/canonical");
 const { inArray } = await import("drizzle-orm");
 

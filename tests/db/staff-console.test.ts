@@ -12,7 +12,7 @@ import { dataLayerTest, uniqueEmail } from "./setup";
  */
 const { db, reviewer: newReviewer, create, keyAnswer } = await dataLayerTest({ env: { SMTP_URL: undefined } });
 const { accounts, events, mailOutbox, recordHistory, records, staffAudit, webhooks } = await import("@/drizzle/schema");
-const { actorKind } = await import("@/lib/records/public-view");
+const { actorKind } = await import("@/lib/public/record/public-view");
 const { eq, and, desc, sql } = await import("drizzle-orm");
 const { createAccount } = await import("@/lib/accounts/create-account");
 const { createApiKey } = await import("@/lib/accounts/create-api-key");
@@ -25,7 +25,7 @@ const { checklistFor } = await import("@/lib/reviews/checklists");
 const { assessRisk, plainValues, isMixedScript } = await import("@/lib/reviews/risk-signals");
 const { suspendAccount, reinstateAccount } = await import("@/lib/staff/suspend-account");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
-const { getSignedStatus } = await import("@/lib/records/signed-status");
+const { getSignedStatus } = await import("@/lib/public/record/signed-status");
 const { staffAction } = await import("@/lib/staff/staff-action");
 const { reportProblem, closeReport } = await import("@/lib/reports/report-problem");
 const { listAudit, auditCsvRow } = await import("@/lib/audit/staff-audit");

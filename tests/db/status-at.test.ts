@@ -11,9 +11,9 @@ import { dataLayerTest, testClaimType, linksToBase } from "./setup";
 const { db, liveCustomer: newLiveCustomer, reviewer: newReviewer, create: createPublic } = await dataLayerTest({ env: { MIN_VALIDITY_SECONDS: "1" } });
 const { registerClaimType } = await import("@/lib/claims/registry");
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
-const { getHistoryPage } = await import("@/lib/records/history-page");
+const { getHistoryPage } = await import("@/lib/record-model/history-page");
 const getHistory = async (d: typeof db, id: string) => (await getHistoryPage(d, id, { limit: 200 })).entries;
-const { getSignedStatus, getSignedStatusAt } = await import("@/lib/records/signed-status");
+const { getSignedStatus, getSignedStatusAt } = await import("@/lib/public/record/signed-status");
 const { decideSubmission } = await import("@/lib/reviews/decide-submission");
 const { publicJwks } = await import("@/lib/signing/keys");
 

@@ -5,7 +5,7 @@ import { untilPast } from "../helpers";
 import { dataLayerTest } from "./setup";
 
 /*
- * Status lists are updated, not rebuilt (lib/vc/status-list.ts, migration 0028): a status
+ * Status lists are updated, not rebuilt (lib/public/vc/status-list.ts, migration 0028): a status
  * change leaves a change note (a database trigger) and the held list re-reads only the records
  * noted. After a suspension exactly that record's bit flips in the served list — decoded here
  * with zlib and base64url, not the app's code — and every other bit stays as it was, whoever
@@ -13,7 +13,7 @@ import { dataLayerTest } from "./setup";
  */
 const { db, sandboxCustomer, create } = await dataLayerTest({ ownDatabase: "status_list" });
 const { changeLifecycle } = await import("@/lib/records/change-lifecycle");
-const { getStatusListCredential, statusIndexOf } = await import("@/lib/vc/status-list");
+const { getStatusListCredential, statusIndexOf } = await import("@/lib/public/vc/status-list");
 const { records, statusListChanges } = await import("@/drizzle/schema");
 
 const bitsOf = async (purpose: "revocation" | "suspension", environment: "live" | "sandbox" = "sandbox") => {

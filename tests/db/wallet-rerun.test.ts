@@ -21,7 +21,7 @@ const { dir, db, sandboxCustomer, reviewer: newReviewer } = await dataLayerTest(
 });
 const { rowsOf } = await import("@/lib/db/client");
 const { createRecord } = await import("@/lib/records/create-record");
-const { getPublicRecord } = await import("@/lib/records/get-record");
+const { getPublicRecord } = await import("@/lib/record-model/get-record");
 const { createWalletChallenge } = await import("@/lib/challenges/challenges");
 const { rerunAutomaticCheck } = await import("@/lib/reviews/decide-submission");
 const { getSubmission } = await import("@/lib/reviews/review-queue");

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { verdictFor as badgeVerdict, type StatusAnswer } from "@/lib/embed/verdict";
+import { verdictFor as badgeVerdict, type StatusAnswer } from "@/lib/public/embed/verdict";
 import { admin, call, newLiveAccount, untilRechecked } from "../helpers";
 import { randomLei, setLeiRecord, updateLeiRecord } from "../lei-register";
 import { nextIp } from "../portal-client";
@@ -23,7 +23,7 @@ import { verifyWithJwks } from "../signatures";
 
 /** What one scenario must read on every surface. */
 type Row = {
-  tone: "verified" | "checked" | "stated" | "lapsed"; // certificate and directory (lib/records/evidence-level-text.ts)
+  tone: "verified" | "checked" | "stated" | "lapsed"; // certificate and directory (lib/record-model/evidence-level-text.ts)
   verified: boolean; // signed status `verified`
   nameVerified: boolean; // signed status `account.name_verified`, the VC's `account_name_verified`
   lookup: "verified" | "checked" | "attested" | "no_match";
@@ -51,7 +51,7 @@ const SURFACES = {
   "app/page.tsx": "home box (the lookup on the home page)",
   "app/api/v1/check/route.ts": "/check API",
   "app/check/page.tsx": "/check page",
-  "app/embed.js/route.ts": "badge (lib/embed/verdict.ts over the signed status)",
+  "app/embed.js/route.ts": "badge (lib/public/embed/verdict.ts over the signed status)",
   "app/directory/page.tsx": "directory",
   "app/api/v1/records/[id]/vc/route.ts": "verifiable credential",
 };

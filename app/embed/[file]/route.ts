@@ -1,5 +1,5 @@
 import { api, param } from "@/lib/http/handler";
-import { embedAnswer } from "@/lib/embed/serve-embed";
+import { embedAnswer } from "@/lib/public/embed/serve-embed";
 
 /**
  * The embed badge's script under its versioned address (`/embed/<version>.js`): the same

@@ -1,7 +1,7 @@
 import { authenticateApiKey } from "@/lib/accounts/authenticate-api-key";
 import { requireScope } from "@/lib/accounts/scopes";
 import { corsPreflight, json, otherMethods, param } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
+import { publicApi } from "@/lib/accounts/with-api-key";
 import { getMandateKeyById, getOwnMandateKey, publicMandateKeyNotFound } from "@/lib/mandates/manage-mandate-keys";
 
 /**

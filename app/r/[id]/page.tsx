@@ -12,13 +12,13 @@ import { ProofScope } from "@/components/proof-scope";
 import { PublicAbout, PublicFooter, PublicHeader } from "@/components/public-shell";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/lib/db/client";
-import { foreignArrival, type ForeignArrival } from "@/lib/embed/sightings/arrived-from";
+import { foreignArrival, type ForeignArrival } from "@/lib/public/embed/sightings/arrived-from";
 import { getEnv } from "@/lib/env";
 import { subjectDisplayText } from "@/lib/format/domain-display";
 import { WithSpeaker } from "@/components/speaker-name";
-import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/records/evidence-level-text";
-import { getCertificate, isIndexable } from "@/lib/records/get-certificate";
-import { recordUrls } from "@/lib/records/urls";
+import { levelHeadline, speakerName, STATUS_TEXT } from "@/lib/record-model/evidence-level-text";
+import { getCertificate, isIndexable } from "@/lib/public/record/get-certificate";
+import { recordUrls } from "@/lib/record-model/urls";
 import { formatUtc } from "@/lib/format/dates";
 import { ReportForm } from "./report-form";
 import { Checks, Speaker } from "./speaker";
@@ -30,7 +30,7 @@ type Props = { params: Promise<{ id: string }> };
 /** One read of the certificate per request, shared by the page and its head (React's request cache). */
 const certificateOf = cache(async (id: string) => getCertificate(await getDb(), id));
 
-/** Which certificates may be indexed is decided from the trust decision (lib/records/get-certificate.ts isIndexable). */
+/** Which certificates may be indexed is decided from the trust decision (lib/public/record/get-certificate.ts isIndexable). */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
   const certificate = await certificateOf(id);
@@ -205,7 +205,7 @@ export default async function CertificatePage({ params }: Props) {
 
 /**
  * Shown first when the visitor came from a site that showed this record's badge but is not one
- * the record is about (lib/embed/sightings/arrived-from.ts): which site, and which it covers.
+ * the record is about (lib/public/embed/sightings/arrived-from.ts): which site, and which it covers.
  */
 function ArrivedFrom({ arrival }: { arrival: ForeignArrival }) {
   return (

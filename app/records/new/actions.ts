@@ -9,12 +9,12 @@ import { hasOwnModule } from "@/lib/claims/registry";
 import { getDb, type Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { discardUnusedFiles, MAX_FILE_BYTES, storeFile } from "@/lib/files/store-file";
-import { MAX_SUBMISSION_DOCUMENTS } from "@/lib/records/schemas";
+import { MAX_SUBMISSION_DOCUMENTS } from "@/lib/record-model/schemas";
 import type { AuthContext } from "@/lib/accounts/types";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log/logger";
 import { createRecord, type CreateResult } from "@/lib/records/create-record";
-import { portalAuth } from "@/lib/records/portal-auth";
+import { portalAuth } from "@/lib/record-model/portal-auth";
 import { FORM_KEY_RE, newFormKey } from "./form-key";
 import { guardedAction } from "@/lib/forms/guarded-action";
 

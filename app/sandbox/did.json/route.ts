@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { api, corsPreflight, json } from "@/lib/http/handler";
-import { didDocument } from "@/lib/vc/did";
+import { didDocument } from "@/lib/public/vc/did";
 
 export const dynamic = "force-dynamic";
 

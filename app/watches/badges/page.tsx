@@ -3,7 +3,7 @@ import Link from "next/link";
 import { PortalHeader, PortalMain } from "@/components/portal";
 import { requireAccount } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
-import { listBadgeSightings, listBadgeSightingsQuerySchema, type Sighting } from "@/lib/embed/sightings/list-sightings";
+import { listBadgeSightings, listBadgeSightingsQuerySchema, type Sighting } from "@/lib/public/embed/sightings/list-sightings";
 import { formatUtc } from "@/lib/format/dates";
 import { SignOutButton } from "../../developers/forms";
 

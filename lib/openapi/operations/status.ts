@@ -1,4 +1,4 @@
-import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from "@/lib/records/history-page";
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from "@/lib/record-model/history-page";
 import { errorResponses, jsonResponse, OTHER_METHODS, publicAccess, publicHeaders, recordIdParam, ref, type Paths } from "../shared";
 
 const atParam = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testCosigner } from "../../witness";
 import * as sdk from "../../../packages/sdk/src/checkpoint";
-import * as badge from "../../../lib/embed/witness-policy";
+import * as badge from "@/lib/public/embed/witness-policy";
 import { checkCosignatureLine, parseCosignerVkey } from "../../../lib/tlog/cosignature";
 import { noteKeyHash } from "../../../lib/tlog/note";
 

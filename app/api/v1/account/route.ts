@@ -2,7 +2,7 @@ import { getAccount } from "@/lib/accounts/account-profile";
 import { updateAccount } from "@/lib/accounts/update-account";
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 
 export const GET = withApiKey("getAccount", async ({ auth, db }) => json(await getAccount(db, auth)));
 

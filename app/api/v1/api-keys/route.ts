@@ -2,7 +2,7 @@ import { apiKeyCreateSchema, createApiKeyForKey, listApiKeysForKey } from "@/lib
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 
 export const POST = withApiKey("createApiKey", async ({ req, auth, db }) => {
   const input = parseOrThrow(apiKeyCreateSchema, await readJsonObject(req, 4 * KiB));

@@ -1,7 +1,7 @@
-import { listBadgeSightings, listBadgeSightingsQuerySchema } from "@/lib/embed/sightings/list-sightings";
+import { listBadgeSightings, listBadgeSightingsQuerySchema } from "@/lib/public/embed/sightings/list-sightings";
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 
 export const GET = withApiKey("listBadgeSightings", async ({ req, auth, db }) => {
   const query = Object.fromEntries(new URL(req.url).searchParams);

@@ -1,9 +1,9 @@
-import { checkParts } from "@/lib/check/answer-check";
-import { checkQueryFrom } from "@/lib/check/check-query";
+import { checkParts } from "@/lib/public/check/answer-check";
+import { checkQueryFrom } from "@/lib/public/check/check-query";
 import { corsPreflight, jsonText, otherMethods } from "@/lib/http/handler";
 import { withRateLimit } from "@/lib/http/with-rate-limit";
-import { publicApi } from "@/lib/http/with-api-key";
-import { lookupLimiter } from "@/lib/lookup/limiter";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { lookupLimiter } from "@/lib/public/lookup/limiter";
 import { signedAnswer } from "@/lib/signing/canonical";
 
 /**

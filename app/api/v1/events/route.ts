@@ -1,6 +1,6 @@
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { listEvents, listEventsQuerySchema } from "@/lib/webhooks/events-api";
 
 export const GET = withApiKey("listEvents", async ({ req, auth, db }) => {

@@ -1,9 +1,9 @@
 import { corsPreflight, jsonText, otherMethods } from "@/lib/http/handler";
 import { withRateLimit } from "@/lib/http/with-rate-limit";
-import { publicApi } from "@/lib/http/with-api-key";
-import { answerLookup } from "@/lib/lookup/answer-lookup";
-import { lookupLimiter } from "@/lib/lookup/limiter";
-import { lookupRequestFrom } from "@/lib/lookup/lookup-query";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { answerLookup } from "@/lib/public/lookup/answer-lookup";
+import { lookupLimiter } from "@/lib/public/lookup/limiter";
+import { lookupRequestFrom } from "@/lib/public/lookup/lookup-query";
 
 /**
  * Public, keyless and free (never metered): is this IBAN, wallet, website, listing link,

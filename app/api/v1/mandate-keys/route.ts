@@ -1,6 +1,6 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { createMandateKey, listMandateKeys, parseMandateKeyCreate } from "@/lib/mandates/manage-mandate-keys";
 
 /** The principal is the API key's account (and the key's environment), never the body. */

@@ -1,11 +1,11 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { idempotentAnswer, json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency-key-from";
 import { createRecord } from "@/lib/records/create-record";
 import { listRecords } from "@/lib/records/list-records";
-import { listRecordsQuerySchema } from "@/lib/records/schemas";
+import { listRecordsQuerySchema } from "@/lib/record-model/schemas";
 
 export const POST = withApiKey("createRecord", async ({ req, auth, db }) => {
   const key = idempotencyKeyFrom(req);

@@ -2,7 +2,7 @@ import { createWalletChallenge, walletChallengeRequest } from "@/lib/challenges/
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 
 export const POST = withApiKey("createWalletChallenge", async ({ req, auth, db }) => {
   const input = parseOrThrow(walletChallengeRequest, await readJsonObject(req, 16 * KiB));

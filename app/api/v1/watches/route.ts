@@ -1,7 +1,7 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { createWatch, listWatches, watchCreateSchema } from "@/lib/watches/manage-watches";
 
 /** 201 with a new watch; 200 with the one the account already has for that value. */

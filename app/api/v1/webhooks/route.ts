@@ -1,7 +1,7 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { createWebhook, listWebhooks, webhookCreateSchema } from "@/lib/webhooks/manage-webhooks";
 
 export const POST = withApiKey("createWebhook", async ({ req, auth, db }) => {

@@ -1,5 +1,5 @@
 import { corsPreflight, json, otherMethods, param } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
+import { publicApi } from "@/lib/accounts/with-api-key";
 import { getPublicMandateKey, publicMandateKeyNotFound } from "@/lib/mandates/manage-mandate-keys";
 
 /**

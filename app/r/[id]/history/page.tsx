@@ -4,8 +4,8 @@ import { SubjectName } from "@/components/domain-name";
 import { HistoryList, OlderEntriesLink } from "@/components/history-list";
 import { PublicFooter, PublicHeader } from "@/components/public-shell";
 import { getDb } from "@/lib/db/client";
-import { actorKind } from "@/lib/records/public-view";
-import { getPublicHistoryPage } from "@/lib/records/history-page";
+import { actorKind } from "@/lib/public/record/public-view";
+import { getPublicHistoryPage } from "@/lib/record-model/history-page";
 
 export const dynamic = "force-dynamic";
 

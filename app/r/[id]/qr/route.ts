@@ -3,8 +3,8 @@ import { sharedLru } from "@/lib/cache/lru";
 import { getDb } from "@/lib/db/client";
 import { api } from "@/lib/http/handler";
 import { param } from "@/lib/http/handler";
-import { getPublicRecord, publicRecordNotFound } from "@/lib/records/get-record";
-import { recordUrls } from "@/lib/records/urls";
+import { getPublicRecord, publicRecordNotFound } from "@/lib/record-model/get-record";
+import { recordUrls } from "@/lib/record-model/urls";
 
 /** Rendered images by format and certificate URL: a record's QR never changes (it encodes only the URL of its id). */
 const rendered = sharedLru<string, Uint8Array | string>("qr", 2000);

@@ -1,6 +1,6 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { applyForVerification, getVerificationState } from "@/lib/organisations/apply-for-verification";
 
 /** Apply to be a verified organisation: a reviewer decides (202 with the pending application). Sandbox and live keys alike. */

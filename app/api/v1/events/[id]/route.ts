@@ -1,5 +1,5 @@
 import { json, otherMethods, param } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { getEvent } from "@/lib/webhooks/events-api";
 
 export const GET = withApiKey("getEvent", async (ctx) => json(await getEvent(ctx.db, ctx.auth, param(ctx, "id"))));

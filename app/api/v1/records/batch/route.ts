@@ -1,6 +1,6 @@
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { idempotentAnswer, otherMethods } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { idempotencyKeyFrom } from "@/lib/idempotency/idempotency-key-from";
 import { createBatch } from "@/lib/records/create-batch";
 

@@ -1,5 +1,5 @@
 import { json, otherMethods, param } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { deleteWatch } from "@/lib/watches/manage-watches";
 
 export const DELETE = withApiKey("deleteWatch", async (ctx) => json(await deleteWatch(ctx.db, ctx.auth.accountId, param(ctx, "id"))));

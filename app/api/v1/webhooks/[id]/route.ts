@@ -1,5 +1,5 @@
 import { json, otherMethods, param } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { deleteWebhook } from "@/lib/webhooks/manage-webhooks";
 
 export const DELETE = withApiKey("deleteWebhook", async (ctx) => json(await deleteWebhook(ctx.db, ctx.auth, param(ctx, "id"))));

@@ -1,4 +1,4 @@
-import { statusListRoute } from "@/lib/vc/status-list-route";
+import { statusListRoute } from "@/lib/public/vc/status-list-route";
 
 /**
  * Public: a sandbox BitstringStatusListCredential, issued by did:web:<host>:sandbox with a

@@ -1,8 +1,8 @@
 import { corsPreflight, json, otherMethods, param } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
-import { getPublicRecord, publicRecordNotFound } from "@/lib/records/get-record";
-import { getHistoryPage, historyQueryFrom } from "@/lib/records/history-page";
-import { serializeHistoryPage } from "@/lib/records/history-page-schema";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { getPublicRecord, publicRecordNotFound } from "@/lib/record-model/get-record";
+import { getHistoryPage, historyQueryFrom } from "@/lib/record-model/history-page";
+import { serializeHistoryPage } from "@/lib/public/record/history-page-schema";
 
 /**
  * Public: a page of an issued record's lifecycle history, older than the cursor `before`

@@ -1,8 +1,8 @@
 import { corsPreflight, json, otherMethods, param } from "@/lib/http/handler";
 import { ApiError } from "@/lib/http/errors";
-import { publicApi } from "@/lib/http/with-api-key";
-import { getPublicRecord, publicRecordNotFound } from "@/lib/records/get-record";
-import { historyQueryFrom } from "@/lib/records/history-page";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { getPublicRecord, publicRecordNotFound } from "@/lib/record-model/get-record";
+import { historyQueryFrom } from "@/lib/record-model/history-page";
 import { publishedCheckpoint, recordEntries } from "@/lib/tlog/store";
 
 /**

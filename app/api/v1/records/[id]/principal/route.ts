@@ -1,7 +1,7 @@
-import { changePrincipal } from "@/lib/agents/change-principal";
+import { changePrincipal } from "@/lib/records/change-principal";
 import { KiB, readJsonObject } from "@/lib/http/body";
 import { json, otherMethods, param } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 
 /** Link an agent authorization to its principal's company record, or unlink it (null). */
 export const PATCH = withApiKey("changeRecordPrincipal", async (ctx) =>

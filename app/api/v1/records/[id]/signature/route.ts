@@ -1,11 +1,11 @@
 import { corsPreflight, json, param, otherMethods } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
-import { publicRecordNotFound } from "@/lib/records/get-record";
-import { verifyRecordSignature } from "@/lib/records/verify-record-signature";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { publicRecordNotFound } from "@/lib/record-model/get-record";
+import { verifyRecordSignature } from "@/lib/public/record/verify-record-signature";
 
 /**
  * Public: the stored signature re-checked. The payload, signature and key of an issued record
- * never change, so neither does `valid` (checked once per process, lib/records/verify-record-signature.ts);
+ * never change, so neither does `valid` (checked once per process, lib/public/record/verify-record-signature.ts);
  * shared caches may keep the answer a minute — not longer, nor `immutable`: this answer is how
  * anyone detects a record changed in the database behind the signature, and whether the record
  * is public can still change.

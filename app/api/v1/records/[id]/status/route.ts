@@ -1,16 +1,16 @@
 import { corsPreflight, jsonText, otherMethods, param } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
-import { noteBadgeRequest } from "@/lib/embed/sightings/sighting-counter";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { noteBadgeRequest } from "@/lib/public/embed/sightings/sighting-counter";
 import { getEnv } from "@/lib/env";
-import { publicRecordNotFound } from "@/lib/records/get-record";
-import { getSignedStatus, getSignedStatusAt } from "@/lib/records/signed-status";
-import { publicRecordNotFoundAt, statusInstantFrom } from "@/lib/records/status-at";
+import { publicRecordNotFound } from "@/lib/record-model/get-record";
+import { getSignedStatus, getSignedStatusAt } from "@/lib/public/record/signed-status";
+import { publicRecordNotFoundAt, statusInstantFrom } from "@/lib/public/record/status-at";
 
 /**
  * Public and free: never metered. Shared caches may keep an answer until it would be re-signed.
  * `?at=<RFC 3339>`: the signed status the record had at that past instant.
  * A current answer requested from another site (`Origin`, as the embed badge's fetch sends it)
- * is counted in memory as a badge sighting of that host (lib/embed/sightings, docs/embed.md).
+ * is counted in memory as a badge sighting of that host (lib/public/embed/sightings, docs/embed.md).
  */
 export const GET = publicApi(async (ctx) => {
   const id = param(ctx, "id");

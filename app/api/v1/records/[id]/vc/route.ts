@@ -1,7 +1,7 @@
 import { corsPreflight, otherMethods, param } from "@/lib/http/handler";
-import { publicApi } from "@/lib/http/with-api-key";
-import { publicRecordNotFound } from "@/lib/records/get-record";
-import { getRecordCredential } from "@/lib/vc/record-credential";
+import { publicApi } from "@/lib/accounts/with-api-key";
+import { publicRecordNotFound } from "@/lib/record-model/get-record";
+import { getRecordCredential } from "@/lib/public/vc/record-credential";
 
 /** Public and free: the record as a W3C Verifiable Credential (eddsa-jcs-2022); its standing is in the status lists. */
 export const GET = publicApi(async (ctx) => {

@@ -1,5 +1,5 @@
 import { json, otherMethods, param } from "@/lib/http/handler";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApiKey } from "@/lib/accounts/with-api-key";
 import { sendTestEvent } from "@/lib/webhooks/manage-webhooks";
 
 export const POST = withApiKey("testWebhook", async (ctx) => json(await sendTestEvent(ctx.db, ctx.auth, param(ctx, "id")), 202));
