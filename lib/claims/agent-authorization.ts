@@ -274,12 +274,16 @@ export const agentAuthorization: ClaimModule = {
       if (twice >= 0) return { code: "invalid_value", param: `agent_wallets[${twice}]`, message: `agent_wallets[${twice}] names the same wallet record again.` };
       return refuseSourceFields(input, "agent_authorization") ?? levelProblem(input, f);
     },
-    links: (input) => {
-      const f = agentRequest.safeParse(input).data;
-      return [
-        ...(f?.principal_record_id ? [{ role: PRINCIPAL_ROLE, targetId: f.principal_record_id }] : []),
-        ...(f?.agent_wallets ?? []).map((targetId, i) => ({ role: agentWalletRole(i), targetId })),
-      ];
+    links: {
+      of: (input) => {
+        const f = agentRequest.safeParse(input).data;
+        return [
+          ...(f?.principal_record_id ? [{ role: PRINCIPAL_ROLE, targetId: f.principal_record_id }] : []),
+          ...(f?.agent_wallets ?? []).map((targetId, i) => ({ role: agentWalletRole(i), targetId })),
+        ];
+      },
+      /** The principal may be linked, changed or unlinked by the owner after issue; the wallets are references. */
+      means: { [PRINCIPAL_ROLE]: { kind: "principal", problem: principalProblem } },
     },
   },
   async check(input, ctx) {
@@ -354,8 +358,5 @@ export const agentAuthorization: ClaimModule = {
         },
       };
     },
-  },
-  capabilities: {
-    principal: { role: PRINCIPAL_ROLE, problem: principalProblem },
   },
 };

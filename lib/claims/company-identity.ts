@@ -123,7 +123,8 @@ export const companyIdentity: ClaimModule = {
     ],
   },
   policy: {
-    monitor: {
+    recheck: {
+      kind: "monitor",
       intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
       async run(evidence): Promise<MonitorOutcome> {
         const found = await lookupLei(leiOf(evidence));
@@ -136,6 +137,6 @@ export const companyIdentity: ClaimModule = {
     },
   },
   capabilities: {
-    provesLegalIdentity: true,
+    proves: "legal_identity",
   },
 };

@@ -1,4 +1,5 @@
 import { isAddress } from "viem";
+import { monitorOf } from "./registry";
 import { z } from "zod";
 import { walletChallenges } from "@/drizzle/schema";
 import { consumeChallenge } from "@/lib/challenges/challenge-store";
@@ -273,12 +274,16 @@ export const dexControl: ClaimModule = {
       if (!parsed.success) return fieldErrors(parsed.error, evidence, "evidence")[0]!;
       return dexProblem(subtypeOf(input), parsed.data) ?? refuseSourceFields(input, "dex_control") ?? onlyLevels(input, LEVELS, "dex_control");
     },
-    links: (input) => {
-      const e = dexEvidence.safeParse(input.evidence ?? {}).data;
-      return [
-        ...(e?.domain_record ? [{ role: "domain_record", targetId: e.domain_record }] : []),
-        ...(e?.renews ? [{ role: RENEWS, targetId: e.renews }] : []),
-      ];
+    links: {
+      of: (input) => {
+        const e = dexEvidence.safeParse(input.evidence ?? {}).data;
+        return [
+          ...(e?.domain_record ? [{ role: "domain_record", targetId: e.domain_record }] : []),
+          ...(e?.renews ? [{ role: RENEWS, targetId: e.renews }] : []),
+        ];
+      },
+      /** Approving a renewal supersedes the record it renews; the domain record is asked again at approval, not followed. */
+      means: { [RENEWS]: { kind: "renews" } },
     },
   },
   async check(input, ctx): Promise<CheckOutcome> {
@@ -363,7 +368,6 @@ export const dexControl: ClaimModule = {
         evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
       };
     },
-    supersedesOnIssue: "renews",
   },
   view: {
     /** The wallet by its signature, the domain by its record, the social account (always a reviewer's: dex_control is reviewed). */
@@ -382,8 +386,7 @@ export const dexControl: ClaimModule = {
     publicFields: ({ evidence }) => ({ evidence: { mode: evidence.mode ?? null, social_handle: evidence.social_handle ?? null } }),
   },
   policy: {
-    validityDays: DEX_VALIDITY_DAYS,
-    recheckAtExpiry: true,
+    recheck: { kind: "renewal", validityDays: DEX_VALIDITY_DAYS },
   },
   challenge: { kind: "wallet" },
 };
@@ -403,7 +406,7 @@ export async function recheckDomainAtApproval(submission: ApprovalRecheckInput, 
   const target = submission.linked.get("domain_record");
   const problem = domainRecordProblem(target, e.domain, { environment: submission.environment, now });
   if (problem || !target) return { kind: "refused", reason: `The domain record ${e.domain_record} no longer stands for ${e.domain}: ${problem?.message ?? "not found."}` };
-  const found = await domainOwnership.policy!.monitor!.run(target.evidencePublic, now);
+  const found = await monitorOf(domainOwnership)!.run(target.evidencePublic, now);
   if (found.kind === "unreachable") {
     return { kind: "refused", reason: `The domain ${e.domain} could not be re-checked at approval: DNS did not answer (${found.reason}). Try again in a moment.` };
   }

@@ -83,7 +83,6 @@ export const domainOwnership: ClaimModule = {
     ],
   },
   view: {
-    provesAccountDomain: true,
     lookupValues: (subject) => [{ kind: "website", value: subject, field: "subject" }],
     /** Control of the domain, asked of DNS at the challenge's TXT name. */
     facts: (subject, evidence) => [
@@ -91,7 +90,8 @@ export const domainOwnership: ClaimModule = {
     ],
   },
   policy: {
-    monitor: {
+    recheck: {
+      kind: "monitor",
       intervalMs: () => getEnv().RECHECK_INTERVAL_MS,
       async run(evidence) {
         const again = await askTxtAgain(evidence);
@@ -100,6 +100,9 @@ export const domainOwnership: ClaimModule = {
         return { kind: "lapsed", reason: `The TXT record ${again.txtName} = "${again.txtValue}" is no longer published.` };
       },
     },
+  },
+  capabilities: {
+    proves: "account_domain",
   },
   challenge: {
     kind: "domain",

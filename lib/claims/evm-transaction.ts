@@ -113,9 +113,11 @@ export const evmTransaction: ClaimModule = {
       }
       return evidenceRules(input, "evm_transaction", evmTransactionEvidence, LEVELS);
     },
-    links: (input) => {
-      const id = evmTransactionEvidence.safeParse(input.evidence ?? {}).data?.agent_record;
-      return id ? [{ role: AGENT_RECORD_ROLE, targetId: id }] : [];
+    links: {
+      of: (input) => {
+        const id = evmTransactionEvidence.safeParse(input.evidence ?? {}).data?.agent_record;
+        return id ? [{ role: AGENT_RECORD_ROLE, targetId: id }] : [];
+      },
     },
   },
   check: withEvidence(evmTransactionEvidence, async (_input, evidence, ctx): Promise<CheckOutcome> => {

@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import { EVIDENCE_LEVEL_TEXT } from "@/lib/record-model/evidence-level-text";
 import { recordCreateSchema } from "@/lib/record-model/schemas";
-import { claimModuleFor, documentedClaimTypes, hasOwnModule } from "./registry";
+import { claimModuleFor, documentedClaimTypes, hasOwnModule, maxValidityDays } from "./registry";
 import type { ClaimForm, ClaimModule } from "./types";
 
 /**
@@ -182,7 +182,7 @@ export function claimFormSpec(mod: ClaimModule, defaultValidityDays: number): Cl
     fields.push({
       ...top("expires_at", "record", false),
       label: "Expires at (UTC)",
-      help: `Leave empty for the default: ${mod.policy?.validityDays ?? defaultValidityDays} days after issue${mod.policy?.validityDays ? ", the longest this kind of record is valid" : ""}.`,
+      help: `Leave empty for the default: ${maxValidityDays(mod) ?? defaultValidityDays} days after issue${maxValidityDays(mod) ? ", the longest this kind of record is valid" : ""}.`,
     });
   }
   // A signed wallet challenge fills these: the form's wallet step, not the person, gives them.

@@ -10,7 +10,7 @@ import { evmTransaction } from "./evm-transaction";
 import { walletOwnership } from "./wallet-ownership";
 import { manualReview } from "./manual-review";
 import { nearestClaimType } from "./nearest-claim-type";
-import type { ClaimChallenge, ClaimModule } from "./types";
+import type { ClaimChallenge, ClaimModule, LinkMeaning, PrincipalRule, RecheckPolicy } from "./types";
 
 /**
  * Claim types with a module. A new claim type is one file plus one line here. A Map, not an
@@ -34,25 +34,57 @@ export function registerClaimType(m: ClaimModule) {
 type TypeOrModule = string | ClaimModule;
 const resolved = (t: TypeOrModule): ClaimModule => (typeof t === "string" ? claimModuleFor(t) : t);
 
-/** When an issued record of this type is next re-checked (its monitor's interval from `at`), or null: never. */
+/** When an issued record of this type is next re-checked (its monitor's interval from `at`, or its renewal at its end), or null: never. */
 export function nextRecheckAt(type: TypeOrModule, at: Date): Date | null {
   const mod = resolved(type);
-  if (mod.policy?.recheckAtExpiry) return expiryFor(mod, at);
-  const every = mod.policy?.monitor?.intervalMs();
-  return every ? new Date(at.getTime() + every) : null;
+  const recheck = mod.policy?.recheck;
+  if (recheck?.kind === "renewal") return expiryFor(mod, at);
+  return recheck?.kind === "monitor" ? new Date(at.getTime() + recheck.intervalMs()) : null;
 }
 
-/** The validity a record of this type gets when the request names no end: its type's `policy.validityDays`, or the service default. */
+/** The longest validity, in days, a record of this type may ask for (its renewal period), or undefined: any. */
+export const maxValidityDays = (type: TypeOrModule): number | undefined => {
+  const recheck = resolved(type).policy?.recheck;
+  return recheck?.kind === "renewal" ? recheck.validityDays : undefined;
+};
+
+/** The validity a record of this type gets when the request names no end: its renewal period, or the service default. */
 export function expiryFor(type: TypeOrModule, from: Date): Date {
-  const days = resolved(type).policy?.validityDays ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
+  const days = maxValidityDays(type) ?? getEnv().DEFAULT_RECORD_VALIDITY_DAYS;
   return new Date(from.getTime() + days * 86_400_000);
+}
+
+/** The type's periodic re-check, when it has one (`policy.recheck` of kind `monitor`). */
+export const monitorOf = (type: TypeOrModule): Extract<RecheckPolicy, { kind: "monitor" }> | undefined => {
+  const recheck = resolved(type).policy?.recheck;
+  return recheck?.kind === "monitor" ? recheck : undefined;
+};
+
+/** The role of the type's links that has this meaning (`request.links.means`), or undefined. */
+function roleMeaning<K extends LinkMeaning["kind"]>(type: TypeOrModule, kind: K): { role: string; meaning: Extract<LinkMeaning, { kind: K }> } | undefined {
+  for (const [role, meaning] of Object.entries(resolved(type).request.links?.means ?? {})) {
+    if (meaning.kind === kind) return { role, meaning: meaning as Extract<LinkMeaning, { kind: K }> };
+  }
+  return undefined;
+}
+
+/** Whether an issued record of this type stands only with its parts (it has `part` links). */
+export const followsParts = (type: TypeOrModule): boolean => roleMeaning(type, "part") !== undefined;
+
+/** The link role a record of this type renews (issuing it supersedes that record), or undefined. */
+export const renewsRole = (type: TypeOrModule): string | undefined => roleMeaning(type, "renews")?.role;
+
+/** The link role naming a principal the owner may change after issue, and the rule it is held to; or undefined. */
+export function principalOf(type: TypeOrModule): { role: string; problem: PrincipalRule } | undefined {
+  const found = roleMeaning(type, "principal");
+  return found && { role: found.role, problem: found.meaning.problem };
 }
 
 /** Every module, the reviewed fallback last: what the API documentation is built from. */
 export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
 
 /** The claim types whose active live records name a verified domain of their account. */
-export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.view?.provesAccountDomain).map((m) => m.type);
+export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.capabilities?.proves === "account_domain").map((m) => m.type);
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 
@@ -71,17 +103,17 @@ export function primaryChallengeModule(kind: ClaimChallenge["kind"]): ClaimModul
   return mod as ClaimModule & { challenge: Required<ClaimChallenge> };
 }
 
-/** The types whose checked records prove a legal identity (`capabilities.provesLegalIdentity`). */
-export const legalIdentityClaimTypes = () => typesWith((m) => m.capabilities?.provesLegalIdentity);
+/** The types whose checked records prove a legal identity (`capabilities.proves`). */
+export const legalIdentityClaimTypes = () => typesWith((m) => m.capabilities?.proves === "legal_identity");
 
 
-/** The types whose records name a principal their owner may change (`capabilities.principal`). */
-export const principalClaimTypes = () => typesWith((m) => m.capabilities?.principal);
+/** The types whose records name a principal their owner may change (a `principal` link). */
+export const principalClaimTypes = () => typesWith((m) => principalOf(m));
 /** Types with a part resting on the account's verified organisation (a listing's operator): they follow its standing. */
 export const accountPartClaimTypes = () => typesWith((m) => m.policy?.accountPartLapsed !== undefined);
 
 /** The claim types whose issued records are re-checked periodically (the scheduler's list). */
-export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => m.policy?.monitor);
+export const monitoredClaimTypes = (): ClaimModule[] => [...MODULES.values()].filter((m) => monitorOf(m));
 
 /** Every claim type with a module of its own: the guard test and the typo check read this list. */
 export const knownClaimTypes = (): string[] => [...MODULES.keys()];

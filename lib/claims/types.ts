@@ -50,6 +50,35 @@ export type ClaimContext = {
 /** A record another one rests on, by role: the pipeline writes it with the record (record_links). */
 export type RecordLinkRequest = { role: string; targetId: string };
 
+/**
+ * What a link of one role means once the record is issued (`request.links.means`); a role not
+ * listed is a reference: checked by `check` when the request names it, nothing follows after.
+ * - `part`: the record stands only while every part is active (CONTRACT "What still stands"):
+ *   the system suspends it, naming the part, the moment one stops being active, reinstates it
+ *   when all are active again, announces a part's change as this record's own
+ *   `record.status_changed` (operation `part_changed`), and no reviewer approves it resting on a
+ *   lapsed part (lib/records/apply-transition.ts). A type with a part role has only part roles.
+ * - `renews`: issuing this record (on approval) supersedes the linked one, still active or
+ *   suspended, in the same transaction.
+ * - `principal`: the owner may change the link after issue (PATCH /api/v1/records/{id}/principal,
+ *   lib/records/change-principal.ts), judged by `problem`, which also lists the candidates.
+ */
+export type LinkMeaning = { kind: "part" } | { kind: "renews" } | { kind: "principal"; problem: PrincipalRule };
+
+/** What a periodic re-check of issued records of the type is (`policy.recheck`). */
+export type RecheckPolicy =
+  /**
+   * Re-checked every `intervalMs()` by the one scheduler: a lapse suspends the record (by
+   * `system:recheck`), a pass reinstates a record a re-check suspended (never one its owner
+   * suspended), an unreachable source changes nothing; due re-checks run before a reinstatement.
+   */
+  | { kind: "monitor"; intervalMs(): number; run(evidence: Record<string, unknown>, now: Date): Promise<MonitorOutcome> }
+  /**
+   * Valid at most `validityDays` (the default too: a request asking for a later `expires_at` is
+   * refused) and re-checked when it ends (recheck_at = expires_at): renewal needs fresh evidence.
+   */
+  | { kind: "renewal"; validityDays: number };
+
 /** What asking the source again for a pending submission finds (the reviewers' "re-run automatic check"). */
 export type RecheckOutcome =
   | { kind: "issue"; evidenceLevel: EvidenceLevel; publicEvidence: Record<string, unknown> }
@@ -223,8 +252,12 @@ export type ClaimRequestSpec = {
    * and never echoed (e.g. secret material): a FieldError, or null.
    */
   screen?(raw: Record<string, unknown>): FieldError | null;
-  /** The records a request names, by role (e.g. its principal's company record); loaded into `ctx.linked`. */
-  links?(input: RecordCreateInput): readonly RecordLinkRequest[];
+  /**
+   * The records a request names, by role (`of`: e.g. its principal's company record), loaded into
+   * `ctx.linked`; and what a role means once issued (`means`: parts, a renewal, a principal the
+   * owner may change; any other role is a reference).
+   */
+  links?: { of(input: RecordCreateInput): readonly RecordLinkRequest[]; means?: Readonly<Record<string, LinkMeaning>> };
   /**
    * Evidence fields that carry secrets (an API secret, a password): the check may use them;
    * the pipeline removes them, and their values, from everything it stores (strip-secrets.ts).
@@ -275,41 +308,12 @@ export type ClaimReview = {
    * sweep with `reason` (e.g. it kept no credentials to be checked again with).
    */
   pendingExpiry?: { afterMs: number; reason: string };
-  /**
-   * A link role naming the record this one renews: when this one is issued (on approval),
-   * that record — still active or suspended — is superseded by it, in the same transaction.
-   */
-  supersedesOnIssue?: string;
 };
 
 /** How long an issued record of the type stands, and what keeps it standing. */
 export type ClaimPolicy = {
-  /**
-   * The longest validity this type grants, in days, and its default: a request asking for a
-   * later `expires_at` is refused. Absent: DEFAULT_RECORD_VALIDITY_DAYS, and any end the
-   * request asks for.
-   */
-  validityDays?: number;
-  /** Issued records are re-checked when they expire (recheck_at = expires_at), e.g. renewal needs fresh evidence. */
-  recheckAtExpiry?: boolean;
-  /**
-   * Issued records of this type are re-checked every `intervalMs()` by the one scheduler: a
-   * lapse suspends the record (by `system:recheck`), a pass reinstates a record a re-check
-   * suspended (never one its owner suspended), an unreachable source changes nothing.
-   */
-  monitor?: { intervalMs(): number; run(evidence: Record<string, unknown>, now: Date): Promise<MonitorOutcome> };
-  /**
-   * A record of this type stands only while every record it rests on (its links) is active
-   * (CONTRACT "What still stands"): the system suspends it, naming the part, the moment one
-   * stops being active, and reinstates it when all are active again (lib/records/apply-transition.ts).
-   * Only for types whose every link is a part (not, e.g., a renewal's link to what it renews).
-   */
-  followsParts?: boolean;
-  /**
-   * A change of a record this type rests on (one of its links) is announced as this record's
-   * own `record.status_changed` (operation `part_changed`), though its status stays its own.
-   */
-  announcePartChanges?: boolean;
+  /** How issued records are re-checked: periodically (`monitor`) or when their validity ends (`renewal`). Absent: never; valid DEFAULT_RECORD_VALIDITY_DAYS by default, or as asked. */
+  recheck?: RecheckPolicy;
   /**
    * A part of an issued record that rests on its account rather than on a linked record (e.g.
    * a listing's operator, checked as the account's verified organisation): why it no longer
@@ -353,29 +357,21 @@ export type ClaimView = {
    * and public evidence (lib/trust/checks.ts). Absent: one generic `claim` fact.
    */
   facts?(subject: string, evidence: Record<string, unknown>): readonly CheckedFact[];
-  /**
-   * An active live record of this type proves its subject is a domain of its account: it is
-   * shown as a verified domain wherever that account speaks (certificates, signed status).
-   */
-  provesAccountDomain?: boolean;
 };
 
 /**
  * What other parts of the service ask the registry for by capability rather than by type
- * name (agents, /check, the principal change): each names the types that can stand in a role.
+ * name: the roles a type's records can fill elsewhere.
  */
 export type ClaimCapabilities = {
   /**
-   * A checked record of this type proves its subject's legal identity (its public evidence
-   * names the entity's `lei`): /check looks a company up among these, and an agent's
-   * principal is one of them.
+   * What a checked record of this type proves, for the rest of the service: `legal_identity` —
+   * its subject's legal identity (its public evidence names the entity's `lei`): /check looks a
+   * company up among these, and an agent's principal is one of them; `account_domain` — an
+   * active live record proves its subject is a domain of its account, shown as a verified domain
+   * wherever that account speaks (certificates, signed status).
    */
-  provesLegalIdentity?: boolean;
-  /**
-   * Records of this type name a principal by link (`role`) that the owner may change after
-   * issue (PATCH /api/v1/records/{id}/principal, lib/records/change-principal.ts), judged by `problem`.
-   */
-  principal?: { role: string; problem: PrincipalRule };
+  proves?: "legal_identity" | "account_domain";
 };
 
 /**

@@ -244,9 +244,13 @@ export const verifiedListing: ClaimModule = {
       if (!("domain" in d)) return { ...d.error, param: "evidence.domain" };
       return null;
     },
-    links: (input) => {
-      const e = listingEvidence.safeParse(input.evidence ?? {}).data;
-      return e ? PART_ROLES.flatMap((role) => (e[role] ? [{ role, targetId: e[role]! }] : [])) : [];
+    links: {
+      of: (input) => {
+        const e = listingEvidence.safeParse(input.evidence ?? {}).data;
+        return e ? PART_ROLES.flatMap((role) => (e[role] ? [{ role, targetId: e[role]! }] : [])) : [];
+      },
+      /** Every link is a part: the listing stands only while its domain, payee and licence records do. */
+      means: Object.fromEntries(PART_ROLES.map((role) => [role, { kind: "part" } as const])),
     },
   },
   async check(input, ctx): Promise<CheckOutcome> {
@@ -311,8 +315,6 @@ export const verifiedListing: ClaimModule = {
     },
   },
   policy: {
-    announcePartChanges: true,
-    followsParts: true,
     /**
      * An operator checked as the account's verified organisation stands only while it is one,
      * under that legal name (a reviewer-confirmed operator does not rest on it).

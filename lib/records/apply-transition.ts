@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { accountDependency } from "@/lib/accounts/account-profile";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleFor, followsParts } from "@/lib/claims/registry";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
 import { notifyStatusChanged } from "@/lib/record-model/notify-status";
@@ -42,7 +42,7 @@ async function moveRecord(tx: Tx, row: RecordRow, t: Transition, follow: boolean
   });
   // A record that proves an account domain changes what every record of that account shows
   // (its verified domains): their cached statuses go too, in every process once this commits.
-  const alsoAccount = claimModuleFor(row.claimType).view?.provesAccountDomain ? [accountDependency(row.accountId)] : [];
+  const alsoAccount = claimModuleFor(row.claimType).capabilities?.proves === "account_domain" ? [accountDependency(row.accountId)] : [];
   // One level only: a dependent moved by its part does not move (or announce to) its own dependents.
   const followers = follow ? await followParts(tx, row.id, t.at) : [];
   await notifyStatusChanged(tx, [row.id, ...alsoAccount, ...followers]);
@@ -51,12 +51,12 @@ async function moveRecord(tx: Tx, row: RecordRow, t: Transition, follow: boolean
 
 /**
  * The records that rest on `partId` (record_links), after its status changed in `tx`:
- * - a type that `policy.followsParts` (a listing) is suspended by `system:part` when a part is no
+ * - a type with `part` links (a listing) is suspended by `system:part` when a part is no
  *   longer active, the part named in the reason; and reinstated by `system:part` when every
  *   part is active again — only a suspension `system:part` made itself, never the owner's or
  *   staff's;
- * - otherwise, or when its status does not move, a type that `policy.announcePartChanges` gets a
- *   `record.status_changed` of its own (operation `part_changed`), its status unchanged.
+ * - when its status does not move, it gets a `record.status_changed` of its own (operation
+ *   `part_changed`), its status unchanged.
  * The dependents are locked (in id order) before they are read. Returns their ids.
  */
 async function followParts(tx: Tx, partId: string, at: Date): Promise<string[]> {
@@ -67,9 +67,9 @@ async function followParts(tx: Tx, partId: string, at: Date): Promise<string[]> 
   const touched: string[] = [];
   for (const dep of deps) {
     const mod = claimModuleFor(dep.claimType);
-    if (!mod.policy?.followsParts && !mod.policy?.announcePartChanges) continue;
+    if (!followsParts(mod)) continue;
     touched.push(dep.id);
-    const moved = mod.policy?.followsParts ? await followPartsOf(tx, dep, partId, at) : false;
+    const moved = await followPartsOf(tx, dep, partId, at);
     if (moved) continue;
     const body = serializeRecord(await loadPublicView(tx, dep, at.getTime()));
     await writeEvent(tx, {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordLinks } from "@/drizzle/schema";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, principalClaimTypes } from "@/lib/claims/registry";
+import { claimModuleFor, principalClaimTypes, principalOf } from "@/lib/claims/registry";
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -32,7 +32,7 @@ export async function changePrincipal(db: Db, auth: AuthContext, id: string, raw
   const input = parseOrThrow(principalChangeSchema, raw);
   const record = await db.transaction(async (tx) => {
     const row = await getRecordOrThrow(tx, auth, id, { forUpdate: true });
-    const principal = claimModuleFor(row.claimType).capabilities?.principal;
+    const principal = principalOf(row.claimType);
     if (!principal) {
       throw new ApiError("field_not_allowed", `Only ${principalClaimTypes().join(" or ")} records have a principal; this is ${row.claimType}.`, "principal_record_id");
     }

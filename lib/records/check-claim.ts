@@ -15,7 +15,7 @@ export type Checked = { outcome: CheckOutcome; linked: LinkedTarget[]; extras?: 
  * targets exist go with the record.
  */
 export async function checkClaim(db: Db, auth: AuthContext, { input, module: mod }: ClaimRequest, now: Date): Promise<Checked> {
-  const wanted = mod.request.links?.(input) ?? [];
+  const wanted = mod.request.links?.of(input) ?? [];
   const targets = await loadLinkTargets(db, auth.accountId, wanted);
   const checked = await mod.check(input, { auth, now, db, linked: targets, account: () => getAccountProfile(db, auth.accountId) });
   const outcome = checked.kind === "fail" || !input.documents ? checked : await withDocuments(db, auth.accountId, input.documents, checked);

@@ -4,7 +4,7 @@ import { getAccountProfile } from "@/lib/accounts/account-profile";
 import { notifyStatusChanged } from "@/lib/record-model/notify-status";
 import { invalidateStatus } from "@/lib/record-model/status-cache";
 import type { AuthContext } from "@/lib/accounts/types";
-import { claimModuleFor, likelyTypoOf } from "@/lib/claims/registry";
+import { claimModuleFor, likelyTypoOf, maxValidityDays } from "@/lib/claims/registry";
 import type { ClaimRequest } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -60,7 +60,7 @@ export function validateRecordInput(raw: unknown, prefix = ""): ClaimRequest {
   }
   const meant = likelyTypoOf(input.claim_type);
   if (meant) throw new ApiError("unknown_claim_type", `Unknown claim_type '${input.claim_type}'; did you mean '${meant}'?`, p("claim_type"));
-  const maxDays = mod.policy?.validityDays;
+  const maxDays = maxValidityDays(mod);
   if (maxDays !== undefined && input.expires_at !== undefined && Date.parse(input.expires_at) > Date.now() + maxDays * 86_400_000) {
     throw new ApiError("invalid_value", `A ${input.claim_type} record is valid for at most ${maxDays} days: 'expires_at' is later.`, p("expires_at"));
   }

@@ -13,7 +13,7 @@ export function movedByNewRecords(bundles: readonly Pick<RecordBundle, "row" | "
   const moved = new Set<string>();
   for (const { row, links } of bundles) {
     for (const l of links ?? []) moved.add(l.targetId);
-    if (row.environment === "live" && row.status === "active" && claimModuleFor(row.claimType).view?.provesAccountDomain) {
+    if (row.environment === "live" && row.status === "active" && claimModuleFor(row.claimType).capabilities?.proves === "account_domain") {
       moved.add(accountDependency(row.accountId));
     }
   }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
-import { monitoredClaimTypes } from "@/lib/claims/registry";
+import { monitoredClaimTypes, monitorOf } from "@/lib/claims/registry";
 import type { ClaimModule } from "@/lib/claims/types";
 import type { Db } from "@/lib/db/client";
 import { applyTransition } from "./apply-transition";
@@ -11,7 +11,7 @@ import { metrics } from "@/lib/log/metrics";
 export { RECHECK_ACTOR };
 
 /**
- * The one scheduler for every claim type with a `policy.monitor` (lib/claims/types.ts): active
+ * The one scheduler for every claim type with a periodic `policy.recheck` (lib/claims/types.ts): active
  * records that are due are asked again — a lapse suspends them with the reason; suspended
  * records a re-check suspended are asked too, and a pass reinstates them. A suspension by the
  * owner, staff or a lapsed part is neither lifted nor asked, and its re-check is not
@@ -63,7 +63,7 @@ async function recheckEnvironment(db: Db, environment: "live" | "sandbox", limit
   let reinstated = 0;
   for (const d of due) {
     const mod = byType.get(d.claimType)!;
-    const found = await mod.policy!.monitor!.run(d.evidence, now);
+    const found = await monitorOf(mod)!.run(d.evidence, now);
     metrics().rechecks.inc({ outcome: found.kind });
     const changed = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(records).where(eq(records.id, d.id)).for("update");
@@ -72,7 +72,7 @@ async function recheckEnvironment(db: Db, environment: "live" | "sandbox", limit
       // Suspended meanwhile by its owner, staff or a part: not ours, and its re-check stays due.
       if (row.status === "suspended" && (await lastMover(tx, row.id)) !== RECHECK_ACTOR) return null;
       const at = new Date();
-      const recheckAt = new Date(at.getTime() + mod.policy!.monitor!.intervalMs());
+      const recheckAt = new Date(at.getTime() + monitorOf(mod)!.intervalMs());
       await tx.update(records).set({ recheckAt }).where(eq(records.id, row.id));
       if (row.status === "active" && found.kind === "lapsed") {
         await applyTransition(tx, { ...row, recheckAt }, { next: "suspended", at, by: RECHECK_ACTOR, operation: "suspend", reason: found.reason });

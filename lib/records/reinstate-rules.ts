@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import { records } from "@/drizzle/schema";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleFor, followsParts, monitorOf } from "@/lib/claims/registry";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { metrics } from "@/lib/log/metrics";
 import { lapsedParts, partLapsedReason } from "@/lib/record-model/lapsed-parts";
 
 /**
- * A record that stands only with its parts (`policy.followsParts`) is not reinstated — by its owner or
+ * A record that stands only with its parts (`part` links) is not reinstated — by its owner or
  * by staff — while one of them is not active: the system would have to suspend it again at
  * once. It is reinstated by the system when the part stands again.
  */
 export async function refuseReinstateWhilePartsLapsed(db: DbOrTx, row: { id: string; claimType: string }) {
-  if (!claimModuleFor(row.claimType).policy?.followsParts) return;
+  if (!followsParts(row.claimType)) return;
   const [lapsed] = await lapsedParts(db, row.id);
   if (lapsed) {
     throw new ApiError("invalid_transition", `${partLapsedReason(lapsed)} The record cannot be reinstated until every part it rests on is active.`, "operation");
@@ -23,7 +23,7 @@ type Rechecked = { claimType: string; recheckAt: Date | null; evidencePublic: un
 
 /** Whether the record's type is re-checked and its re-check time has come. */
 export const recheckDue = (row: Rechecked, now = new Date()) =>
-  Boolean(claimModuleFor(row.claimType).policy?.monitor && row.recheckAt && row.recheckAt.getTime() <= now.getTime());
+  Boolean(monitorOf(row.claimType) && row.recheckAt && row.recheckAt.getTime() <= now.getTime());
 
 /**
  * A record whose re-check is due, or overdue, is re-checked before it is reinstated — by its
@@ -36,7 +36,7 @@ export const recheckDue = (row: Rechecked, now = new Date()) =>
  * with the reinstatement (`storeRecheck`), or null when none was due.
  */
 export async function recheckBeforeReinstate(row: Rechecked, now = new Date()): Promise<Date | null> {
-  const monitor = claimModuleFor(row.claimType).policy?.monitor;
+  const monitor = monitorOf(row.claimType);
   if (!monitor || !recheckDue(row, now)) return null;
   const found = await monitor.run((row.evidencePublic ?? {}) as Record<string, unknown>, now);
   metrics().rechecks.inc({ outcome: found.kind });

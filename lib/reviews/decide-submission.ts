@@ -6,7 +6,7 @@ import { z } from "zod";
 import { accounts, records, reviewDecisions } from "@/drizzle/schema";
 import { countReviewedVerification, meterLiveUsage } from "@/lib/accounts/plans";
 import type { Role } from "@/lib/accounts/types";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleFor, followsParts } from "@/lib/claims/registry";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -106,7 +106,7 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
       const refused = reviewPolicyFor(row.claimType)?.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, at);
       if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
       // A record that stands only with its parts (a listing) is not issued resting on a part that lapsed while it waited.
-      if (claimModuleFor(row.claimType).policy?.followsParts) {
+      if (followsParts(row.claimType)) {
         const [lapsed] = await lapsedParts(tx, row.id, at.getTime());
         if (lapsed) throw new ApiError("review_precondition_failed", `${partLapsedReason(lapsed)} It cannot be approved resting on it. Nothing was changed.`);
       }

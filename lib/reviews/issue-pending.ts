@@ -3,7 +3,7 @@ import { nudgeOutbox } from "@/lib/outbox/wake";
 import { accounts, events, recordLinks, records } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { claimModuleFor, expiryFor, nextRecheckAt } from "@/lib/claims/registry";
+import { claimModuleFor, expiryFor, nextRecheckAt, renewsRole } from "@/lib/claims/registry";
 import { ApiError } from "@/lib/http/errors";
 import { applyTransition } from "@/lib/records/apply-transition";
 import { movedByNewRecords } from "@/lib/records/moved-by-new-records";
@@ -59,9 +59,9 @@ export async function issuePending(
   return body;
 }
 
-/** A renewal (its type's `review.supersedesOnIssue` link) supersedes the record it renews, if that is still in force. */
+/** A renewal (its type's `renews` link) supersedes the record it renews, if that is still in force. */
 async function supersedeRenewed(tx: Tx, row: RecordRow, at: Date, by: string) {
-  const role = claimModuleFor(row.claimType).review?.supersedesOnIssue;
+  const role = renewsRole(row.claimType);
   if (!role) return;
   const [link] = await tx.select().from(recordLinks).where(and(eq(recordLinks.recordId, row.id), eq(recordLinks.role, role)));
   if (!link) return;

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, planRequests, recordHistory, records, webhooks } from "@/drizzle/schema";
 import { announceAccountChange } from "@/lib/accounts/auth-cache";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { claimModuleFor, followsParts } from "@/lib/claims/registry";
 import { rowsOf, type Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -40,7 +40,7 @@ function requireStaff(staff: Staff) {
 
 const notFound = (id: string) => new ApiError("account_not_found", `No account ${id.slice(0, 40)}.`, "account");
 
-const isFollower = (claimType: string) => Number(Boolean(claimModuleFor(claimType).policy?.followsParts));
+const isFollower = (claimType: string) => Number(followsParts(claimType));
 /**
  * Suspending, followers (records that stand only with their parts) go first, so each carries the
  * staff reason rather than "a part lapsed"; reinstating, they go last, once their parts stand.

@@ -8,7 +8,7 @@ import { WATCH_LIMIT, watchValue, type WatchKind } from "./watch-value";
 
 /**
  * Default watches (origin `default`) for a verified organisation: its legal name, its LEI and
- * the domains the account proves (active live records of a type that `provesAccountDomain`),
+ * the domains the account proves (active live records of a type that `capabilities.proves` "account_domain"),
  * added in the transaction that verifies it; a value it already watches is left as it is, and
  * nothing is added past the account's limit. The owner deletes them like any other. They fire
  * for records issued afterwards (no mail or event for what existed before).
@@ -65,7 +65,7 @@ async function insertDefaults(tx: DbOrTx, accountId: string, wanted: { kind: Wat
 export async function addDefaultDomainWatches(
   tx: DbOrTx, issued: readonly { row: { accountId: string; claimType: string; subject: string; environment: string; status: string } }[], at = new Date(),
 ): Promise<void> {
-  const proving = issued.filter((r) => r.row.environment === "live" && r.row.status === "active" && claimModuleFor(r.row.claimType).view?.provesAccountDomain);
+  const proving = issued.filter((r) => r.row.environment === "live" && r.row.status === "active" && claimModuleFor(r.row.claimType).capabilities?.proves === "account_domain");
   if (proving.length === 0) return;
   const ids = [...new Set(proving.map((r) => r.row.accountId))];
   const verified = await tx.select({ accountId: organisations.accountId }).from(organisations)

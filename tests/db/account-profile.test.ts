@@ -16,8 +16,8 @@ registerClaimType(testClaimType(TYPE, {
   async check(input) {
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: input.evidence ?? {} };
   },
-  view: {
-    provesAccountDomain: true,
+  capabilities: {
+    proves: "account_domain",
   },
 }));
 

@@ -18,7 +18,8 @@ registerClaimType(testClaimType(TYPE, {
     return { kind: "issue", evidenceLevel: "source_verified", publicEvidence: input.evidence ?? {} };
   },
   policy: {
-    monitor: {
+    recheck: {
+      kind: "monitor",
       intervalMs: () => 3600_000,
       async run(evidence) {
         asked.push(String(evidence.env));

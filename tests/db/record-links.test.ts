@@ -45,7 +45,7 @@ registerClaimType(testClaimType(TYPE, {
     }),
   },
   policy: {
-    validityDays: 30,
+    recheck: { kind: "renewal", validityDays: 30 },
   },
 }));
 

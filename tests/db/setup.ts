@@ -40,8 +40,9 @@ export function testClaimType(type: string, parts: Omit<ClaimModule, "type" | "d
 }
 
 /** A test type's links: the record named by `evidence.base`, as role `base_record`. */
-export const linksToBase: NonNullable<ClaimRequestSpec["links"]> = (input) =>
-  typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : [];
+export const linksToBase: NonNullable<ClaimRequestSpec["links"]> = {
+  of: (input) => (typeof input.evidence?.base === "string" ? [{ role: "base_record", targetId: input.evidence.base }] : []),
+};
 
 export const uniqueEmail = (tag = "t") => `${tag}-${randomBytes(4).toString("hex")}@example.test`;
 
