@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVaultInfo, vaultFixture, writeVaultInfo } from "@/tests/vault-info";
-import { dexChecklist, dexControl, dexEvidence, dexProblem, evidenceTooOld, takeSnapshot, type DexEvidence } from "./dex-control";
+import { dexControl } from "./index";
+import { dexChecklist, dexEvidence, dexProblem, type DexEvidence } from "./subtypes";
+import { evidenceTooOld, takeSnapshot } from "./approval";
 
 /**
  * dex_control's rules that need no database (spec 2.6): the subtype rules, each naming its
