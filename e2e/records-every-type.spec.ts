@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { claimFormSpecs, type ClaimFormSpec, type FormField } from "../lib/claims/form-spec";
+import { documentedClaimTypes } from "../lib/claims/registry";
 import { writeExchange, type ExchangeData } from "../tests/exchange";
 import { LEI } from "../tests/lei-register";
 import {
@@ -15,9 +17,12 @@ import { installTestWallet } from "./test-wallet";
  * submitted for review — from the browser alone, by a customer who signed up and went live
  * (a plan request an admin approved) in the browser and never saw the API. The
  * kinds are read from the "New record" page, which is generated from the claim-type
- * registry: a kind without a recipe here fails the first test, so a new claim type cannot
- * slip by uncovered. Outside sources are the e2e stand-ins (DNS, LEI register, exchange);
- * the e2e server has no EVM RPC, so an on-chain payment waits for a reviewer.
+ * registry. A kind with a recipe of its own below is issued by it; any other kind gets the
+ * recipe generated from its form (`generatedRecipe`: its form's fields filled with its
+ * documented example request), so a new simple claim type is covered the moment it is
+ * registered — and one the generated recipe cannot fill fails the first test, naming the field.
+ * Outside sources are the e2e stand-ins (DNS, LEI register, exchange); the e2e server has no
+ * EVM RPC, so an on-chain payment waits for a reviewer.
  */
 
 test.use({ baseURL });
@@ -168,20 +173,84 @@ async function exchangeRecipe(page: Page, kind: string, environment: "live" | "s
 type Recipe = (browser: Browser) => Promise<void>;
 
 /**
- * How each kind is issued from the browser. `apiOnly` names a kind the portal deliberately
- * sends to the API documentation, and why: the test checks the form says so.
+ * Every kind's form as the portal renders it (lib/claims/form-spec.ts, what app/records/new
+ * is given), and its definition: this process loads the same registry as the server it tests.
+ * The validity days only change help texts.
+ */
+const SPECS: ClaimFormSpec[] = claimFormSpecs(365);
+const EXAMPLES = new Map(documentedClaimTypes().map((m) => [m.type, m.docs.example.value]));
+
+type Plan = { label: string; subject: string; fills: { field: FormField; value: string }[] };
+
+/** The example request's value at a form field's request path ("evidence.payee.value"), as the form takes it. */
+function exampleValue(example: Record<string, unknown>, f: FormField): string | undefined {
+  let v: unknown = example;
+  for (const k of f.name.split(".")) v = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+  if (Array.isArray(v)) return v.map(String).join("\n"); // a list: one entry a line
+  if (v === undefined || v === null || typeof v === "object") return undefined;
+  return f.kind === "datetime" ? new Date(String(v)).toISOString().slice(0, 16) : String(v); // the form's boxes are UTC minutes
+}
+
+/**
+ * How the generated recipe fills `kind`'s form — every field its example request
+ * (`docs.example.value`) gives a value for — or why it cannot: a required field the example
+ * leaves empty (and the form does not fill itself), a value that is not one of a choice's
+ * options, a field a browser wallet fills, a kind issued through a flow elsewhere.
+ */
+function generatedPlan(kind: string): Plan | { problem: string } {
+  const spec = SPECS.find((s) => s.key === kind);
+  const example = EXAMPLES.get(kind);
+  if (!spec || !example) return { problem: `${kind}: not a claim type of this registry` };
+  if (spec.href) return { problem: `${kind}: issued through ${spec.href}, not the form` };
+  const fills: Plan["fills"] = [];
+  for (const field of spec.fields) {
+    if (field.kind === "wallet") return { problem: `${kind}: form field ${field.name} is filled by a browser wallet` };
+    const value = exampleValue(example, field);
+    if (value === undefined) {
+      // A required date starts at now, a field with a default at it (new-record-form.tsx).
+      const filledByForm = field.defaultValue !== undefined || field.kind === "datetime";
+      if (field.required && !filledByForm) return { problem: `${kind}: form field ${field.name} has no value in docs.example.value to fill it with` };
+      continue;
+    }
+    if (field.kind === "files") return { problem: `${kind}: form field ${field.name} takes files` };
+    if (field.options && !field.options.some((o) => o.value === value)) {
+      return { problem: `${kind}: form field ${field.name}: the example's "${value}" is not one of its options` };
+    }
+    fills.push({ field, value });
+  }
+  const subject = fills.find((f) => f.field.name === "subject")?.value;
+  if (!subject) return { problem: `${kind}: the example names no subject` };
+  return { label: spec.label, subject, fills };
+}
+
+/**
+ * The recipe of a kind without one of its own: its form filled from its example, submitted live
+ * and public; the record page shows it issued (Active), of its kind in words, about its subject,
+ * and so does its public certificate.
+ */
+async function generatedRecipe(browser: Browser, kind: string) {
+  const plan = generatedPlan(kind);
+  if ("problem" in plan) throw new Error(`no recipe for ${plan.problem}`);
+  const { page } = await liveCustomer(browser);
+  await openForm(page, kind);
+  for (const { field, value } of plan.fills) {
+    if (field.kind === "choice") await page.locator(`input[name="${field.name}"][value="${value}"]`).check();
+    else if (field.kind === "select") await input(page, field.name).selectOption(value);
+    else await input(page, field.name).fill(value);
+  }
+  const id = await submit(page, kind, "Active");
+  await expect(page.getByTestId("record-kind")).toContainText(plan.label);
+  await expect(page.locator("dt:text-is('Subject') + dd")).toHaveText(plan.subject);
+  await certificate(page, id, plan.subject);
+}
+
+/**
+ * How each kind that needs more than its form filled from its example is issued from the
+ * browser (a challenge, a wallet, a register's stand-in, documents, an error to show first).
+ * `apiOnly` names a kind the portal deliberately sends to the API documentation, and why: the
+ * test checks the form says so.
  */
 const RECIPES: Record<string, Recipe | { apiOnly: string }> = {
-  company_status: async (browser) => {
-    const { page } = await liveCustomer(browser);
-    await openForm(page, "company_status");
-    await input(page, "subject").fill("Acme Trading Ltd");
-    await input(page, "claim").fill("Acme Trading Ltd is an active company.");
-    const id = await submit(page, "company_status", "Active");
-    await expect(page.getByTestId("record-kind")).toContainText("Company status, stated by you");
-    await certificate(page, id, "Acme Trading Ltd");
-  },
-
   company_identity: async (browser) => {
     const { page } = await liveCustomer(browser);
     await openForm(page, "company_identity");
@@ -356,8 +425,13 @@ test("every kind of record the portal offers has a browser recipe here", async (
   const elsewhere = await page.getByTestId("elsewhere").locator("a[data-key]").evaluateAll((els) => els.map((e) => e.getAttribute("data-key")!));
   const kinds = [...offered, ...elsewhere];
   expect(kinds.length).toBeGreaterThanOrEqual(10);
-  const missing = kinds.filter((k) => !(k in RECIPES));
-  expect(missing, `no browser recipe in e2e/records-every-type.spec.ts for: ${missing.join(", ")}`).toEqual([]);
+  // The forms this file generates recipes from are the ones the portal offers.
+  expect([...kinds].sort(), "the registry this file loads is not the server's (a stale build?)").toEqual(SPECS.map((s) => s.key).sort());
+  const unfillable = kinds.filter((k) => !(k in RECIPES)).flatMap((k) => {
+    const plan = generatedPlan(k);
+    return "problem" in plan ? [plan.problem] : [];
+  });
+  expect(unfillable, `no browser recipe in e2e/records-every-type.spec.ts, and the generated one cannot fill the form:\n${unfillable.join("\n")}`).toEqual([]);
   // Nothing stale: every recipe is for a kind the portal offers.
   expect(Object.keys(RECIPES).filter((k) => !kinds.includes(k))).toEqual([]);
   // A kind the portal sends elsewhere links there and asks nothing.
@@ -373,5 +447,13 @@ for (const [kind, recipe] of Object.entries(RECIPES)) {
   test(`${kind === "*" ? "a reviewed claim of another kind" : kind}: issued (or submitted for review) from the browser alone`, async ({ browser }) => {
     test.setTimeout(120_000);
     await recipe(browser);
+  });
+}
+
+for (const { key } of SPECS) {
+  if (key in RECIPES) continue;
+  test(`${key}: issued from the browser alone (recipe generated from its form and example)`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    await generatedRecipe(browser, key);
   });
 }

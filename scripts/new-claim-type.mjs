@@ -8,12 +8,17 @@
 //   components/claims/index.ts       one import and one entry in UI
 //   docs/claim-types.md              an entry under "Types from the scaffold"
 // `npm run new-claim-type -- --remove <claim_type>` undoes exactly that.
-// Afterwards `npm run sdk:generate` rewrites the SDK's snapshot of the OpenAPI document (which
-// the registry builds: the type's evidence schema, example and error codes).
+// Both then regenerate the SDK's snapshot of the OpenAPI document (`npm run sdk:generate`, in the
+// tree written to: the registry builds the document, with the type's evidence schema, example
+// and error codes), so packages/sdk/test/generated.test.ts stays green; `--no-sdk` leaves it
+// (a tree without the SDK, as tests/scaffold.test.ts's partial copy).
+// e2e/records-every-type.spec.ts needs nothing: a kind without a recipe of its own gets one
+// generated from its form and example.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-// PRS_SCAFFOLD_ROOT: another tree to write into (tests/scaffold.test.ts works on a copy).
+// PRS_SCAFFOLD_ROOT: another tree to write into (tests/scaffold.test.ts and scripts/test-scaffold.mjs work on copies).
 const root = process.env.PRS_SCAFFOLD_ROOT ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLAIM_TYPE_RE = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
 const REGISTRY = "lib/claims/registry.ts";
@@ -22,10 +27,12 @@ const DOCS = "docs/claim-types.md";
 const DOCS_HEADING = "## Types from the scaffold";
 
 const args = process.argv.slice(2);
-const remove = args[0] === "--remove";
-const type = remove ? args[1] : args[0];
-if (!type || !CLAIM_TYPE_RE.test(type) || type.length > 64) {
-  console.error("usage: npm run new-claim-type <claim_type> | npm run new-claim-type -- --remove <claim_type>");
+const flag = (name) => args.includes(name);
+const remove = flag("--remove");
+const sdk = !flag("--no-sdk");
+const [type, ...extra] = args.filter((a) => !["--remove", "--no-sdk"].includes(a));
+if (!type || extra.length > 0 || !CLAIM_TYPE_RE.test(type) || type.length > 64) {
+  console.error("usage: npm run new-claim-type [-- --no-sdk] <claim_type> | npm run new-claim-type -- --remove [--no-sdk] <claim_type>");
   console.error("claim_type: snake_case with at least one underscore (e.g. trade_licence), at most 64 characters");
   process.exit(2);
 }
@@ -67,6 +74,18 @@ function unregister(file, name, from) {
   write(file, text);
 }
 
+/**
+ * `npm run sdk:generate` in the tree written to: its own scripts/sdk-generate.ts, run from its
+ * root, so `@/lib` is that tree's registry (the scaffolded type in it, or gone from it).
+ */
+function regenerateSdk() {
+  if (!sdk) return console.log("SDK snapshot left as it was (--no-sdk): run `npm run sdk:generate`");
+  const script = abs("scripts/sdk-generate.ts");
+  if (!fs.existsSync(script)) fail(`no ${script} to regenerate the SDK's snapshot with (a partial tree? pass --no-sdk)`);
+  const r = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [script], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) fail(`npm run sdk:generate failed (exit ${r.status ?? r.signal}): the type's definition does not build an OpenAPI document`);
+}
+
 const MODULES_LIST = /(new Map<string, ClaimModule>\(\s*\[)([^\]]*)(\]\.map\(\(m\) => \[m\.type, m\]\))/;
 const UI_LIST = /(new Map<string, ClaimUi>\(\[)([^\]]*)(\]\.map\(\(u\) => \[u\.type, u\]\))/;
 const docsMarker = (end = false) => `<!-- ${end ? "/" : ""}new-claim-type: ${type} -->`;
@@ -85,16 +104,19 @@ if (remove) {
     write(DOCS, next);
   }
   console.log(`removed ${type}: ${Object.values(files).join(", ")}, its lines in ${REGISTRY}, ${UI_INDEX} and ${DOCS}`);
+  regenerateSdk();
   process.exit(0);
 }
 
 for (const f of Object.values(files)) if (fs.existsSync(abs(f))) fail(`${f} exists already`);
-if (new RegExp(`type: "${type}"`).test(fs.readdirSync(abs("lib/claims")).map((f) => read(`lib/claims/${f}`)).join("\n"))) {
+// Every definition under lib/claims, a type's own folder (lib/claims/dex-control/) included.
+const definitions = fs.readdirSync(abs("lib/claims"), { recursive: true }).filter((f) => /\.tsx?$/.test(f));
+if (definitions.some((f) => read(path.join("lib/claims", f)).includes(`type: "${type}"`))) {
   fail(`claim type ${type} is taken`);
 }
 
 write(files.module, `import { z } from "zod";
-import type { EvidenceLevel } from "@/lib/records/schemas";
+import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import { evidenceRules, withEvidence } from "./field-rules";
 import type { ClaimModule } from "./types";
 
@@ -184,4 +206,5 @@ ${docsMarker(true)}
 `);
 
 console.log(`created ${type}: ${Object.values(files).join(", ")}; one entry each in ${REGISTRY} and ${UI_INDEX}; an entry in ${DOCS}`);
-console.log("next: fill in its check and docs, then `npm run sdk:generate` (the SDK's snapshot of the OpenAPI document)");
+regenerateSdk();
+console.log("next: fill in its check and docs, then `npm run sdk:generate` again (the SDK's snapshot of the OpenAPI document follows them)");

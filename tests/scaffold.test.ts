@@ -9,7 +9,9 @@ import type { ClaimModule } from "@/lib/claims/types";
  * `npm run new-claim-type` on a copy of the parts it writes (lib/claims, components/claims,
  * docs/claim-types.md): the type it generates is registered, validated, checked and documented
  * by the service's own pipeline and OpenAPI builder, and `--remove` leaves the copy as it was.
- * (The full proof — the suite passing with a generated type — is in docs/claim-types.md.)
+ * The copy has no SDK, so `--no-sdk`. The full proof — the type-iterating unit, API and e2e
+ * tests and the SDK's snapshot passing with a generated type, in a whole copy of the
+ * repository — is `npm run test:scaffold` (scripts/test-scaffold.mjs).
  */
 const repo = path.resolve(import.meta.dirname, "..");
 const copy = fs.mkdtempSync(path.join(os.tmpdir(), "prs-scaffold-"));
@@ -18,7 +20,7 @@ for (const p of PARTS) fs.cpSync(path.join(repo, p), path.join(copy, p), { recur
 afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
 
 const scaffold = (...args: string[]) =>
-  execFileSync(process.execPath, [path.join(repo, "scripts/new-claim-type.mjs"), ...args], {
+  execFileSync(process.execPath, [path.join(repo, "scripts/new-claim-type.mjs"), "--no-sdk", ...args], {
     env: { ...process.env, PRS_SCAFFOLD_ROOT: copy }, encoding: "utf8",
   });
 
