@@ -55,9 +55,12 @@ test("impersonation watch: add a domain, see an imposter's look-alike record mat
   // An imposter proves the look-alike domain: the watch fires.
   const imposterKey = await liveImposter();
   const fake = await proveDomain(imposterKey, lookAlike);
-  await p.reload();
+  // The watches take the issued record from the outbox once it is written: the page shows the match once they have.
   const match = p.getByTestId("match-row").filter({ hasText: fake });
-  await expect(match).toHaveCount(1);
+  await expect(async () => {
+    await p.reload();
+    await expect(match).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(match).toContainText("a look-alike");
   // Shown as the display rules show a look-alike: as written, with its A-label beside it.
   await expect(match.getByTestId("matched-value")).toHaveText(/^w\u0430tcha.*\.com \(xn--.*\.com\)$/);

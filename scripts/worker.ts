@@ -1,4 +1,4 @@
-// `npm run worker`: the webhook delivery worker on its own, for deployments that run it
+// `npm run worker`: the outbox worker (webhook deliveries, queued mail, the watches' tasks) on its own, for deployments that run it
 // apart from the web server (set WEBHOOK_WORKER=off on the servers then). Several workers
 // may run at once: deliveries are claimed with leases taken under SKIP LOCKED.
 import { closeDb, getHandle } from "@/lib/db/client";
@@ -7,6 +7,7 @@ import { log, routeConsoleToLog } from "@/lib/log/logger";
 import { keyring } from "@/lib/signing/keys";
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
+import { subscribeWatches } from "@/lib/watches/watch-subscriber";
 
 routeConsoleToLog(); // JSON lines, as the server writes them
 
@@ -21,6 +22,7 @@ async function main() {
   // this process's keys and follow the published set first, so it signs only with a key
   // every instance's JWKS lists.
   await joinPublishedKeys(handle);
+  subscribeWatches(); // the impersonation watches take issued records and renames from the outbox
   const stop = startDeliveryWorker(handle.db);
   log().info({ database: "postgres", signing_kid: keyring().active.kid }, "webhook worker running");
   const shutdown = async () => {

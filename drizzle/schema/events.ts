@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { createdAt, ts } from "./columns";
 
@@ -48,4 +48,24 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [t.accountId, t.environment, t.endpoint, t.key] }),
     index("idempotency_created_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * Work the outbox hands to the service's own subscribers (lib/outbox/tasks.ts): written in the
+ * transaction that made the change, taken by the outbox worker after it commits, in order, each
+ * in a transaction of its own that deletes it. The impersonation watches subscribe here to
+ * issued records and renamed accounts, so no issuing path calls them. `attempts`: tries that
+ * failed (a task failing TASK_MAX_ATTEMPTS times is left with its error for an operator).
+ */
+export const outboxTasks = pgTable(
+  "outbox_tasks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (t) => [index("outbox_tasks_kind_idx").on(t.kind, t.id)],
 );

@@ -5,8 +5,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { notifyStatusChanged } from "@/lib/record-model/notify-status";
 import { invalidateStatus } from "@/lib/record-model/status-cache";
-import { matchAccountName } from "@/lib/watches/match-watches";
-import { sendWatchMails } from "@/lib/watches/send-watch-mail";
+import { queueTask } from "@/lib/outbox/tasks";
 import { accountDependency, accountUpdateSchema, getAccount } from "./account-profile";
 import { announceAccountChange } from "./auth-cache";
 import type { AuthContext } from "./types";
@@ -23,18 +22,18 @@ export async function updateAccount(db: Db, auth: AuthContext, raw: unknown) {
   if (org) {
     throw new ApiError("name_locked", `This account is the verified organisation ${org.legalName}; its name is its legal name and changes only with a new organisation verification.`, "name");
   }
-  const mails = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const [old] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, auth.accountId)).for("update");
     // A rename (a name replaced by another) is counted: reviewers see it as a risk signal.
     const renamed = old?.name != null && old.name !== input.name;
     await tx.update(accounts).set({ name: input.name, ...(renamed && { renameCount: sql`${accounts.renameCount} + 1`, renamedAt: new Date() }) })
       .where(eq(accounts.id, auth.accountId));
     await notifyStatusChanged(tx, [accountDependency(auth.accountId)]);
-    // The account's live records now speak under this name: another account's watch on it fires.
-    return matchAccountName(tx, auth.accountId, input.name);
+    // The account's live records now speak under this name: another account's watch on it fires
+    // (the watches take the rename from the outbox once this commits: lib/watches/watch-subscriber.ts).
+    if (input.name) await queueTask(tx, "account.renamed", { accountId: auth.accountId, name: input.name });
   });
   announceAccountChange(); // cached API-key contexts carry the old name
   invalidateStatus(accountDependency(auth.accountId));
-  await sendWatchMails(mails);
   return getAccount(db, { ...auth, accountName: input.name });
 }

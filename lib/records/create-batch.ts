@@ -17,8 +17,7 @@ import { notifyStatusChanged } from "@/lib/record-model/notify-status";
 import { invalidateStatus } from "@/lib/record-model/status-cache";
 import { recordUrls } from "@/lib/record-model/urls";
 import { validateBatchInput } from "./validate-batch";
-import { watchMatchesOf } from "./watch-entry";
-import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
+import { announceIssued } from "./announce-issued";
 
 /** Claim checks that ask an outside source (DNS, RPC) run this many at a time. */
 const CHECK_CONCURRENCY = 8;
@@ -68,7 +67,6 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
   });
 
   let moved: string[] = [];
-  let mails: WatchMail[] = [];
   const bodyJson = await db.transaction(async (tx) => {
     const writing: Ready[] = [];
     for (const r of ready) {
@@ -82,7 +80,7 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
     await insertRecordBundles(tx, writing); // all rows in one statement
     moved = movedByNewRecords(writing);
     if (moved.length) await notifyStatusChanged(tx, moved);
-    mails = await watchMatchesOf(tx, writing);
+    await announceIssued(tx, writing.map((r) => r.row));
     for (const r of writing) {
       results[r.index] = {
         index: r.index,
@@ -97,7 +95,6 @@ async function issueRows(db: Db, auth: AuthContext, inputs: ClaimRequest[], key:
     return json;
   });
   if (moved.length) invalidateStatus(moved);
-  await sendWatchMails(mails);
   return bodyJson;
 }
 

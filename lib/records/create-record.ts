@@ -18,8 +18,7 @@ import { checkClaim } from "./check-claim";
 import { insertRecordBundle, type BundleKey, type RecordBundle } from "./insert-record-bundle";
 import { movedByNewRecords } from "./moved-by-new-records";
 import { recordCreateSchema, type RecordCreateInput } from "@/lib/record-model/schemas";
-import { watchMatchesOf } from "./watch-entry";
-import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
+import { announceIssued } from "./announce-issued";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -111,16 +110,14 @@ async function persist(db: Db, auth: AuthContext, outcome: Passed, bundle: Recor
     if (!(await insertRecordBundle(db, bundle))) throw new KeyTaken();
     if (moved.length) await notifyStatusChanged(db, moved);
   } else {
-    let mails: WatchMail[] = [];
     await db.transaction(async (tx) => {
       if (metered) await meterLiveUsage(tx, auth, "live_records", bundle.row.createdAt);
       const refused = outcome.commit ? await outcome.commit(tx, bundle.row.id) : null;
       if (refused) throw ApiError.fromField(refused);
       if (!(await insertRecordBundle(tx, bundle))) throw new KeyTaken(); // roll back the metering too
       if (moved.length) await notifyStatusChanged(tx, moved);
-      mails = await watchMatchesOf(tx, [bundle]); // a live issued record is always metered, so always here
+      await announceIssued(tx, [bundle.row]); // a live issued record is always metered, so always here
     });
-    await sendWatchMails(mails);
   }
   if (moved.length) invalidateStatus(moved);
 }

@@ -24,7 +24,6 @@ import { checklistFor, checklistIncompleteMessage, reviewPolicyFor } from "./che
 import { evidenceBasis, firstApproval, fourEyesStep } from "./four-eyes";
 import { assessRisk, submissionValues, type RiskSignal } from "./risk-signals";
 import { issuePending } from "./issue-pending";
-import { sendWatchMails, type WatchMail } from "@/lib/watches/send-watch-mail";
 
 export type Reviewer = { id: string; role: Role };
 
@@ -86,7 +85,6 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     throw new ApiError("missing_field", "A rejection needs a reason; the customer sees it.", "reason");
   }
   const approval = input.decision === "approve" ? await prepareApproval(db, recordId, input.without_snapshot) : undefined;
-  const watchMails: WatchMail[] = [];
   let secondApproval = false;
   const record = await db.transaction(async (tx) => {
     const row = await lockPending(tx, recordId);
@@ -133,7 +131,6 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     const body = input.decision === "approve"
       ? await issuePending(tx, row, {
         at, by, reason: approval?.note ?? "Confirmed by a reviewer.", evidenceLevel: REVIEWED_LEVEL, ...(approval && { publicEvidence: approval.evidence }),
-        watchMails,
       })
       : await reject(tx, row, { at, by, reason: input.reason! });
     // The documents the submission came with are kept 90 days from the decision, then deleted.
@@ -156,7 +153,6 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
     return body;
   });
   invalidateStatus(recordId);
-  await sendWatchMails(watchMails);
   return record;
 }
 
@@ -246,7 +242,6 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
   }
   const now = new Date();
   const found = await mod.checking.recheck(first.evidencePublic, now, { subject: first.subject, accountId: first.accountId }, db);
-  const watchMails: WatchMail[] = [];
   const result = await db.transaction(async (tx): Promise<RerunResult> => {
     const row = await lockPending(tx, recordId);
     const by = `system:rerun:${reviewer.id}`;
@@ -257,7 +252,7 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
       }
       const record = await issuePending(tx, row, {
         at: now, by, reason: "Automatic check re-run: the source answered and confirmed it.",
-        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence, watchMails,
+        evidenceLevel: found.evidenceLevel, publicEvidence: found.publicEvidence,
       });
       await audit(tx, row, reviewer.id, "rerun_issued", null, now);
       return { outcome: "issued", record };
@@ -277,7 +272,6 @@ export async function rerunAutomaticCheck(db: Db, reviewer: Reviewer, recordId: 
     return { outcome: found.kind === "unreachable" ? "unreachable" : "failed", reason };
   });
   if (result.outcome !== "unreachable" && result.outcome !== "failed") invalidateStatus(recordId);
-  await sendWatchMails(watchMails);
   return result;
 }
 

@@ -13,8 +13,7 @@ import type { EvidenceLevel } from "@/lib/record-model/schemas";
 import { loadPublicView } from "@/lib/public/record/public-view";
 import { serializeRecord, type RecordRow } from "@/lib/public/record/serialize-record";
 import { signIssue } from "@/lib/records/signed-payload";
-import { matchWatches } from "@/lib/watches/match-watches";
-import type { WatchMail } from "@/lib/watches/send-watch-mail";
+import { announceIssued } from "@/lib/records/announce-issued";
 
 /**
  * The end of a pending submission's wait: sign it and make it active at `evidenceLevel`, with
@@ -27,8 +26,6 @@ export async function issuePending(
   row: RecordRow,
   o: {
     at: Date; by: string; reason: string; evidenceLevel: EvidenceLevel; publicEvidence?: Record<string, unknown>;
-    /** Where the mails of the impersonation watches it fires are put, for the caller to send once committed (sendWatchMails). */
-    watchMails?: WatchMail[];
   },
 ) {
   const at = o.at;
@@ -54,7 +51,7 @@ export async function issuePending(
   const body = serializeRecord(await loadPublicView(tx, issued, at.getTime()));
   await tx.insert(events).values(entryEvent(issued, at, body));
   nudgeOutbox();
-  o.watchMails?.push(...(await matchWatches(tx, [{ row: issued, values: entry.values }], at)));
+  await announceIssued(tx, [issued]);
   await notifyStatusChanged(tx, [row.id, ...movedByNewRecords([{ row: issued }])]);
   return body;
 }

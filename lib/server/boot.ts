@@ -12,6 +12,7 @@ import { backfillLog, claimNoteKey, integrate, LogConflict } from "@/lib/tlog/st
 import { witnessLatest } from "@/lib/tlog/witness";
 import { joinPublishedKeys } from "@/lib/signing/published-keys";
 import { startDeliveryWorker } from "@/lib/webhooks/delivery-worker";
+import { subscribeWatches } from "@/lib/watches/watch-subscriber";
 import { log, routeConsoleToLog } from "@/lib/log/logger";
 import { sweepOnce } from "./sweep";
 import { flushSightings } from "@/lib/public/embed/sightings/flush-sightings";
@@ -72,7 +73,10 @@ export async function boot() {
   void sweep();
   startCheckpointing(handle, env.LOG_CHECKPOINT_INTERVAL_MS);
   startSightingsFlush(handle.db, env.BADGE_SIGHTINGS_FLUSH_MS);
-  if (env.WEBHOOK_WORKER === "on") startDeliveryWorker(handle.db);
+  if (env.WEBHOOK_WORKER === "on") {
+    subscribeWatches(); // the impersonation watches take issued records and renames from the outbox
+    startDeliveryWorker(handle.db);
+  }
 }
 
 /** The advisory-lock keys of the periodic sweep and of the log's checkpointing (migrations use 727001). */

@@ -7,7 +7,8 @@ import { newWatchId, WATCH_ID_RE } from "@/lib/ids";
 import { recordUrls } from "@/lib/record-model/urls";
 import { watchLookalikeKeys } from "./lookalike";
 import { fireWatches, type Found } from "./match-watches";
-import { sendWatchMails, type WatchMail } from "./send-watch-mail";
+import { queueMail } from "@/lib/mail/mail-outbox";
+import { watchMail, type WatchMail } from "./watch-mail";
 import { WATCH_KINDS, WATCH_LIMIT, watchValue, type WatchKind } from "./watch-value";
 
 export { WATCH_LIMIT };
@@ -59,12 +60,12 @@ export async function createWatch(
 ): Promise<{ watch: ReturnType<typeof serializeWatch>; created: boolean }> {
   const v = watchValue(input.kind, input.value);
   if ("error" in v) throw ApiError.fromField(v.error);
-  const { row, created, mails } = await db.transaction(async (tx) => {
+  const { row, created } = await db.transaction(async (tx) => {
     // One writer per account at a time, so the limit holds under concurrent adds.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
     const [had] = await tx.select().from(watches)
       .where(and(eq(watches.accountId, accountId), eq(watches.kind, input.kind), eq(watches.matchKey, v.matchKey)));
-    if (had) return { row: had, created: false, mails: [] as WatchMail[] };
+    if (had) return { row: had, created: false };
     const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(watches).where(eq(watches.accountId, accountId)) as [{ n: number }];
     if (n >= WATCH_LIMIT) throw new ApiError("watch_limit_reached", `An account has at most ${WATCH_LIMIT} watches: delete one first.`);
     const row: Row = {
@@ -72,9 +73,10 @@ export async function createWatch(
       skeleton: v.skeleton, lookalikeKeys: watchLookalikeKeys(input.kind, input.value), origin, createdAt: new Date(),
     };
     await tx.insert(watches).values(row);
-    return { row, created: true, mails: await fireForExisting(tx, row) };
+    // The watcher's mails are queued with the matches (sent by the outbox worker, never inside this request).
+    await queueMail(tx, ...(await fireForExisting(tx, row)).map(watchMail));
+    return { row, created: true };
   });
-  await sendWatchMails(mails);
   const recent = await recentMatches(db, [row.id]);
   return { watch: serializeWatch(row, recent.get(row.id)), created };
 }

@@ -9,7 +9,7 @@ import { statusFields } from "@/lib/public/record/signed-status";
 import { buildEvent } from "@/lib/outbox/write-event";
 import { addDefaultDomainWatches } from "./default-watches";
 import { recordWatchValues, type WatchedValue } from "./record-watch-values";
-import type { WatchMail } from "./send-watch-mail";
+import type { WatchMail } from "./watch-mail";
 import { compareValues, lookalikeKeys } from "./lookalike";
 import { nameKey, skeletonOf, type WatchKind } from "./watch-value";
 
@@ -26,7 +26,7 @@ type WatchHit = { id: string; account_id: string; kind: WatchKind; value: string
  * whatever happens to it later — and one `watch.matched` event to the watcher's account per
  * new row. The watcher's own records never fire its watches. A domain a verified organisation
  * proves by one of these records becomes one of its default watches (default-watches.ts). Returns the mails to send once
- * the transaction has committed (sendWatchMails).
+ * the transaction has committed (the subscriber queues them: watch-subscriber.ts).
  */
 export async function matchWatches(tx: DbOrTx, issued: readonly IssuedRecord[], at = new Date()): Promise<WatchMail[]> {
   await addDefaultDomainWatches(tx, issued, at); // a verified organisation's newly proved domain is watched from now on

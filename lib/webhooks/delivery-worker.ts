@@ -3,21 +3,23 @@ import { onOutboxNudge } from "@/lib/outbox/wake";
 import { getEnv } from "@/lib/env";
 import { log } from "@/lib/log/logger";
 import { sendQueuedMail } from "@/lib/mail/mail-outbox";
+import { runOutboxTasks } from "@/lib/outbox/tasks";
 import { keyring } from "@/lib/signing/keys";
 import { claimDue, deliverDue, OutcomeRecorder, sendChain } from "./deliver-due";
 import { dispatchEvents } from "./dispatch-events";
 
-/** One pass, waiting for each send: fan out new events, then send what is due, until a pass finds nothing (tests). */
+/** One pass, waiting for each send: the outbox's own tasks, then fan out new events and send what is due, until a pass finds nothing (tests). */
 export async function runWorkerRound(db: Db): Promise<{ dispatched: number; sent: number }> {
   let dispatched = 0;
   let sent = 0;
   for (let i = 0; i < 50; i++) {
+    const t = await runOutboxTasks(db);
     const d = await dispatchEvents(db);
     const s = await deliverDue(db);
     await sendQueuedMail(db);
     dispatched += d;
     sent += s;
-    if (d === 0 && s === 0) break;
+    if (t === 0 && d === 0 && s === 0) break;
   }
   return { dispatched, sent };
 }
@@ -42,6 +44,8 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
 
   const pump = async () => {
     for (let i = 0; i < 50 && !stopped; i++) {
+      // The outbox's own subscribers first (lib/outbox/tasks.ts): what they do may write events.
+      const tasks = await runOutboxTasks(db);
       const dispatched = await dispatchEvents(db);
       const free = max - inFlight.size;
       // Chosen before claiming: a process whose keys are not published yet claims nothing (keys.ts).
@@ -56,7 +60,7 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
           });
         inFlight.add(send);
       }
-      if (dispatched === 0 && claimed.length === 0) break;
+      if (tasks === 0 && dispatched === 0 && claimed.length === 0) break;
     }
   };
   // Queued mail (lib/mail/mail-outbox.ts) is sent beside the webhooks, never holding up their pump:

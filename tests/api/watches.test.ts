@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { admin, call, newAccount, newLiveAccount, uniqueEmail } from "../helpers";
+import { admin, call, newAccount, newLiveAccount, uniqueEmail, until } from "../helpers";
 import { randomLei, setLeiRecord } from "../lei-register";
 import { mailsTo, mailTo } from "../mail-capture";
 import { allEvents, untilDelivered, type ApiEvent } from "../outbox";
@@ -17,10 +17,12 @@ import { startReceiver, waitFor } from "../webhook-receiver";
  * arrives with the certificate link. The watcher's own records and sandbox records never fire;
  * another account can neither see nor delete the watch.
  *
- * "Fires nothing" is read, not waited for: a match is written as a `watch.matched` event in
- * the transaction that issues the record (or renames the account), so the watcher's events
- * list is complete once that request has answered; the receiver's side is checked once every
- * event has been delivered (tests/outbox.ts).
+ * "Fires nothing" is read after a fact, never after a fixed wait: the watches take issued
+ * records and renames from the outbox once their write commits (lib/watches/watch-subscriber.ts),
+ * writing each match's `watch.matched` event and queueing its mail in one transaction, in the
+ * order they were queued — so once a sentinel issued later has fired (`watchesCaughtUp`), the
+ * watcher's events list is complete for everything before it; the receiver's side is checked
+ * once every event has been delivered (tests/outbox.ts).
  */
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -50,7 +52,27 @@ function freshIban(): string {
 
 const createWatch = (key: string, kind: string, value: string) => call("POST", "/api/v1/watches", { key, body: { kind, value } });
 
-/** The watcher's `watch.matched` events, oldest first: complete as soon as the request that fired them has answered. */
+let sentinel: { name: string; watcherKey: string; issuerKey: string } | undefined;
+/**
+ * Wait until the watches have taken every record issued and every account renamed so far: the
+ * test server's one outbox worker takes tasks in the order they were queued, one at a time, so
+ * when a record issued now has fired a sentinel watch of its own, every task before it is done.
+ */
+async function watchesCaughtUp() {
+  if (!sentinel) {
+    const name = `Sentinel ${randomUUID().slice(0, 8)} Ltd`;
+    const watcher = await newLiveAccount();
+    expect((await createWatch(watcher.liveKey, "name", name)).status).toBe(201);
+    sentinel = { name, watcherKey: watcher.liveKey, issuerKey: (await newLiveAccount()).liveKey };
+  }
+  const { name, watcherKey, issuerKey } = sentinel;
+  const r = await call("POST", "/api/v1/records", { key: issuerKey, body: { subject: name, claim_type: "company_status", claim: `${name} is active.`, visibility: "public" } });
+  expect(r.status, r.text).toBe(201);
+  await until("the sentinel record's watch.matched event", async () =>
+    (await allEvents(watcherKey, { type: "watch.matched", record_id: r.body.verification_id })).length > 0, 15_000);
+}
+
+/** The watcher's `watch.matched` events, oldest first: complete for what was issued before `watchesCaughtUp()` returned. */
 const matchedEvents = (liveKey: string) => allEvents(liveKey, { type: "watch.matched" });
 /** A match as "watch record how field", from an event's or a delivery's `data`. */
 const matchLine = (data: ApiEvent["data"]) => `${data.watch.id} ${data.record.verification_id} ${data.match.how} ${data.match.field}`;
@@ -197,7 +219,8 @@ describe("an imposter's records fire the owner's watches once, with the record",
     });
     expect(sub.status, sub.text).toBe(202);
     fakeListingId = sub.body.verification_id;
-    // Pending: nothing yet. A match would be an event written with the record, so the list is complete now.
+    // Pending: nothing yet (a submission is not handed to the watches until it is issued).
+    await watchesCaughtUp();
     expect(await firedFor()).not.toContain(fakeListingId);
     await delivered();
     expect(matched().some((e) => e.body.data.record.verification_id === fakeListingId)).toBe(false);
@@ -222,7 +245,7 @@ describe("an imposter's records fire the owner's watches once, with the record",
     // The imposter proves the same look-alike again: a new record, so it fires once more — for that record only.
     const again = await domainRecord(imposter.liveKey, `shop.${lookAlike}`);
     await waitFor(() => matched().find((e) => e.body.data.record.verification_id === again.id), 15_000);
-    // Every firing so far is an event (written with the lifecycle changes' and the records' own transactions) ...
+    // Every firing so far is an event (a status change hands nothing to the watches; `again` fired, so all before it were taken) ...
     const fired = await firedFor();
     const times = (ids: string[], id: string) => ids.filter((x) => x === id).length;
     expect([fakeDomainId, fakeListingId, again.id].map((id) => times(fired, id))).toEqual([1, 1, 1]);
@@ -243,11 +266,12 @@ describe("an imposter's records fire the owner's watches once, with the record",
   it("the watcher's own record and a sandbox record never fire", async () => {
     const own = await domainRecord(owner.liveKey, realDomain);
     const sandbox = await domainRecord(imposter.sandboxKey, `x${tag}.${realDomain}`);
-    // Neither fired: no event (it would have been written with the record) ...
+    // Neither fired: no event, once the watches have taken everything issued so far ...
+    await watchesCaughtUp();
     const fired = await firedFor();
     expect(fired).not.toContain(own.id);
     expect(fired).not.toContain(sandbox.id);
-    // ... no mail (a watch's mail is sent after the commit, before the answer) ...
+    // ... so no mail either (a watch's mail is queued with its event, in one transaction) ...
     const watchMails = mailsTo(inject("mailDir"), owner.email).filter((m) => /Subject: Impersonation watch/.test(m));
     expect(watchMails.length).toBeGreaterThan(0); // the look-alikes' ones
     for (const id of [own.id, sandbox.id]) expect(watchMails.filter((m) => m.includes(`/r/${id}`))).toEqual([]);
@@ -301,7 +325,8 @@ describe("names and LEIs, through a batch", () => {
       `${nameWatch} ${exactId} exact subject`,
       `${nameWatch} ${lookAlikeId} confusable subject`,
     ].sort();
-    // The matches are events written with the batch: all there, and only these, as it answers ...
+    // The matches are events: all there, and only these, once the watches have taken the batch ...
+    await watchesCaughtUp();
     const fired = (await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data)).sort();
     expect(fired).toEqual(expected);
     // ... and delivered, each once: nothing else is on its way.
@@ -312,6 +337,7 @@ describe("names and LEIs, through a batch", () => {
     // A private record carrying the same name and LEI never fires.
     const hidden = await call("POST", "/api/v1/records", { key: imposter.liveKey, body: { ...company(legalName, lei), visibility: "private" } });
     expect(hidden.status, hidden.text).toBe(201);
+    await watchesCaughtUp();
     const firedSince = (await matchedEvents(owner.liveKey)).map((e) => e.data.record.verification_id);
     expect(firedSince).not.toContain(hidden.body.verification_id);
     expect(firedSince).toHaveLength(3);
@@ -352,7 +378,8 @@ describe("who the record says is speaking", () => {
       `${watch} ${statement.body.verification_id} confusable account.name`,
       `${watch} ${agent.body.verification_id} exact evidence.principal`,
     ].sort();
-    // Written with the records: exactly these two matches, as the requests answer ...
+    // Exactly these two matches, once the watches have taken the rename and the records ...
+    await watchesCaughtUp();
     expect((await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data)).sort()).toEqual(expected);
     // ... and delivered once each, nothing else on its way.
     await untilDelivered(owner.accountId, [hook.body.id]);
@@ -379,7 +406,8 @@ describe("an account renamed to a watched name", () => {
     expect((await issue("First Innocuous Ltd")).status).toBe(201);
     const newest = await issue("Second Innocuous Ltd");
     expect(newest.status, newest.text).toBe(201);
-    // Nothing watched yet: no match event (the renaming of `empty` and these records would have written it) ...
+    // Nothing watched yet: no match event, once the watches have taken the renaming of `empty` and these records ...
+    await watchesCaughtUp();
     expect(await matchedEvents(owner.liveKey)).toEqual([]);
     await untilDelivered(owner.accountId, [hook.body.id]);
     expect(ep.processed().filter((e) => e.type === "watch.matched")).toHaveLength(0); // ... and none delivered
@@ -388,8 +416,9 @@ describe("an account renamed to a watched name", () => {
     const events = () => ep.processed().filter((e) => e.type === "watch.matched");
     await waitFor(() => events().length >= 1, 15_000);
     // The same name again changes nothing: that record already fired this watch (no second event,
-    // which the rename would have written in its transaction) ...
+    // once the watches have taken that rename too) ...
     expect((await call("PATCH", "/api/v1/account", { key: imposter.liveKey, body: { name } })).status).toBe(200);
+    await watchesCaughtUp();
     const once = [`${watch} ${newest.body.verification_id} exact account.name`];
     expect((await matchedEvents(owner.liveKey)).map((e) => matchLine(e.data))).toEqual(once);
     // ... and with everything delivered, the endpoint got that one.
@@ -412,6 +441,7 @@ describe("default watches of a verified organisation", () => {
       `default domain defaultwatch-${tag}.net`, `default lei ${lei}`, `default name ${legalName.toLowerCase()}`,
     ]);
     const later = await domainRecord(org.liveKey, `defaultwatch2-${tag}.org`);
+    await watchesCaughtUp(); // the watches add a proved domain as the record is handed to them
     list = (await call("GET", "/api/v1/watches", { key: org.liveKey })).body.data;
     expect(list.find((w) => w.match_key === later.domain)).toMatchObject({ origin: "default", kind: "domain" });
 

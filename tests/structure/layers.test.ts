@@ -7,16 +7,12 @@ import { BANDS, bandOf, unplaced, upwardImports } from "./layers";
 /*
  * Issue 40: lib/ is layered (docs/architecture.md, the bands of ./layers.ts) and code calls
  * downward. Every folder is placed in a band; a runtime import from a lower band into a higher
- * one fails here unless it is one of the few listed below, each with the step that removes it.
+ * one fails here (KNOWN_UPWARD would list any left on purpose: there are none).
  */
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Upward imports still standing, each to be removed (docs/architecture.md "Not yet as drawn"). Keep it short. */
-const KNOWN_UPWARD: readonly string[] = [
-  // An account's rename fires other accounts' impersonation watches (to become an outbox subscriber).
-  "lib/accounts/update-account.ts -> lib/watches/match-watches.ts",
-  "lib/accounts/update-account.ts -> lib/watches/send-watch-mail.ts",
-];
+/** Upward imports left standing on purpose, each with the step that removes it (docs/architecture.md). None today: keep it so. */
+const KNOWN_UPWARD: readonly string[] = [];
 
 describe("the layers of lib/", () => {
   it("places every file of lib/ in one band", () => {
@@ -25,7 +21,7 @@ describe("the layers of lib/", () => {
     expect(new Set(folders).size).toBe(folders.length);
   });
 
-  it("calls downward only, but for the imports listed as not yet moved", () => {
+  it("calls downward only", () => {
     expect(upwardImports(root), "an import into a higher layer: pass the value in, or move the code up").toEqual([...KNOWN_UPWARD].sort());
   });
 
