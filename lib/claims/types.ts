@@ -158,21 +158,23 @@ export type ClaimForm = {
   walletChallenge?: true;
 };
 
-/** A submission as `review.atApproval` sees it, private evidence included (never shown). */
-export type ApprovalInput = { subject: string; evidence: Record<string, unknown>; privateEvidence: Record<string, unknown> };
-/** A submission as `review.recheckAtApproval` sees it: with the records it rests on (record_links), by role. */
-export type ApprovalRecheckInput = ApprovalInput & { environment: "sandbox" | "live"; linked: ReadonlyMap<string, LinkTarget> };
 /**
- * What asking again at approval found: every part still holds (the evidence to issue with, and
- * what was checked, in words the console shows), or the reason approval is refused now.
+ * A submission as `review.atApproval` sees it: private evidence included (never shown), with the
+ * records it rests on (record_links), by role.
  */
-export type ApprovalRecheck =
+export type ApprovalInput = {
+  subject: string; evidence: Record<string, unknown>; privateEvidence: Record<string, unknown>;
+  environment: "sandbox" | "live"; linked: ReadonlyMap<string, LinkTarget>;
+};
+/**
+ * What asking at approval found: every part still holds (the evidence to issue with, and what
+ * was checked, in words the console shows); or the reason approval is refused now; or a source
+ * that could not answer what the record would be issued with (a snapshot), and the evidence to
+ * issue with if the reviewer goes ahead without it.
+ */
+export type ApprovalAnswer =
   | { kind: "ok"; evidence: Record<string, unknown>; checked: readonly string[] }
-  | { kind: "refused"; reason: string };
-
-/** The public evidence to issue with; or the source's silence, and the evidence to issue with if the reviewer goes ahead. */
-export type ApprovalEvidence =
-  | { kind: "evidence"; evidence: Record<string, unknown> }
+  | { kind: "refused"; reason: string }
   | { kind: "unreachable"; reason: string; evidenceWithout: Record<string, unknown> };
 
 /**
@@ -300,8 +302,7 @@ export type ClaimChecking = {
 export type ClaimReview = {
   checklist?: readonly ChecklistItem[] | ((evidence: Record<string, unknown>) => readonly ChecklistItem[]);
   beforeApprove?(submission: { createdAt: Date; evidence: Record<string, unknown> }, now: Date): string | null;
-  recheckAtApproval?(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck>;
-  atApproval?(submission: ApprovalInput, now: Date): Promise<ApprovalEvidence>;
+  atApproval?(submission: ApprovalInput, now: Date, o: { shown: boolean }): Promise<ApprovalAnswer>;
   awaitsSource?(evidence: Record<string, unknown>): boolean;
   /**
    * A submission of this type still pending `afterMs` after it was made is rejected by the
@@ -393,13 +394,13 @@ export interface ClaimModule {
    * source checklist), fixed or from the submission's public evidence (e.g. per subtype).
    * `beforeApprove`: a precondition checked at approval (e.g. evidence younger than 24 h); a
    * string is the reason approval is refused, and nothing changes — the console shows it
-   * and offers no approval. `atApproval`: what the record is issued with, asked of a source
-   * at the moment of approval (e.g. a public snapshot), outside the transaction; when the
-   * source cannot answer, the reviewer may approve with `evidenceWithout` instead.
-   * `recheckAtApproval`: what the service asks again at the moment of approval, before
-   * `atApproval` (e.g. the DNS TXT record of the domain record a submission rests on): refused
-   * with the reason when a part no longer holds or cannot be asked — the console runs it when
-   * it shows the submission, and approval runs it again. `awaitsSource`: whether the
+   * and offers no approval. `atApproval`: what is asked at the moment of approval, outside
+   * the transaction — first what the service checks again (e.g. the DNS TXT record of the
+   * domain record a submission rests on: refused with the reason when a part no longer holds or
+   * cannot be asked), then what the record is issued with (e.g. a public snapshot: when its
+   * source cannot answer, the reviewer may approve with `evidenceWithout` instead). The console
+   * asks it when it shows the submission (`shown`: the checks only, nothing taken for issue),
+   * and approval asks it again. `awaitsSource`: whether the
    * submission still waits on a source the service could not reach (e.g. an unchecked wallet
    * signature) — the console offers "Re-run automatic check" (`checking.recheck`) only then;
    * absent: always, for a type with `checking.recheck`.

@@ -159,10 +159,10 @@ export async function decideSubmission(db: Db, reviewer: Reviewer, recordId: str
 /**
  * What the claim type asks at the moment of approval, before the row is locked (sources are
  * never asked inside the transaction): first its precondition (`beforeApprove`, so nothing is
- * asked for a submission that cannot be approved), then what it re-checks
- * (`review.recheckAtApproval`, e.g. a linked domain record's DNS TXT record: refused → 409
+ * asked for a submission that cannot be approved), then `review.atApproval` — what it re-checks
+ * (e.g. a linked domain record's DNS TXT record: refused → 409
  * `review_precondition_failed` with the reason), then what it takes from a source
- * (`review.atApproval`, e.g. a snapshot: a source that cannot answer refuses the approval —
+ * (e.g. a snapshot: a source that cannot answer refuses the approval —
  * 409 `snapshot_unreachable` — unless the reviewer chose to approve without it). Answers the
  * evidence to issue with and the evidence it was asked about (`basis`).
  */
@@ -171,28 +171,22 @@ async function prepareApproval(db: Db, recordId: string, withoutSnapshot: boolea
   const [row] = await db.select().from(records).where(eq(records.id, recordId));
   if (!row || row.status !== "pending_review") return undefined; // the transaction says why
   const policy = reviewPolicyFor(row.claimType);
-  if (!policy?.recheckAtApproval && !policy?.atApproval) return undefined;
+  if (!policy?.atApproval) return undefined;
   const now = new Date();
   const refused = policy.beforeApprove?.({ createdAt: row.createdAt, evidence: row.evidencePublic }, now);
   if (refused) throw new ApiError("review_precondition_failed", `${refused} Nothing was changed.`);
   const basis = row.evidencePublic;
-  let evidence = basis;
-  if (policy.recheckAtApproval) {
-    const rechecked = await policy.recheckAtApproval(await approvalRecheckInput(db, row), now);
-    if (rechecked.kind === "refused") throw new ApiError("review_precondition_failed", `${rechecked.reason} Nothing was changed.`);
-    evidence = rechecked.evidence;
-  }
-  if (!policy.atApproval) return { evidence, note: undefined, basis };
-  const asked = await policy.atApproval({ subject: row.subject, evidence, privateEvidence: row.evidencePrivate ?? {} }, now);
-  if (asked.kind === "evidence") return { evidence: asked.evidence, note: undefined, basis };
+  const asked = await policy.atApproval(await approvalInput(db, row), now, { shown: false });
+  if (asked.kind === "refused") throw new ApiError("review_precondition_failed", `${asked.reason} Nothing was changed.`);
+  if (asked.kind === "ok") return { evidence: asked.evidence, note: undefined, basis };
   if (!withoutSnapshot) {
     throw new ApiError("snapshot_unreachable", `${asked.reason} Approve without a snapshot to issue it anyway; nothing was changed.`, "without_snapshot");
   }
   return { evidence: asked.evidenceWithout, note: `Confirmed by a reviewer; issued without a snapshot (${asked.reason})`, basis };
 }
 
-/** A submission with the records it rests on (its record_links, this account's only), for `review.recheckAtApproval`. */
-export async function approvalRecheckInput(db: DbOrTx, row: RecordRow) {
+/** A submission with the records it rests on (its record_links, this account's only), for `review.atApproval`. */
+export async function approvalInput(db: DbOrTx, row: RecordRow) {
   return {
     subject: row.subject, evidence: row.evidencePublic, privateEvidence: row.evidencePrivate ?? {}, environment: row.environment,
     linked: await loadStoredLinkTargets(db, row.id, row.accountId),

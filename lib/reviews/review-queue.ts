@@ -5,7 +5,7 @@ import { getEnv } from "@/lib/env";
 import { RECORD_ID_RE } from "@/lib/ids";
 import { loadRecentHistories } from "@/lib/record-model/history-page";
 import { approvalRefusal, checklistFor, reviewPolicyFor } from "./checklists";
-import { approvalRecheckInput, recheckableModule } from "./decide-submission";
+import { approvalInput, recheckableModule } from "./decide-submission";
 import { evidenceBasis, firstApproval } from "./four-eyes";
 import { assessRisk, submissionValues } from "./risk-signals";
 
@@ -103,8 +103,8 @@ export async function getSubmission(db: Db, id: string, now = new Date()) {
   const policy = reviewPolicyFor(row.claimType);
   const refusal = pending ? approvalRefusal(row, now) : null;
   // What approval would ask again, asked now so the reviewer sees it (approval asks once more).
-  const rechecked = pending && !refusal && policy?.recheckAtApproval
-    ? await policy.recheckAtApproval(await approvalRecheckInput(db, row), now)
+  const rechecked = pending && !refusal && policy?.atApproval
+    ? await policy.atApproval(await approvalInput(db, row), now, { shown: true })
     : null;
   // The risk signals and, for a high-risk one, the first of its two approvals (still valid for this evidence).
   const risk = await assessRisk(db, { accountId: row.accountId, values: submissionValues(row, account!.name), environment: row.environment }, now);

@@ -32,6 +32,7 @@ function withGauges(registry: Registry): Registry {
       },
     });
   fromDb("prs_outbox_undispatched", "Events in the outbox not yet fanned out to webhooks.", sql`select count(*)::int as v from events where dispatched_at is null`);
+  fromDb("prs_outbox_tasks_pending", "Tasks for the service's own subscribers (the impersonation watches) not yet done; those that failed count too.", sql`select count(*)::int as v from outbox_tasks`);
   fromDb("prs_webhook_deliveries_pending", "Webhook deliveries waiting to be sent or retried.", sql`select count(*)::int as v from webhook_deliveries where status = 'pending'`);
   fromDb("prs_webhook_deliveries_failed", "Webhook deliveries that failed for good.", sql`select count(*)::int as v from webhook_deliveries where status = 'failed'`);
   fromDb("prs_review_queue_size", "Submissions waiting for a reviewer.", sql`select count(*)::int as v from records where status = 'pending_review'`);

@@ -44,8 +44,6 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
 
   const pump = async () => {
     for (let i = 0; i < 50 && !stopped; i++) {
-      // The outbox's own subscribers first (lib/outbox/tasks.ts): what they do may write events.
-      const tasks = await runOutboxTasks(db);
       const dispatched = await dispatchEvents(db);
       const free = max - inFlight.size;
       // Chosen before claiming: a process whose keys are not published yet claims nothing (keys.ts).
@@ -60,7 +58,7 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
           });
         inFlight.add(send);
       }
-      if (tasks === 0 && dispatched === 0 && claimed.length === 0) break;
+      if (dispatched === 0 && claimed.length === 0) break;
     }
   };
   // Queued mail (lib/mail/mail-outbox.ts) is sent beside the webhooks, never holding up their pump:
@@ -76,6 +74,29 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
       .catch((err) => log().error({ err }, "queued mail round failed"))
       .finally(() => {
         mailing = null;
+      });
+  };
+  // The outbox's own subscribers (lib/outbox/tasks.ts: the impersonation watches) run beside the
+  // pump too, never holding it up: looked for at every poll and nudge (not after every send); the
+  // events they write nudge the pump.
+  let tasking: Promise<void> | null = null;
+  let tasksAgain = false;
+  const tasks = () => {
+    if (stopped) return;
+    if (tasking) {
+      tasksAgain = true;
+      return;
+    }
+    tasking = (async () => {
+      for (let i = 0; i < 50 && !stopped; i++) if ((await runOutboxTasks(db)) === 0) break;
+    })()
+      .catch((err) => log().error({ err }, "outbox task round failed"))
+      .finally(() => {
+        tasking = null;
+        if (tasksAgain) {
+          tasksAgain = false;
+          tasks();
+        }
       });
   };
   const tick = () => {
@@ -100,14 +121,17 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
   };
   const timer = setInterval(() => {
     if (++polls % 10 === 0) mailWanted = true;
+    tasks();
     tick();
   }, getEnv().WORKER_POLL_MS);
   timer.unref();
   // Events written and retries due in this process are looked at once (lib/outbox/wake.ts); the poll finds the rest.
   const unsubscribe = onOutboxNudge(() => {
     mailWanted = true;
+    tasks();
     tick();
   });
+  tasks();
   tick();
   return async () => {
     stopped = true;
@@ -115,6 +139,7 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
     clearInterval(timer);
     await pumping;
     await mailing;
+    await tasking;
     await Promise.all(inFlight);
   };
 }

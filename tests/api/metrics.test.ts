@@ -24,7 +24,7 @@ describe("metrics", () => {
     expect(text).toMatch(/prs_http_requests_total\{route="\/api\/v1\/records",method="POST",status="201"\} [1-9]/);
     expect(text).toMatch(/prs_http_request_duration_seconds_bucket\{le="0\.5",route="\/api\/v1\/records",method="POST"\} [1-9]/);
     expect(text).not.toContain(r.body.verification_id); // ids never become labels
-    for (const name of ["prs_outbox_undispatched", "prs_webhook_deliveries_failed", "prs_review_queue_size", "prs_review_queue_oldest_age_seconds"]) {
+    for (const name of ["prs_outbox_undispatched", "prs_outbox_tasks_pending", "prs_webhook_deliveries_failed", "prs_review_queue_size", "prs_review_queue_oldest_age_seconds"]) {
       expect(text).toMatch(new RegExp(`^${name} \\d+(\\.\\d+)?$`, "m"));
     }
   });

@@ -4,8 +4,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dataLayerTest, uniqueEmail } from "./setup";
 
-// Mail goes to DATA_DIR/mail (no SMTP), where these tests read it.
-const { dir, db, keyAnswer } = await dataLayerTest({ env: { SMTP_URL: undefined } });
+// Mail goes to DATA_DIR/mail (no SMTP), where these tests read it. On PostgreSQL a database of
+// its own: the test server's outbox worker would otherwise send the mail these tests queue
+// (sendQueuedMail) to its own mail folder first.
+const { dir, db, keyAnswer } = await dataLayerTest({ env: { SMTP_URL: undefined }, ownDatabase: "going_live" });
 const { accounts, apiKeys, planRequests } = await import("@/drizzle/schema");
 const { authenticateApiKey } = await import("@/lib/accounts/authenticate-api-key");
 const { createAccount } = await import("@/lib/accounts/create-account");

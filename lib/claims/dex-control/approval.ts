@@ -2,7 +2,7 @@ import { feePercent, maxBuilderFee, vaultDetails, vaultInfoApi } from "@/lib/con
 import type { HttpSource } from "@/lib/connectors/http";
 import { sameAddress } from "@/lib/proofs/wallet-address";
 import { domainOwnership } from "../domain-ownership";
-import type { ApprovalRecheck, ApprovalRecheckInput } from "../types";
+import type { ApprovalAnswer, ApprovalInput } from "../types";
 import type { DexSubtype } from "./subtypes";
 import { domainRecordProblem } from "./links";
 
@@ -73,7 +73,7 @@ export async function takeSnapshot(
  * or DNS silent → approval refused with the reason; nothing changes. Domainless submissions
  * have no domain to ask.
  */
-export async function recheckDomainAtApproval(submission: ApprovalRecheckInput, now: Date): Promise<ApprovalRecheck> {
+export async function recheckDomainAtApproval(submission: ApprovalInput, now: Date): Promise<Extract<ApprovalAnswer, { kind: "ok" | "refused" }>> {
   const e = submission.evidence;
   const signed = e.signature_checked === true && typeof e.checked_at === "string"
     ? [`The wallet signature was checked by the service at ${e.checked_at}.`] : [];

@@ -188,13 +188,17 @@ export const dexControl: ClaimModule = {
     checklist: (evidence) => dexChecklist(evidence.subtype as DexSubtype, { mode: evidence.mode === "domainless" ? "domainless" : undefined }),
     beforeApprove: (submission, now) => signatureUnchecked(submission.evidence) ?? evidenceTooOld(submission.evidence, now),
     awaitsSource: (evidence) => evidence.signature_checked !== true,
-    recheckAtApproval: (submission, now) => recheckDomainAtApproval(submission, now),
-    async atApproval({ evidence, privateEvidence }, now) {
+    /** The domain record asked again; then, approving, the public snapshot taken. */
+    async atApproval(submission, now, { shown }) {
+      const rechecked = await recheckDomainAtApproval(submission, now);
+      if (rechecked.kind === "refused" || shown) return rechecked;
+      const { evidence, checked } = rechecked;
+      const { privateEvidence } = submission;
       const user = typeof privateEvidence.user_address === "string" ? privateEvidence.user_address : undefined;
       const vault = typeof evidence.vault_address === "string" ? evidence.vault_address : undefined;
       const snap = await takeSnapshot(evidence.subtype as DexSubtype, String(evidence.address), { user_address: user, vault_address: vault }, now);
-      if (snap.kind === "snapshot") return { kind: "evidence", evidence: { ...evidence, snapshot: snap.snapshot } };
-      if (snap.kind === "none") return { kind: "evidence", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}.` } };
+      if (snap.kind === "snapshot") return { kind: "ok", evidence: { ...evidence, snapshot: snap.snapshot }, checked };
+      if (snap.kind === "none") return { kind: "ok", evidence: { ...evidence, snapshot: null, snapshot_note: `No snapshot: ${snap.reason}.` }, checked };
       return {
         kind: "unreachable", reason: snap.reason,
         evidenceWithout: { ...evidence, snapshot: null, snapshot_note: "No snapshot: the exchange's info API could not be reached at approval." },
