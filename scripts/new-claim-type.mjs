@@ -1,8 +1,9 @@
 // `npm run new-claim-type <claim_type>`: scaffold a claim type — the one touch list of
 // docs/claim-types.md:
-//   lib/claims/<kebab>.ts            the definition (grouped: docs, request, check, …): evidence schema, validate, a check that
-//                                    issues participant_attested (nothing checked yet: replace it)
-//   lib/claims/<kebab>.test.ts       its test, through the same validation a request gets
+//   lib/claims/<kebab>/index.ts      the definition (grouped: docs, request, check, …): evidence schema, validate, a check that
+//                                    issues participant_attested (nothing checked yet: replace it) — the type's folder,
+//                                    where its connector, sub-kit and API tests may go too
+//   lib/claims/<kebab>/<kebab>.test.ts  its test, through the same validation a request gets
 //   components/claims/<kebab>.tsx    the UI piece: what the certificate says it proves, its labels
 //   lib/claims/registry.ts           one import and one entry in MODULES
 //   components/claims/index.ts       one import and one entry in UI
@@ -40,8 +41,8 @@ const kebab = type.replaceAll("_", "-");
 const camel = type.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const pascal = camel[0].toUpperCase() + camel.slice(1);
 const files = {
-  module: `lib/claims/${kebab}.ts`,
-  test: `lib/claims/${kebab}.test.ts`,
+  module: `lib/claims/${kebab}/index.ts`,
+  test: `lib/claims/${kebab}/${kebab}.test.ts`,
   ui: `components/claims/${kebab}.tsx`,
 };
 
@@ -92,6 +93,7 @@ const docsMarker = (end = false) => `<!-- ${end ? "/" : ""}new-claim-type: ${typ
 
 if (remove) {
   for (const f of Object.values(files)) fs.rmSync(abs(f), { force: true });
+  fs.rmSync(abs(`lib/claims/${kebab}`), { recursive: true, force: true }); // the type's folder
   unregister(REGISTRY, camel, kebab);
   unregister(UI_INDEX, `${camel}Ui`, kebab);
   const docs = read(DOCS);
@@ -109,6 +111,8 @@ if (remove) {
 }
 
 for (const f of Object.values(files)) if (fs.existsSync(abs(f))) fail(`${f} exists already`);
+if (fs.existsSync(abs(`lib/claims/${kebab}`)) || fs.existsSync(abs(`lib/claims/${kebab}.ts`))) fail(`lib/claims/${kebab} exists already`);
+fs.mkdirSync(abs(`lib/claims/${kebab}`), { recursive: true });
 // Every definition under lib/claims, a type's own folder (lib/claims/dex-control/) included.
 const definitions = fs.readdirSync(abs("lib/claims"), { recursive: true }).filter((f) => /\.tsx?$/.test(f));
 if (definitions.some((f) => read(path.join("lib/claims", f)).includes(`type: "${type}"`))) {
@@ -117,8 +121,8 @@ if (definitions.some((f) => read(path.join("lib/claims", f)).includes(`type: "${
 
 write(files.module, `import { z } from "zod";
 import type { EvidenceLevel } from "@/lib/record-model/schemas";
-import { evidenceRules, withEvidence } from "./field-rules";
-import type { ClaimModule } from "./types";
+import { evidenceRules, withEvidence } from "../field-rules";
+import type { ClaimModule } from "../types";
 
 const LEVELS: readonly EvidenceLevel[] = ["participant_attested"];
 
@@ -152,8 +156,8 @@ export const ${camel}: ClaimModule = {
 `);
 
 write(files.test, `import { describe, expect, it } from "vitest";
-import { claimModuleFor } from "./registry";
-import { ${camel} } from "./${kebab}";
+import { claimModuleFor } from "../registry";
+import { ${camel} } from "./index";
 
 const request = ${camel}.docs.example.value;
 

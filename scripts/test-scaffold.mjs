@@ -22,7 +22,7 @@ const KEBAB = TYPE.replaceAll("_", "-");
 
 /** The vitest files that iterate over claim types (or read every file a type adds), run against the copy. */
 const UNIT = [
-  `lib/claims/${KEBAB}.test.ts`, // the type's own, as the scaffold writes it
+  `lib/claims/${KEBAB}/${KEBAB}.test.ts`, // the type's own, as the scaffold writes it
   "lib/claims/form-spec.test.ts", // every type's form, from its schema and levels
   "lib/claims/claim-type-names.test.ts", // no file outside the kit names it or imports its module
   "lib/openapi/build-openapi.test.ts", // every type's example is a valid request; the document builds
@@ -142,7 +142,7 @@ function checkLists(copy) {
   ["lib", "tests", "e2e", "packages", "components"].forEach((d) => fs.existsSync(path.join(copy, d)) && walk(d));
   const missing = found.filter((f) => !listed.has(f));
   if (missing.length) fail(`these tests iterate over claim types but scripts/test-scaffold.mjs does not run them (add them to UNIT, API or E2E, or to NOT_RUN with why): ${missing.join(", ")}`);
-  const own = `lib/claims/${KEBAB}.test.ts`; // written by the scaffold
+  const own = `lib/claims/${KEBAB}/${KEBAB}.test.ts`; // written by the scaffold
   for (const f of [...UNIT, ...API, `e2e/${E2E.spec}`]) if (f !== own && !fs.existsSync(path.join(copy, f))) fail(`${f} does not exist`);
 }
 
@@ -182,7 +182,7 @@ try {
   // Its files, one line in each registry, its docs entry, and the SDK's snapshot regenerated.
   const changed = differences(before, snapshot(copy));
   const expected = [
-    `components/claims/${KEBAB}.tsx`, "components/claims/index.ts", "docs/claim-types.md", `lib/claims/${KEBAB}.test.ts`, `lib/claims/${KEBAB}.ts`,
+    `components/claims/${KEBAB}.tsx`, "components/claims/index.ts", "docs/claim-types.md", `lib/claims/${KEBAB}/${KEBAB}.test.ts`, `lib/claims/${KEBAB}/index.ts`,
     "lib/claims/registry.ts", "packages/sdk/openapi.json", "packages/sdk/src/generated/openapi.ts",
   ].sort();
   if (changed.join() !== expected.join()) fail(`new-claim-type changed ${changed.join(", ")}; expected ${expected.join(", ")}`);
@@ -199,7 +199,7 @@ try {
   const passed = fs.existsSync(vitestReport) ? vitestPassed(copy, vitestReport) : new Map();
   for (const f of [...UNIT, ...API]) if (!passed.has(f)) problems.push(`${f} did not run`);
   const naming = [...passed].filter(([, names]) => names.some((n) => n.includes(TYPE))).map(([f]) => f).sort();
-  for (const f of [`lib/claims/${KEBAB}.test.ts`, ...API]) {
+  for (const f of [`lib/claims/${KEBAB}/${KEBAB}.test.ts`, ...API]) {
     if (!naming.includes(f)) problems.push(`no passed test in ${f} names ${TYPE}: the type was not exercised`);
   }
   console.log(`[prs] scaffold: vitest: ${[...passed.values()].flat().length} passed in ${passed.size} files; tests naming ${TYPE} passed in ${naming.join(", ") || "none"}`);

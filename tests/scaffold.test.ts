@@ -42,7 +42,7 @@ describe("npm run new-claim-type", () => {
     scaffold("toy_statement");
     const after = snapshot();
     const added = [...after.keys()].filter((f) => !before.has(f)).sort();
-    expect(added).toEqual(["components/claims/toy-statement.tsx", "lib/claims/toy-statement.test.ts", "lib/claims/toy-statement.ts"]);
+    expect(added).toEqual(["components/claims/toy-statement.tsx", "lib/claims/toy-statement/index.ts", "lib/claims/toy-statement/toy-statement.test.ts"]);
     const changed = [...before.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
     expect(changed).toEqual(["components/claims/index.ts", "docs/claim-types.md", "lib/claims/registry.ts"]);
     expect(after.get("lib/claims/registry.ts")).toMatch(/import \{ toyStatement \} from "\.\/toy-statement";[\s\S]*, toyStatement\]\.map/);
@@ -51,7 +51,7 @@ describe("npm run new-claim-type", () => {
   });
 
   it("generates a type the pipeline validates, checks and documents", async () => {
-    const { toyStatement } = (await import(path.join(copy, "lib/claims/toy-statement.ts"))) as { toyStatement: ClaimModule };
+    const { toyStatement } = (await import(path.join(copy, "lib/claims/toy-statement/index.ts"))) as { toyStatement: ClaimModule };
     const { registerClaimType, claimModuleFor } = await import("@/lib/claims/registry");
     registerClaimType(toyStatement);
     expect(claimModuleFor("toy_statement")).toBe(toyStatement);

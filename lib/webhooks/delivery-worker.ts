@@ -38,11 +38,31 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
   const max = getEnv().WEBHOOK_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
   const outcomes = new OutcomeRecorder(db);
-  let pumping: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
+  /** A round that runs one at a time: asked for while it runs, it runs once more after it. */
+  const oneAtATime = (round: () => Promise<void>, failed: string) => {
+    let running: Promise<void> | null = null;
+    let again = false;
+    const run = (): void => {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = round()
+        .catch((err) => log().error({ err }, failed))
+        .finally(() => {
+          running = null;
+          if (again) {
+            again = false;
+            run();
+          }
+        });
+    };
+    return { run, finished: () => running };
+  };
 
-  const pump = async () => {
+  const pump = oneAtATime(async () => {
     for (let i = 0; i < 50 && !stopped; i++) {
       const dispatched = await dispatchEvents(db);
       const free = max - inFlight.size;
@@ -60,86 +80,48 @@ export function startDeliveryWorker(db: Db): () => Promise<void> {
       }
       if (dispatched === 0 && claimed.length === 0) break;
     }
-  };
+  }, "webhook worker round failed");
   // Queued mail (lib/mail/mail-outbox.ts) is sent beside the webhooks, never holding up their pump:
   // looked for when this process queued some (a nudge) and every tenth poll (another process's).
-  let mailing: Promise<void> | null = null;
+  const mail = oneAtATime(async () => {
+    for (let i = 0; i < 50 && !stopped; i++) if ((await sendQueuedMail(db)) === 0) break;
+  }, "queued mail round failed");
   let mailWanted = true;
   let polls = 0;
-  const mail = () => {
-    if (mailing || stopped) return;
-    mailing = (async () => {
-      for (let i = 0; i < 50 && !stopped; i++) if ((await sendQueuedMail(db)) === 0) break;
-    })()
-      .catch((err) => log().error({ err }, "queued mail round failed"))
-      .finally(() => {
-        mailing = null;
-      });
-  };
   // The outbox's own subscribers (lib/outbox/tasks.ts: the impersonation watches) run beside the
   // pump too, never holding it up: looked for at every poll and nudge (not after every send); the
   // events they write nudge the pump.
-  let tasking: Promise<void> | null = null;
-  let tasksAgain = false;
-  const tasks = () => {
-    if (stopped) return;
-    if (tasking) {
-      tasksAgain = true;
-      return;
-    }
-    tasking = (async () => {
-      for (let i = 0; i < 50 && !stopped; i++) if ((await runOutboxTasks(db)) === 0) break;
-    })()
-      .catch((err) => log().error({ err }, "outbox task round failed"))
-      .finally(() => {
-        tasking = null;
-        if (tasksAgain) {
-          tasksAgain = false;
-          tasks();
-        }
-      });
-  };
+  const tasks = oneAtATime(async () => {
+    for (let i = 0; i < 50 && !stopped; i++) if ((await runOutboxTasks(db)) === 0) break;
+  }, "outbox task round failed");
   const tick = () => {
-    if (stopped) return;
     if (mailWanted) {
       mailWanted = false;
-      mail();
+      mail.run();
     }
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = pump()
-      .catch((err) => log().error({ err }, "webhook worker round failed"))
-      .finally(() => {
-        pumping = null;
-        if (again) {
-          again = false;
-          tick();
-        }
-      });
+    pump.run();
   };
   const timer = setInterval(() => {
     if (++polls % 10 === 0) mailWanted = true;
-    tasks();
+    tasks.run();
     tick();
   }, getEnv().WORKER_POLL_MS);
   timer.unref();
   // Events written and retries due in this process are looked at once (lib/outbox/wake.ts); the poll finds the rest.
   const unsubscribe = onOutboxNudge(() => {
     mailWanted = true;
-    tasks();
+    tasks.run();
     tick();
   });
-  tasks();
+  tasks.run();
   tick();
   return async () => {
     stopped = true;
     unsubscribe();
     clearInterval(timer);
-    await pumping;
-    await mailing;
-    await tasking;
+    await pump.finished();
+    await mail.finished();
+    await tasks.finished();
     await Promise.all(inFlight);
   };
 }
