@@ -1,11 +1,12 @@
-import { claimUi } from "./claims";
+import type { ClaimUi } from "./claims/types";
 
 /**
  * What a record proves and what it does not, in plain words: the claim type's own UI piece
  * (components/claims/), or for a type without one a box by evidence level — every
  * certificate has one.
  */
-type Props = { claimType: string; evidence: Record<string, unknown>; level: string; speaker: string };
+/** `ui`: the record's claim-type UI piece, resolved once by the page (undefined: the type has none). */
+type Props = { ui: ClaimUi | undefined; evidence: Record<string, unknown>; level: string; speaker: string };
 
 function genericScope(level: string, speaker: string) {
   if (level === "participant_attested") {
@@ -19,8 +20,8 @@ function genericScope(level: string, speaker: string) {
   };
 }
 
-export function ProofScope({ claimType, evidence, level, speaker }: Props) {
-  const own = claimUi(claimType)?.scope?.(evidence);
+export function ProofScope({ ui, evidence, level, speaker }: Props) {
+  const own = ui?.scope?.(evidence);
   const { proved, notProved, recheck } = { recheck: undefined, ...(own ?? genericScope(level, speaker)) };
   return (
     <section className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" data-testid="proof-scope">

@@ -54,7 +54,8 @@ export default async function CertificatePage({ params }: Props) {
   if (!certificate) notFound();
   const { view, logEntry, replacedBy, actedBy } = certificate;
   const { row, status, changedAt, verified, history, links, account } = view;
-  const Facts = claimUi(row.claimType)?.Facts;
+  const ui = claimUi(row.claimType); // the type's UI piece, resolved once for the whole page
+  const Facts = ui?.Facts;
   const urls = recordUrls(row.id);
   const base = getEnv().publicBaseUrl;
   const speaker = speakerName(account);
@@ -118,7 +119,7 @@ export default async function CertificatePage({ params }: Props) {
         </section>
 
         <Checks checks={view.checks} />
-        <ProofScope claimType={row.claimType} evidence={row.evidencePublic ?? {}} level={row.evidenceLevel} speaker={speaker} />
+        <ProofScope ui={ui} evidence={row.evidencePublic ?? {}} level={row.evidenceLevel} speaker={speaker} />
         {Facts && <Facts fields={view.fields} />}
 
         {links.length > 0 && (
@@ -141,7 +142,7 @@ export default async function CertificatePage({ params }: Props) {
 
         <details className="mt-4 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" open={row.evidenceLevel !== "participant_attested"}>
           <summary className="cursor-pointer font-semibold">Evidence kept with the record</summary>
-          <div className="mt-3"><EvidenceList evidence={row.evidencePublic ?? {}} labels={claimUi(row.claimType)?.labels} /></div>
+          <div className="mt-3"><EvidenceList evidence={row.evidencePublic ?? {}} labels={ui?.labels} /></div>
         </details>
 
         <section className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
