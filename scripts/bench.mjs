@@ -40,7 +40,12 @@ import * as historyCase from "./bench/history.mjs";
 import * as batchCase from "./bench/batch.mjs";
 import * as fanoutCase from "./bench/fanout.mjs";
 
-/** The cases, in the order they run; naming some on the command line picks them. */
+/**
+ * The cases, in the order they run; naming some on the command line picks them. A case exports
+ * `name`, `description`, `figures`, `run` and `judge`, and only when they hold: `bracketed` (runs
+ * between the two bare-route measurements), `scale` (needs PostgreSQL and the seeded records),
+ * `held` (its held-rate phase). Left out, each is off.
+ */
 const CASES = [routesCase, lookupCase, directoryCase, statuslistCase, historyCase, batchCase, fanoutCase];
 const ALL_CASES = CASES.map((c) => c.name);
 

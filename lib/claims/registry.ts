@@ -83,8 +83,10 @@ export function principalOf(type: TypeOrModule): { role: string; problem: Princi
 /** Every module, the reviewed fallback last: what the API documentation is built from. */
 export const documentedClaimTypes = (): ClaimModule[] => [...MODULES.values(), manualReview];
 
+/** Whether an active live record of this type proves its subject is a domain of its account (`capabilities.proves`). */
+export const provesAccountDomain = (type: TypeOrModule): boolean => resolved(type).capabilities?.proves === "account_domain";
 /** The claim types whose active live records name a verified domain of their account. */
-export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter((m) => m.capabilities?.proves === "account_domain").map((m) => m.type);
+export const accountDomainClaimTypes = (): string[] => [...MODULES.values()].filter(provesAccountDomain).map((m) => m.type);
 /** True when the claim type has a module of its own, i.e. is not judged by the reviewed fallback. */
 export const hasOwnModule = (claimType: string): boolean => MODULES.has(claimType);
 

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordHistory, recordLinks, records, type RecordStatus } from "@/drizzle/schema";
 import type { Tx } from "@/lib/db/client";
 import { accountDependency } from "@/lib/accounts/account-profile";
-import { claimModuleFor, followsParts } from "@/lib/claims/registry";
+import { claimModuleFor, followsParts, provesAccountDomain } from "@/lib/claims/registry";
 import { writeEvent } from "@/lib/outbox/write-event";
 import { appendLeaves, recordLeaf } from "@/lib/tlog/store";
 import { notifyStatusChanged } from "@/lib/record-model/notify-status";
@@ -42,7 +42,7 @@ async function moveRecord(tx: Tx, row: RecordRow, t: Transition, follow: boolean
   });
   // A record that proves an account domain changes what every record of that account shows
   // (its verified domains): their cached statuses go too, in every process once this commits.
-  const alsoAccount = claimModuleFor(row.claimType).capabilities?.proves === "account_domain" ? [accountDependency(row.accountId)] : [];
+  const alsoAccount = provesAccountDomain(row.claimType) ? [accountDependency(row.accountId)] : [];
   // One level only: a dependent moved by its part does not move (or announce to) its own dependents.
   const followers = follow ? await followParts(tx, row.id, t.at) : [];
   await notifyStatusChanged(tx, [row.id, ...alsoAccount, ...followers]);

@@ -1,5 +1,5 @@
 import { accountDependency } from "@/lib/accounts/account-profile";
-import { claimModuleFor } from "@/lib/claims/registry";
+import { provesAccountDomain } from "@/lib/claims/registry";
 import type { RecordBundle } from "./insert-record-bundle";
 
 /**
@@ -13,7 +13,7 @@ export function movedByNewRecords(bundles: readonly Pick<RecordBundle, "row" | "
   const moved = new Set<string>();
   for (const { row, links } of bundles) {
     for (const l of links ?? []) moved.add(l.targetId);
-    if (row.environment === "live" && row.status === "active" && claimModuleFor(row.claimType).capabilities?.proves === "account_domain") {
+    if (row.environment === "live" && row.status === "active" && provesAccountDomain(row.claimType)) {
       moved.add(accountDependency(row.accountId));
     }
   }

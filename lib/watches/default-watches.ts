@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { organisations, records, watches } from "@/drizzle/schema";
-import { accountDomainClaimTypes, claimModuleFor } from "@/lib/claims/registry";
+import { accountDomainClaimTypes, provesAccountDomain } from "@/lib/claims/registry";
 import type { DbOrTx } from "@/lib/db/client";
 import { newWatchId } from "@/lib/ids";
 import { watchLookalikeKeys } from "./lookalike";
@@ -65,7 +65,7 @@ async function insertDefaults(tx: DbOrTx, accountId: string, wanted: { kind: Wat
 export async function addDefaultDomainWatches(
   tx: DbOrTx, issued: readonly { row: { accountId: string; claimType: string; subject: string; environment: string; status: string } }[], at = new Date(),
 ): Promise<void> {
-  const proving = issued.filter((r) => r.row.environment === "live" && r.row.status === "active" && claimModuleFor(r.row.claimType).capabilities?.proves === "account_domain");
+  const proving = issued.filter((r) => r.row.environment === "live" && r.row.status === "active" && provesAccountDomain(r.row.claimType));
   if (proving.length === 0) return;
   const ids = [...new Set(proving.map((r) => r.row.accountId))];
   const verified = await tx.select({ accountId: organisations.accountId }).from(organisations)

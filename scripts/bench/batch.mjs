@@ -5,10 +5,6 @@ import { LATENCY, RECORD_BODY, bareOneAtATime, judgeLatency, log, pct } from "./
 
 export const name = "batch";
 export const description = "POST /api/v1/records/batch with 250 rows: median of 12 timed calls";
-/** Runs after the run's second bare-route measurement. */
-export const bracketed = false;
-export const scale = false; // runs on PGlite too
-export const held = null; // no held-rate phase
 export const figures = [
   { name: "batch of 250, median", unit: "ms", get: (r) => r.batch_250.median_ms },
   { name: "bare route one at a time, median", unit: "ms", get: (r) => r.batch_250.bare_one_at_a_time.median_ms },

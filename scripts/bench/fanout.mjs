@@ -12,10 +12,6 @@ import { HOST, RECORD_BODY, cleanups, config, log, root, sleep, stopServer, tail
 
 export const name = "fanout";
 export const description = "webhook deliveries per second to N endpoints of records issued in batches";
-/** Runs after the run's second bare-route measurement. */
-export const bracketed = false;
-export const scale = false; // runs on PGlite too
-export const held = null; // no held-rate phase
 export const figures = [
   { name: "webhook fan-out", unit: "deliveries/s", get: (r) => r.webhook_fanout.deliveries_per_s },
 ];

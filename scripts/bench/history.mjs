@@ -9,8 +9,6 @@ export const name = "history";
 export const description = "/r/<id> of a record with a long history (BENCH_HISTORY_ENTRIES, 10,000) over a fresh record's: p50 ratio (PostgreSQL)";
 /** Runs between the run's two bare-route measurements. */
 export const bracketed = true;
-export const scale = false; // called on PGlite too, where it reports itself skipped
-export const held = null; // no held-rate phase
 export const figures = [
   { name: "certificate, long history / fresh", unit: "×", get: (r) => r.certificate_history.ratio },
 ];

@@ -6,8 +6,6 @@ export const name = "routes";
 export const description = "GET /api/v1/records/<id>/status and POST /api/v1/records at saturation, req/s over the bare route's";
 /** Runs between the run's two bare-route measurements (their average is its ratios' baseline). */
 export const bracketed = true;
-export const scale = false; // runs on PGlite too
-export const held = null; // no held-rate phase
 export const figures = [
   { name: "status", unit: "req/s", get: (r) => r.routes.status.rps_mean },
   { name: "post", unit: "req/s", get: (r) => r.routes.post.rps_mean },

@@ -10,7 +10,6 @@ export const description = "a status list fetched right after a seeded record is
 export const scale = true;
 /** Runs between the run's two bare-route measurements. */
 export const bracketed = true;
-export const held = null; // no held-rate phase
 export const figures = [
   { name: "status list after a change, p50", unit: "ms", get: (r) => r.status_list.p50_ms },
   { name: "status list p50 / bare one at a time", unit: "×", get: (r) => r.status_list.p50_over_bare },

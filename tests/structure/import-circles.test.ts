@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { circleEdges, circles, importGraph, runtimeImports } from "./import-graph";
+import { circleEdges, circles, importGraph, runtimeImports, withTempTree } from "./import-graph";
 
 /*
  * Issue 40: lower layers never call upward, and no runtime import circle runs through lib/
@@ -33,12 +31,7 @@ describe("the import structure of lib/", () => {
   });
 
   it("finds a circle added on purpose, through an alias, a relative import, a re-export or a dynamic import", () => {
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "prs-circle-"));
-    try {
-      const write = (p: string, body: string) => {
-        fs.mkdirSync(path.dirname(path.join(tmp, p)), { recursive: true });
-        fs.writeFileSync(path.join(tmp, p), body);
-      };
+    withTempTree("prs-circle-", (tmp, write) => {
       write("lib/low/a.ts", 'import { b } from "@/lib/high/b";\nexport const a = () => b;\n');
       write("lib/high/b.ts", 'export { c as b } from "../mid/c";\n');
       write("lib/mid/c.ts", 'export async function c() { return (await import("../low/a")).a; }\n');
@@ -50,8 +43,6 @@ describe("the import structure of lib/", () => {
       // Made type-only, the same import closes nothing.
       write("lib/low/a.ts", 'import type { b } from "@/lib/high/b";\nexport const a = (x: typeof b) => x;\n');
       expect(circles(importGraph(tmp, "lib"))).toEqual([]);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 
@@ -122,4 +123,17 @@ export function circleEdges(graph: Graph): string[] {
     for (const to of tos) if (member.has(from) && member.get(from) === member.get(to)) out.push(`${from} -> ${to}`);
   }
   return out.sort();
+}
+
+/** Run `body` on a throw-away source tree (`write(path, text)` adds a file), removed afterwards. */
+export function withTempTree<T>(prefix: string, body: (root: string, write: (p: string, text: string) => void) => T): T {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    return body(root, (p, text) => {
+      fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+      fs.writeFileSync(path.join(root, p), text);
+    });
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 }

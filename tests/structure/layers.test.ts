@@ -1,7 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { withTempTree } from "./import-graph";
 import { BANDS, bandOf, unplaced, upwardImports } from "./layers";
 
 /*
@@ -35,18 +34,11 @@ describe("the layers of lib/", () => {
   });
 
   it("finds an upward import added on purpose", () => {
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "prs-layers-"));
-    try {
-      const write = (p: string, body: string) => {
-        fs.mkdirSync(path.dirname(path.join(tmp, p)), { recursive: true });
-        fs.writeFileSync(path.join(tmp, p), body);
-      };
+    withTempTree("prs-layers-", (tmp, write) => {
       write("lib/trust/decide.ts", 'import { view } from "@/lib/public/record/view";\nexport const d = view;\n');
       write("lib/public/record/view.ts", 'import type { d } from "@/lib/trust/decide";\nexport const view = 1 as unknown as typeof d;\n');
       write("lib/records/create.ts", 'import { view } from "../public/record/view";\nexport const c = view;\n');
       expect(upwardImports(tmp)).toEqual(["lib/trust/decide.ts -> lib/public/record/view.ts"]);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -27,8 +27,6 @@ export type HistoryEntry = { status: RecordStatus; at: Date; reason: string | nu
  */
 export type PublicView = {
   row: RecordRow;
-  /** The record's claim type, resolved once for the whole view (its own module or the reviewed fallback). */
-  module: ClaimModule;
   status: RecordStatus;
   changedAt: Date;
   verified: boolean;
@@ -107,7 +105,7 @@ export function buildPublicView(
     hist.push({ status: "expired", at: row.expiresAt, reason: "Validity period ended.", by: "system" });
     historyCount += 1;
   }
-  const module = claimModuleFor(row.claimType);
+  const module = claimModuleFor(row.claimType); // resolved once for everything the view derives from its type
   const fields = module.view?.publicFields?.({ evidence: row.evidencePublic, links, extras: extras?.data, account, linked }) ?? {};
   const accountPart = module.policy?.accountPartLapsed?.(row.evidencePublic ?? {}, account) ?? null;
   const trust = decideTrust({
@@ -117,7 +115,7 @@ export function buildPublicView(
   const sites = (module.view?.lookupValues?.(row.subject, row.evidencePublic) ?? []).filter((v) => v.kind === "website").map((v) => v.value);
   const aboutHosts = recordHosts(hostsOf(sites, provedHost), account);
   return {
-    row, module, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
+    row, status, changedAt, verified: trust.verified, account, links, linkedIds: linked.map((l) => l.target.id),
     dependsOn: [...linked.map((l) => l.target.id), accountDependency(row.accountId), ...(extras?.dependsOn ?? [])],
     fields, websites: hostsOf(sites, (v) => normalizedValue("website", v)), trust, checks: checksOfRow(row, module), aboutHosts, coversHosts: badgeHosts(aboutHosts, trust),
     history: hist, historyCount, historyBefore: tail.olderBefore, now,
